@@ -1,0 +1,37 @@
+/* Error messages that say where they come from. */
+#ifndef VS_ERROR_H
+#define VS_ERROR_H
+
+#include <stddef.h>
+#include <vsweep/plugin.h>
+
+/* A 1-based position in an input file; line 0 means "no position". */
+typedef struct vs_mark {
+	int line;
+	int col;
+} vs_mark;
+
+/* Caller-owned error slot. Empty (msg[0] == 0) means no error. */
+typedef struct vs_error {
+	char msg[1024];
+} vs_error;
+
+/* Sets the message; the first error wins, later ones are ignored, so the
+ * deepest cause is what the user sees. */
+void vs_error_set(vs_error *err, const char *fmt, ...) VS_PRINTF(2, 3);
+
+/* Sets "FILE:LINE:COL: message" (or "FILE: message" without a position). */
+void vs_error_at(vs_error *err, const char *file, vs_mark mark,
+                 const char *fmt, ...) VS_PRINTF(4, 5);
+
+static inline int vs_error_is_set(const vs_error *err)
+{
+	return err->msg[0] != 0;
+}
+
+/* Duplicates a string; aborts on out-of-memory (no recovery is useful). */
+char *vs_strdup(const char *s);
+void *vs_xcalloc(size_t n, size_t size);
+void *vs_xrealloc(void *p, size_t size);
+
+#endif

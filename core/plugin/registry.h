@@ -1,0 +1,57 @@
+/* Finding and loading plugins. */
+#ifndef VS_REGISTRY_H
+#define VS_REGISTRY_H
+
+#include <vsweep/plugin.h>
+
+#include "common/error.h"
+
+typedef struct vs_loaded_plugin {
+	char *path;            /* the file it came from */
+	void *handle;          /* dlopen handle */
+	const vs_plugin *desc; /* its descriptor, checked */
+} vs_loaded_plugin;
+
+/* A file that looked like a plugin but could not be used. */
+typedef struct vs_broken_plugin {
+	char *path;
+	char *reason; /* the full message, naming the file */
+} vs_broken_plugin;
+
+typedef struct vs_registry {
+	int n;
+	vs_loaded_plugin *plugins; /* first found wins for a name */
+	int n_broken;
+	vs_broken_plugin *broken;
+	int n_dirs;
+	char **dirs;               /* searched, in order */
+} vs_registry;
+
+/* Opens one plugin file: dlopen(RTLD_NOW|RTLD_LOCAL), finds
+ * vsweep_plugin_entry, calls it with host, and checks the descriptor: ABI
+ * major equal to the host's, minor not newer, struct_size large enough,
+ * a known kind, a name, and the functions its kind needs. On error returns
+ * -1 with err naming the file and what is wrong (both versions on an ABI
+ * mismatch); out is untouched. */
+int vs_plugin_open(const char *path, const vs_host *host,
+                   vs_loaded_plugin *out, vs_error *err);
+void vs_plugin_close(vs_loaded_plugin *p);
+
+/* Loads every "*.so" in dirs, in order. Directories that do not exist are
+ * skipped; files that fail to load are listed in broken. Never fails except
+ * on out-of-memory. */
+vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
+                                const vs_host *host);
+
+/* The plugin with this descriptor name, or NULL. */
+const vs_loaded_plugin *vs_registry_find(const vs_registry *reg,
+                                         const char *name);
+
+/* Why the name is not found: mentions broken files of that name and the
+ * directories searched. Writes into err. */
+void vs_registry_explain_missing(const vs_registry *reg, const char *name,
+                                 vs_error *err);
+
+void vs_registry_destroy(vs_registry *reg);
+
+#endif

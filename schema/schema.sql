@@ -1,0 +1,1 @@
+-- vsweep results schema
