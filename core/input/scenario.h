@@ -103,6 +103,12 @@ int vs_scenario_find_actor(const vs_scenario *scn, int64_t id);
 /* Index of a param in a bound plugin use, or -1. */
 int vs_plugin_use_param(const vs_plugin_use *use, const char *name);
 
+/* Sets start_pos and start_yaw from the first two waypoints: the first
+ * one, facing the second (RoadRunner yaw, in (-pi, pi]). Used when the file
+ * gives no start (has_start 0), also when a variant changes the waypoints.
+ * Does nothing with fewer than two waypoints. */
+void vs_actor_spec_start_from_waypoints(vs_actor_spec *a);
+
 /* Number of steps stored: duration / step, rounded, plus step 0. */
 int64_t vs_scenario_steps(const vs_scenario *scn);
 

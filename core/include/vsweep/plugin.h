@@ -14,8 +14,9 @@
  * yaw + pi/2.
  *
  * Versioning: the host refuses a plugin whose abi_major differs from its own
- * or whose abi_minor is newer. Structs whose first field is struct_size grow
- * only at the end.
+ * or whose abi_minor is newer. Structs that carry a struct_size field grow
+ * only at the end, within a major version; a reader uses a field added in a
+ * later minor only when struct_size says it is there.
  *
  * Ownership: whoever allocates frees. An instance made by create() is the
  * plugin's until destroy(). Pointers the host passes in (actor info, params,
@@ -138,13 +139,14 @@ typedef struct vs_create_args {
 	const vs_actor_info *actor;
 	const double *params; /* one per descriptor param, in its order */
 	void *host_ctx;       /* pass to every host service */
+	const vs_host *host;  /* the same table the entry received */
 } vs_create_args;
 
 typedef struct vs_plugin {
 	uint32_t abi_major;   /* VS_ABI_MAJOR the plugin was built with */
 	uint32_t abi_minor;   /* VS_ABI_MINOR the plugin was built with */
 	uint32_t struct_size; /* sizeof(vs_plugin) the plugin was built with */
-	vs_kind kind;
+	uint32_t kind;        /* a vs_kind; fixed width whatever the compiler */
 	const char *name;     /* what scenarios name it by: [a-z0-9_]+ */
 	const char *version;
 	const char *doc;      /* one line */

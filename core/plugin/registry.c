@@ -1,0 +1,460 @@
+/* Finding, loading and checking plugins (registry.h).
+ *
+ * A plugin is trusted only after its descriptor has been checked field by
+ * field: the host calls through these pointers from many threads for hours,
+ * so a bad descriptor must fail here, at load, with a message that names the
+ * file, rather than later as a crash inside a variant. */
+#include "plugin/registry.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The descriptor as ABI 1.0 defines it ends with destroy; a plugin built
+ * against any 1.x header has at least these bytes. */
+#define ABI_1_0_SIZE (offsetof(vs_plugin, destroy) + sizeof(void (*)(void *)))
+
+/* dlsym returns an object pointer; ISO C has no conversion to a function
+ * pointer, POSIX guarantees the representation is the same. */
+_Static_assert(sizeof(void *) == sizeof(vs_entry_fn),
+               "function and object pointers differ in size");
+
+static const char *dl_text(void)
+{
+	const char *e = dlerror();
+	return e ? e : "unknown dynamic loader error";
+}
+
+/* [a-z0-9_]+: what a scenario file names the plugin by. */
+static int valid_plugin_name(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		      *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* A C-like identifier: parameter names appear as YAML keys and in
+ * "vehicle_model.NAME" sweep paths (the design's examples use Kf, lf). */
+static int valid_param_name(const char *s)
+{
+	if (!s || !*s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+static const char *kind_name(vs_kind kind)
+{
+	switch (kind) {
+	case VS_KIND_VEHICLE_MODEL:
+		return "vehicle model";
+	case VS_KIND_BEHAVIOUR:
+		return "behaviour";
+	}
+	return "unknown kind";
+}
+
+/* Checks the parameter table; returns 0 or -1 with err set. */
+static int check_params(const char *path, const vs_plugin *d, vs_error *err)
+{
+	vs_mark none = {0, 0};
+	if (d->n_params > 0 && !d->params) {
+		vs_error_at(err, path, none,
+		            "plugin '%s' declares %zu params but no param table",
+		            d->name, d->n_params);
+		return -1;
+	}
+	for (size_t i = 0; i < d->n_params; i++) {
+		const vs_param *p = &d->params[i];
+		if (!valid_param_name(p->name)) {
+			vs_error_at(err, path, none,
+			            "plugin '%s': param %zu has no valid name "
+			            "(want letters, digits and '_')",
+			            d->name, i);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(d->params[j].name, p->name) == 0) {
+				vs_error_at(err, path, none,
+				            "plugin '%s': param '%s' is declared twice",
+				            d->name, p->name);
+				return -1;
+			}
+		if (!p->unit || !p->doc) {
+			vs_error_at(err, path, none,
+			            "plugin '%s': param '%s' needs a unit and a doc "
+			            "string (\"\" for none)",
+			            d->name, p->name);
+			return -1;
+		}
+		/* Infinite bounds are allowed (an open-ended range); NaN is not,
+		 * and the default must be a usable value. */
+		if (isnan(p->min) || isnan(p->max) || !(p->min <= p->max)) {
+			vs_error_at(err, path, none,
+			            "plugin '%s': param '%s' has an empty range "
+			            "[%g, %g]",
+			            d->name, p->name, p->min, p->max);
+			return -1;
+		}
+		if (!isfinite(p->default_value) || p->default_value < p->min ||
+		    p->default_value > p->max) {
+			vs_error_at(err, path, none,
+			            "plugin '%s': param '%s' default %g is outside "
+			            "its range [%g, %g]",
+			            d->name, p->name, p->default_value, p->min,
+			            p->max);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Checks a descriptor the plugin returned; returns 0 or -1 with err set. */
+static int check_descriptor(const char *path, const vs_plugin *d,
+                            vs_error *err)
+{
+	vs_mark none = {0, 0};
+	/* The version comes first: under another major the rest of the
+	 * layout means nothing, so no other field may be read. */
+	if (d->abi_major != VS_ABI_MAJOR || d->abi_minor > VS_ABI_MINOR) {
+		vs_error_at(err, path, none,
+		            "plugin ABI %u.%u is not supported by this vsweep "
+		            "(ABI %d.%d): rebuild the plugin against this SDK",
+		            (unsigned)d->abi_major, (unsigned)d->abi_minor,
+		            VS_ABI_MAJOR, VS_ABI_MINOR);
+		return -1;
+	}
+	if (d->struct_size < ABI_1_0_SIZE) {
+		vs_error_at(err, path, none,
+		            "plugin descriptor is %u bytes, smaller than ABI 1.0's "
+		            "%zu: the plugin was not built with this SDK header",
+		            (unsigned)d->struct_size, (size_t)ABI_1_0_SIZE);
+		return -1;
+	}
+	/* Fields added after 1.0 (none yet) must be read only when
+	 * struct_size covers them. */
+	if (d->kind != VS_KIND_VEHICLE_MODEL && d->kind != VS_KIND_BEHAVIOUR) {
+		vs_error_at(err, path, none,
+		            "plugin kind %d is unknown (want %d, vehicle model, "
+		            "or %d, behaviour)",
+		            (int)d->kind, (int)VS_KIND_VEHICLE_MODEL,
+		            (int)VS_KIND_BEHAVIOUR);
+		return -1;
+	}
+	if (!valid_plugin_name(d->name)) {
+		vs_error_at(err, path, none,
+		            "plugin name '%s' is not valid: use lower-case "
+		            "letters, digits and '_'",
+		            d->name ? d->name : "(null)");
+		return -1;
+	}
+	if (!d->version || !d->doc) {
+		vs_error_at(err, path, none,
+		            "plugin '%s' has no %s string", d->name,
+		            d->version ? "doc" : "version");
+		return -1;
+	}
+	const char *missing = NULL;
+	if (!d->create)
+		missing = "create";
+	else if (!d->reset)
+		missing = "reset";
+	else if (!d->destroy)
+		missing = "destroy";
+	else if (d->kind == VS_KIND_VEHICLE_MODEL && !d->vehicle_step)
+		missing = "vehicle_step";
+	else if (d->kind == VS_KIND_BEHAVIOUR && !d->behaviour_step)
+		missing = "behaviour_step";
+	if (missing) {
+		vs_error_at(err, path, none,
+		            "plugin '%s' (%s) has no %s function", d->name,
+		            kind_name(d->kind), missing);
+		return -1;
+	}
+	return check_params(path, d, err);
+}
+
+int vs_plugin_open(const char *path, const vs_host *host,
+                   vs_loaded_plugin *out, vs_error *err)
+{
+	vs_mark none = {0, 0};
+	struct stat st;
+	dlerror(); /* clear any stale error */
+	void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		/* dlopen says the same thing for a missing file and a missing
+		 * dependency; tell the user which it is. */
+		if (stat(path, &st) != 0 && errno == ENOENT)
+			vs_error_at(err, path, none, "no such plugin file (%s)",
+			            dl_text());
+		else
+			vs_error_at(err, path, none, "cannot load plugin: %s",
+			            dl_text());
+		return -1;
+	}
+	dlerror();
+	void *sym = dlsym(handle, VS_ENTRY_SYMBOL);
+	if (!sym) {
+		vs_error_at(err, path, none,
+		            "not a vsweep plugin: it does not export %s (%s)",
+		            VS_ENTRY_SYMBOL, dl_text());
+		goto fail;
+	}
+	vs_entry_fn entry;
+	memcpy(&entry, &sym, sizeof entry);
+	const vs_plugin *desc = entry(host);
+	if (!desc) {
+		vs_error_at(err, path, none,
+		            "%s returned no descriptor (NULL): the plugin refused "
+		            "to load",
+		            VS_ENTRY_SYMBOL);
+		goto fail;
+	}
+	if (check_descriptor(path, desc, err) != 0)
+		goto fail;
+	out->path = vs_strdup(path);
+	out->handle = handle;
+	out->desc = desc;
+	return 0;
+fail:
+	dlclose(handle);
+	return -1;
+}
+
+void vs_plugin_close(vs_loaded_plugin *p)
+{
+	if (!p)
+		return;
+	if (p->handle)
+		dlclose(p->handle);
+	free(p->path);
+	p->path = NULL;
+	p->handle = NULL;
+	p->desc = NULL;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int ends_with_so(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 3 && strcmp(name + n - 3, ".so") == 0;
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t nd = strlen(dir), nn = strlen(name);
+	int slash = nd > 0 && dir[nd - 1] == '/';
+	char *p = vs_xcalloc(nd + nn + 2, 1);
+	memcpy(p, dir, nd);
+	if (!slash)
+		p[nd++] = '/';
+	memcpy(p + nd, name, nn + 1);
+	return p;
+}
+
+/* The "*.so" names in dir, sorted by strcmp so that which plugin wins a
+ * name never depends on the file system's order; NULL if the directory
+ * cannot be read. */
+static char **list_so_files(const char *dir, int *count)
+{
+	*count = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return NULL;
+	char **names = NULL;
+	int n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!ends_with_so(e->d_name))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			names = vs_xrealloc(names, (size_t)cap * sizeof *names);
+		}
+		names[n++] = vs_strdup(e->d_name);
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, (size_t)n, sizeof *names, cmp_names);
+	*count = n;
+	return names;
+}
+
+static void add_broken(vs_registry *reg, const char *path, const char *why)
+{
+	reg->broken = vs_xrealloc(reg->broken, (size_t)(reg->n_broken + 1) *
+	                                           sizeof *reg->broken);
+	reg->broken[reg->n_broken].path = vs_strdup(path);
+	reg->broken[reg->n_broken].reason = vs_strdup(why);
+	reg->n_broken++;
+}
+
+static void load_file(vs_registry *reg, const char *path, const vs_host *host)
+{
+	struct stat st;
+	vs_error err = {{0}};
+	vs_mark none = {0, 0};
+	/* A directory called x.so is not a plugin; a dangling link is a
+	 * broken one (vs_plugin_open says "no such plugin file"). */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		vs_error_at(&err, path, none, "not a regular file");
+		add_broken(reg, path, err.msg);
+		return;
+	}
+	vs_loaded_plugin lp = {0};
+	if (vs_plugin_open(path, host, &lp, &err) != 0) {
+		add_broken(reg, path, err.msg);
+		return;
+	}
+	if (vs_registry_find(reg, lp.desc->name)) {
+		/* An earlier directory (or file) already provides the name:
+		 * the search order is the user's way to override a plugin. */
+		vs_plugin_close(&lp);
+		return;
+	}
+	reg->plugins = vs_xrealloc(reg->plugins,
+	                           (size_t)(reg->n + 1) * sizeof *reg->plugins);
+	reg->plugins[reg->n++] = lp;
+}
+
+vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
+                                const vs_host *host)
+{
+	vs_registry *reg = vs_xcalloc(1, sizeof *reg);
+	if (n_dirs < 0)
+		n_dirs = 0;
+	reg->dirs = vs_xcalloc((size_t)n_dirs + 1, sizeof *reg->dirs);
+	for (int i = 0; i < n_dirs; i++) {
+		if (!dirs[i])
+			continue;
+		reg->dirs[reg->n_dirs++] = vs_strdup(dirs[i]);
+	}
+	for (int i = 0; i < reg->n_dirs; i++) {
+		int n = 0;
+		char **names = list_so_files(reg->dirs[i], &n);
+		for (int j = 0; j < n; j++) {
+			char *path = join_path(reg->dirs[i], names[j]);
+			load_file(reg, path, host);
+			free(path);
+			free(names[j]);
+		}
+		free(names);
+	}
+	return reg;
+}
+
+const vs_loaded_plugin *vs_registry_find(const vs_registry *reg,
+                                         const char *name)
+{
+	if (!reg || !name)
+		return NULL;
+	/* Returned whatever its kind: the caller says "X is a behaviour, not
+	 * a vehicle model" from desc->kind and path. */
+	for (int i = 0; i < reg->n; i++)
+		if (strcmp(reg->plugins[i].desc->name, name) == 0)
+			return &reg->plugins[i];
+	return NULL;
+}
+
+/* The file name of path without directory and ".so". */
+static int stem_equals(const char *path, const char *name)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t nb = strlen(base), nn = strlen(name);
+	return nb == nn + 3 && strncmp(base, name, nn) == 0 &&
+	       strcmp(base + nn, ".so") == 0;
+}
+
+/* Appends printf-style text to buf (size cap), truncating quietly. */
+static void append(char *buf, size_t cap, const char *fmt, ...)
+	VS_PRINTF(3, 4);
+static void append(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	if (n + 1 >= cap)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+void vs_registry_explain_missing(const vs_registry *reg, const char *name,
+                                 vs_error *err)
+{
+	char msg[sizeof err->msg];
+	msg[0] = 0;
+	append(msg, sizeof msg, "no plugin named '%s'", name ? name : "");
+	if (!reg || reg->n_dirs == 0) {
+		append(msg, sizeof msg,
+		       ": no plugin directories were searched (use "
+		       "--plugin-path or VSWEEP_PLUGIN_PATH)");
+		vs_error_set(err, "%s", msg);
+		return;
+	}
+	/* The likeliest cause first: a file of that name that failed. */
+	int said = 0;
+	for (int i = 0; name && i < reg->n_broken; i++) {
+		if (!stem_equals(reg->broken[i].path, name))
+			continue;
+		append(msg, sizeof msg, "%s %s", said ? ";" : ":",
+		       reg->broken[i].reason);
+		said = 1;
+	}
+	/* A file called NAME.so that loaded under another name. */
+	for (int i = 0; name && i < reg->n; i++)
+		if (stem_equals(reg->plugins[i].path, name))
+			append(msg, sizeof msg, "%s %s loads as '%s'",
+			       said++ ? ";" : ":", reg->plugins[i].path,
+			       reg->plugins[i].desc->name);
+	append(msg, sizeof msg, "%s searched", said ? ";" : ":");
+	for (int i = 0; i < reg->n_dirs; i++) {
+		struct stat st;
+		int exists = stat(reg->dirs[i], &st) == 0 && S_ISDIR(st.st_mode);
+		append(msg, sizeof msg, "%s %s%s", i ? "," : "", reg->dirs[i],
+		       exists ? "" : " (not a directory)");
+	}
+	if (reg->n > 0) {
+		append(msg, sizeof msg, "; available:");
+		for (int i = 0; i < reg->n; i++)
+			append(msg, sizeof msg, "%s %s", i ? "," : "",
+			       reg->plugins[i].desc->name);
+	}
+	vs_error_set(err, "%s", msg);
+}
+
+void vs_registry_destroy(vs_registry *reg)
+{
+	if (!reg)
+		return;
+	for (int i = 0; i < reg->n; i++)
+		vs_plugin_close(&reg->plugins[i]);
+	free(reg->plugins);
+	for (int i = 0; i < reg->n_broken; i++) {
+		free(reg->broken[i].path);
+		free(reg->broken[i].reason);
+	}
+	free(reg->broken);
+	for (int i = 0; i < reg->n_dirs; i++)
+		free(reg->dirs[i]);
+	free(reg->dirs);
+	free(reg);
+}

@@ -1,0 +1,51 @@
+/* What one simulated variant produced, handed from a worker to the writer. */
+#ifndef VS_RESULT_H
+#define VS_RESULT_H
+
+#include <stdint.h>
+
+#include <vsweep/plugin.h>
+
+typedef enum vs_variant_status {
+	VS_VARIANT_DONE = 1,
+	VS_VARIANT_FAILED = 2
+} vs_variant_status;
+
+/* One actor's row of actor_info. Strings point into the variant's
+ * scenario or the plugin descriptors; valid while the result is. */
+typedef struct vs_actor_row {
+	int64_t actor_id;
+	const char *name;
+	const char *kind;        /* "vehicle" | "object" */
+	int64_t parent_id;       /* 0: the world actor */
+	const char *attach_type; /* NULL | "trailer" | "fixed" */
+	double length, width, height; /* m */
+	int wheel_count;
+	const char *vehicle_model;
+	const char *behaviour;   /* NULL: none */
+} vs_actor_row;
+
+/* One actor at one recorded step. */
+typedef struct vs_state_row {
+	int64_t actor_id;
+	int64_t step;
+	vs_state s;
+} vs_state_row;
+
+typedef struct vs_result {
+	uint64_t variant;        /* variant index */
+	vs_variant_status status;
+	char error[1024];        /* the reason when failed */
+	char *params_json;       /* owned */
+	double wall_seconds;     /* s */
+	int n_actors;
+	vs_actor_row *actors;    /* owned array */
+	int64_t n_rows, cap_rows;
+	vs_state_row *rows;      /* owned array, step-major, scenario order */
+	void *owner;             /* the variant scenario the strings live in */
+} vs_result;
+
+/* Frees what the result owns and zeroes it; accepts NULL. */
+void vs_result_finish(vs_result *r);
+
+#endif

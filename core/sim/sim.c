@@ -1,0 +1,422 @@
+#include "sim/sim.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/registry.h"
+
+/* What a plugin instance's host_ctx points at. */
+typedef struct actor_ctx {
+	struct sim *sim;
+	int index;              /* actor index in the scenario */
+	const char *plugin;     /* its name, for messages */
+} actor_ctx;
+
+typedef struct sim {
+	const vs_scenario *scn;
+	vs_result *res;
+	int n;                  /* actors */
+	int64_t *ids;
+	vs_state *prev, *cur;   /* step k-1, step k */
+	vs_control *ctl;
+	vs_actor_info *info;
+	actor_ctx *vm_ctx, *bh_ctx;
+	void **vm, **bh;        /* instances */
+	const vs_plugin **vm_p, **bh_p;
+	char error[1024];       /* first error logged */
+} sim;
+
+static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
+                     ...) VS_PRINTF(3, 4);
+
+static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
+                     ...)
+{
+	actor_ctx *c = host_ctx;
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!c || !c->sim)
+		return;
+	if (level >= VS_LOG_ERROR && !c->sim->error[0]) {
+		const vs_actor_spec *a = &c->sim->scn->actors[c->index];
+		snprintf(c->sim->error, sizeof c->sim->error,
+		         "actor %lld (%s): %s: %s", (long long)a->id, a->name,
+		         c->plugin, msg);
+	} else if (level >= VS_LOG_WARNING && getenv("VSWEEP_PLUGIN_LOG")) {
+		fprintf(stderr, "vsweep: variant %llu: actor %lld: %s: %s\n",
+		        (unsigned long long)c->sim->res->variant,
+		        (long long)c->sim->scn->actors[c->index].id, c->plugin,
+		        msg);
+	}
+}
+
+static size_t host_actor_ids(void *host_ctx, const int64_t **ids)
+{
+	actor_ctx *c = host_ctx;
+	*ids = c->sim->ids;
+	return (size_t)c->sim->n;
+}
+
+static const vs_state *host_previous_state(void *host_ctx, int64_t id)
+{
+	actor_ctx *c = host_ctx;
+	for (int i = 0; i < c->sim->n; i++)
+		if (c->sim->ids[i] == id)
+			return &c->sim->prev[i];
+	return NULL;
+}
+
+static const vs_host host_table = {
+	.abi_major = VS_ABI_MAJOR,
+	.abi_minor = VS_ABI_MINOR,
+	.struct_size = sizeof(vs_host),
+	.log = host_log,
+	.actor_ids = host_actor_ids,
+	.previous_state = host_previous_state,
+};
+
+const vs_host *vs_sim_host(void)
+{
+	return &host_table;
+}
+
+void vs_result_finish(vs_result *r)
+{
+	if (!r)
+		return;
+	free(r->params_json);
+	free(r->actors);
+	free(r->rows);
+	memset(r, 0, sizeof *r);
+}
+
+void vs_sim_actor_info(const vs_scenario *scn, int i, vs_actor_info *info)
+{
+	const vs_actor_spec *a = &scn->actors[i];
+	const vs_asset *as = &scn->assets[a->asset];
+	memset(info, 0, sizeof *info);
+	info->struct_size = sizeof *info;
+	info->id = a->id;
+	info->name = a->name;
+	info->length = a->length;
+	info->width = a->width;
+	info->height = a->height;
+	info->front_overhang = a->front_overhang;
+	info->rear_overhang = a->rear_overhang;
+	info->track = as->track;
+	info->wheel_radius = as->wheel_radius;
+	info->n_axles = (uint32_t)as->n_axles;
+	if (as->n_axles > 0) {
+		/* The front axle sits front_overhang behind the front bumper
+		 * and the rearmost rear_overhang ahead of the rear bumper; the
+		 * axles between keep their relative spacing from the asset.
+		 * Unvaried, this reproduces the asset's axles exactly. */
+		double front = a->length / 2 - a->front_overhang;
+		double rear = -a->length / 2 + a->rear_overhang;
+		double af = as->axle_y[0], ar = as->axle_y[as->n_axles - 1];
+		double sum = 0;
+		for (int k = 1; k < as->n_axles; k++) {
+			double f = af != ar ? (af - as->axle_y[k]) / (af - ar)
+			                    : 0;
+			sum += front + f * (rear - front);
+		}
+		info->front_axle_y = front;
+		/* The rear reference is the centre of the axles behind the
+		 * front one (a tandem turns about its middle); a single axle
+		 * is its own reference. */
+		info->rear_axle_y =
+			as->n_axles > 1 ? sum / (as->n_axles - 1) : front;
+		info->wheelbase = info->front_axle_y - info->rear_axle_y;
+	}
+	const vs_plugin_use *vm = &a->vehicle_model;
+	int ratio = vm->loaded ? vs_plugin_use_param(vm, "steering_ratio") : -1;
+	info->steering_ratio = ratio >= 0 ? vm->params[ratio] : 15.0;
+	info->speed = a->speed;
+	info->n_speed = (size_t)a->n_speed;
+	info->waypoints = a->waypoints;
+	info->n_waypoints = (size_t)a->n_waypoints;
+	info->yaw = a->n_yaw ? a->yaw : NULL;
+	info->n_yaw = (size_t)a->n_yaw;
+	info->step = scn->step;
+	vs_state *s = &info->start;
+	s->x = a->start_pos[0];
+	s->y = a->start_pos[1];
+	s->z = a->start_pos[2];
+	s->yaw = a->start_yaw;
+	s->speed = a->n_speed > 0 ? a->speed[0] : 0.0;
+	/* Heading from +X is yaw + pi/2: forward = (-sin yaw, cos yaw). */
+	s->vx = -sin(s->yaw) * s->speed;
+	s->vy = cos(s->yaw) * s->speed;
+}
+
+static int state_finite(const vs_state *s)
+{
+	const double *v = &s->x;
+	for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+static void fail(sim *S, const char *fmt, ...) VS_PRINTF(2, 3);
+
+static void fail(sim *S, const char *fmt, ...)
+{
+	vs_result *r = S->res;
+	if (r->status == VS_VARIANT_FAILED)
+		return;
+	r->status = VS_VARIANT_FAILED;
+	if (S->error[0]) {
+		snprintf(r->error, sizeof r->error, "%s", S->error);
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof r->error, fmt, ap);
+	va_end(ap);
+}
+
+static void record(sim *S, int64_t step)
+{
+	vs_result *r = S->res;
+	if (r->n_rows + S->n > r->cap_rows) {
+		r->cap_rows = r->cap_rows ? r->cap_rows * 2 : 1024;
+		while (r->cap_rows < r->n_rows + S->n)
+			r->cap_rows *= 2;
+		r->rows = vs_xrealloc(r->rows,
+		                      (size_t)r->cap_rows * sizeof *r->rows);
+	}
+	for (int i = 0; i < S->n; i++) {
+		vs_state_row *row = &r->rows[r->n_rows++];
+		row->actor_id = S->ids[i];
+		row->step = step;
+		row->s = S->cur[i];
+	}
+}
+
+static int status_bad(vs_status st)
+{
+	return st == VS_DISCARD || st == VS_ERROR || st == VS_FATAL;
+}
+
+static const char *status_name(vs_status st)
+{
+	switch (st) {
+	case VS_DISCARD: return "DISCARD";
+	case VS_ERROR: return "ERROR";
+	case VS_FATAL: return "FATAL";
+	default: return "OK";
+	}
+}
+
+static void fill_actor_rows(sim *S)
+{
+	const vs_scenario *scn = S->scn;
+	vs_result *r = S->res;
+	r->n_actors = S->n;
+	r->actors = vs_xcalloc((size_t)S->n, sizeof *r->actors);
+	for (int i = 0; i < S->n; i++) {
+		const vs_actor_spec *a = &scn->actors[i];
+		const vs_asset *as = &scn->assets[a->asset];
+		vs_actor_row *row = &r->actors[i];
+		row->actor_id = a->id;
+		row->name = a->name;
+		row->kind = as->n_axles > 0 ? "vehicle" : "object";
+		row->parent_id = 0;
+		row->attach_type = NULL;
+		row->length = a->length;
+		row->width = a->width;
+		row->height = a->height;
+		row->wheel_count = 2 * as->n_axles;
+		row->vehicle_model = a->vehicle_model.loaded
+		                         ? a->vehicle_model.loaded->desc->name
+		                         : NULL;
+		row->behaviour = a->behaviour.loaded
+		                     ? a->behaviour.loaded->desc->name
+		                     : NULL;
+	}
+}
+
+/* Creates and resets every instance; fills step 0 into cur. */
+static int start(sim *S)
+{
+	for (int i = 0; i < S->n; i++) {
+		const vs_actor_spec *a = &S->scn->actors[i];
+		vs_sim_actor_info(S->scn, i, &S->info[i]);
+		S->cur[i] = S->info[i].start;
+		struct {
+			const vs_plugin_use *use;
+			const vs_plugin **p;
+			void **inst;
+			actor_ctx *ctx;
+		} u[2] = {{&a->vehicle_model, &S->vm_p[i], &S->vm[i],
+		           &S->vm_ctx[i]},
+		          {&a->behaviour, &S->bh_p[i], &S->bh[i],
+		           &S->bh_ctx[i]}};
+		for (int k = 0; k < 2; k++) {
+			if (!u[k].use->loaded)
+				continue;
+			const vs_plugin *p = u[k].use->loaded->desc;
+			*u[k].p = p;
+			*u[k].ctx = (actor_ctx){S, i, p->name};
+			vs_create_args args = {sizeof args, &S->info[i],
+			                       u[k].use->params, u[k].ctx,
+			                       &host_table};
+			vs_status st = p->create(&args, u[k].inst);
+			if (status_bad(st) || !*u[k].inst) {
+				fail(S, "actor %lld (%s): %s: create failed "
+				     "(%s)", (long long)a->id, a->name,
+				     p->name, status_name(st));
+				return -1;
+			}
+		}
+	}
+	for (int i = 0; i < S->n; i++) {
+		const vs_actor_spec *a = &S->scn->actors[i];
+		if (S->vm_p[i]) {
+			vs_status st = S->vm_p[i]->reset(S->vm[i], &S->cur[i]);
+			if (status_bad(st)) {
+				fail(S, "actor %lld (%s): %s: reset failed",
+				     (long long)a->id, a->name,
+				     S->vm_p[i]->name);
+				return -1;
+			}
+		}
+		if (S->bh_p[i]) {
+			vs_state s0 = S->cur[i];
+			vs_status st = S->bh_p[i]->reset(S->bh[i], &s0);
+			if (status_bad(st)) {
+				fail(S, "actor %lld (%s): %s: reset failed",
+				     (long long)a->id, a->name,
+				     S->bh_p[i]->name);
+				return -1;
+			}
+		}
+		if (!state_finite(&S->cur[i])) {
+			fail(S, "actor %lld (%s): non-finite start state",
+			     (long long)a->id, a->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One step k: behaviours see step k-1 (prev), then vehicle models move. */
+static int step(sim *S, int64_t k)
+{
+	double dt = S->scn->step;
+	double t = (double)k * dt;
+	for (int i = 0; i < S->n; i++) {
+		if (!S->bh_p[i]) {
+			/* No behaviour: hold the start speed and go straight. */
+			S->ctl[i].speed = S->info[i].start.speed;
+			S->ctl[i].steering_wheel = 0;
+			continue;
+		}
+		vs_status st = S->bh_p[i]->behaviour_step(S->bh[i], t, dt,
+		                                          &S->prev[i],
+		                                          &S->ctl[i]);
+		if (status_bad(st) || !isfinite(S->ctl[i].speed) ||
+		    !isfinite(S->ctl[i].steering_wheel)) {
+			const vs_actor_spec *a = &S->scn->actors[i];
+			fail(S, "actor %lld (%s): %s: %s at step %lld (t = %g s)",
+			     (long long)a->id, a->name, S->bh_p[i]->name,
+			     status_bad(st) ? status_name(st)
+			                    : "non-finite control",
+			     (long long)k, t);
+			return -1;
+		}
+	}
+	for (int i = 0; i < S->n; i++) {
+		S->cur[i] = S->prev[i];
+		if (!S->vm_p[i])
+			continue;
+		vs_status st = S->vm_p[i]->vehicle_step(S->vm[i], t, dt,
+		                                        &S->ctl[i], &S->cur[i]);
+		if (status_bad(st) || !state_finite(&S->cur[i])) {
+			const vs_actor_spec *a = &S->scn->actors[i];
+			fail(S, "actor %lld (%s): %s: %s at step %lld (t = %g s)",
+			     (long long)a->id, a->name, S->vm_p[i]->name,
+			     status_bad(st) ? status_name(st)
+			                    : "non-finite state",
+			     (long long)k, t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void teardown(sim *S)
+{
+	for (int i = 0; i < S->n; i++) {
+		if (S->vm_p[i])
+			S->vm_p[i]->destroy(S->vm[i]);
+		if (S->bh_p[i])
+			S->bh_p[i]->destroy(S->bh[i]);
+	}
+	free(S->ids);
+	free(S->prev);
+	free(S->cur);
+	free(S->ctl);
+	free(S->info);
+	free(S->vm_ctx);
+	free(S->bh_ctx);
+	free(S->vm);
+	free(S->bh);
+	free(S->vm_p);
+	free(S->bh_p);
+}
+
+int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
+               vs_result *res)
+{
+	sim S = {0};
+	S.scn = scn;
+	S.res = res;
+	S.n = scn->n_actors;
+	size_t n = (size_t)S.n;
+	S.ids = vs_xcalloc(n, sizeof *S.ids);
+	S.prev = vs_xcalloc(n, sizeof *S.prev);
+	S.cur = vs_xcalloc(n, sizeof *S.cur);
+	S.ctl = vs_xcalloc(n, sizeof *S.ctl);
+	S.info = vs_xcalloc(n, sizeof *S.info);
+	S.vm_ctx = vs_xcalloc(n, sizeof *S.vm_ctx);
+	S.bh_ctx = vs_xcalloc(n, sizeof *S.bh_ctx);
+	S.vm = vs_xcalloc(n, sizeof *S.vm);
+	S.bh = vs_xcalloc(n, sizeof *S.bh);
+	S.vm_p = vs_xcalloc(n, sizeof *S.vm_p);
+	S.bh_p = vs_xcalloc(n, sizeof *S.bh_p);
+	for (int i = 0; i < S.n; i++)
+		S.ids[i] = scn->actors[i].id;
+	res->status = VS_VARIANT_DONE;
+	res->owner = (void *)scn;
+
+	int every = opts && opts->record_every > 0 ? opts->record_every : 1;
+	int64_t steps = vs_scenario_steps(scn);
+	int stopped = 0;
+	if (start(&S) == 0) {
+		record(&S, 0);
+		for (int64_t k = 1; k < steps; k++) {
+			if (opts && opts->stop && *opts->stop) {
+				stopped = 1;
+				break;
+			}
+			vs_state *tmp = S.prev;
+			S.prev = S.cur;
+			S.cur = tmp;
+			if (step(&S, k))
+				break;
+			if (k % every == 0)
+				record(&S, k);
+		}
+	}
+	fill_actor_rows(&S);
+	teardown(&S);
+	return stopped ? -1 : 0;
+}

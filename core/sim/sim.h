@@ -1,0 +1,33 @@
+/* Simulating one variant: the stepping loop of DESIGN.md. */
+#ifndef VS_SIM_H
+#define VS_SIM_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "input/scenario.h"
+#include "sim/result.h"
+
+typedef struct vs_sim_opts {
+	int record_every;          /* store steps whose index is a multiple */
+	volatile sig_atomic_t *stop; /* polled; nonzero aborts (may be NULL) */
+} vs_sim_opts;
+
+/* The host-services table handed to every plugin at entry. */
+const vs_host *vs_sim_host(void);
+
+/* Simulates a bound variant scenario into res (which the caller zeroed and
+ * set variant/params_json on). A plugin error or a non-finite state marks
+ * res failed with the reason ("actor ID (NAME): PLUGIN: message") and keeps
+ * the rows recorded before it. Returns 0, or -1 when stopped by opts->stop
+ * (res is then incomplete and must not be stored). */
+int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
+               vs_result *res);
+
+/* The actor as plugins see it (vs_actor_info), from the scenario: axle
+ * positions from the asset and the actor's (possibly varied) dimensions.
+ * Route arrays point into the scenario. */
+void vs_sim_actor_info(const vs_scenario *scn, int actor,
+                       vs_actor_info *info);
+
+#endif

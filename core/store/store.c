@@ -1,0 +1,468 @@
+#include "store/store.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/error.h"
+
+/* Rows per multi-row INSERT: 20 columns x 50 = 1000 parameters, well under
+ * SQLite's limit; measured faster than single-row statements (one VDBE
+ * program run per 50 rows). */
+#define ROWS_PER_INSERT 50
+#define STATE_COLS 20
+
+struct vs_store {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *ins_many;   /* ROWS_PER_INSERT rows */
+	sqlite3_stmt *ins_one;    /* one row */
+	sqlite3_stmt *ins_actor;
+	sqlite3_stmt *ins_variant;
+	sqlite3_stmt *set_meta;
+	int64_t next_rowid;       /* rowid the next state row receives */
+	int in_tx;
+};
+
+static int db_fail(vs_store *st, vs_error *err, const char *what)
+{
+	vs_error_set(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+static int exec(vs_store *st, const char *sql, vs_error *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		vs_error_set(err, "%s: %s", st->path, msg ? msg : "SQL error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
+                   vs_error *err)
+{
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out,
+	                       NULL) != SQLITE_OK)
+		return db_fail(st, err, "preparing a statement");
+	return 0;
+}
+
+static char *state_insert_sql(int rows)
+{
+	const char *head = "INSERT INTO state VALUES ";
+	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
+	char *sql = vs_xcalloc(1, n);
+	strcpy(sql, head);
+	for (int i = 0; i < rows; i++) {
+		if (i)
+			strcat(sql, ",");
+		strcat(sql, tuple);
+	}
+	return sql;
+}
+
+static int prepare_all(vs_store *st, vs_error *err)
+{
+	char *many = state_insert_sql(ROWS_PER_INSERT);
+	char *one = state_insert_sql(1);
+	int rc = prepare(st, many, &st->ins_many, err);
+	if (!rc)
+		rc = prepare(st, one, &st->ins_one, err);
+	free(many);
+	free(one);
+	if (!rc)
+		rc = prepare(st,
+		             "INSERT INTO actor VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+		             &st->ins_actor, err);
+	if (!rc)
+		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?)",
+		             &st->ins_variant, err);
+	if (!rc)
+		rc = prepare(st, "INSERT OR REPLACE INTO meta VALUES (?,?)",
+		             &st->set_meta, err);
+	return rc;
+}
+
+static void bind_meta_value(sqlite3_stmt *s, int col, const vs_meta *m)
+{
+	if (m->is_text)
+		sqlite3_bind_text(s, col, m->text ? m->text : "", -1,
+		                  SQLITE_STATIC);
+	else
+		sqlite3_bind_double(s, col, m->number);
+}
+
+int vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err)
+{
+	sqlite3_bind_text(st->set_meta, 1, m->key, -1, SQLITE_STATIC);
+	bind_meta_value(st->set_meta, 2, m);
+	int rc = sqlite3_step(st->set_meta);
+	sqlite3_reset(st->set_meta);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "writing the sweep record");
+	return 0;
+}
+
+static int create_schema(vs_store *st, const vs_meta *meta, int n_meta,
+                         const vs_plugin_row *plugins, int n_plugins,
+                         vs_error *err)
+{
+	if (exec(st, "BEGIN", err) || exec(st, vs_schema_sql, err) ||
+	    exec(st, "PRAGMA user_version = 1", err) || prepare_all(st, err))
+		return -1;
+	for (int i = 0; i < n_meta; i++)
+		if (vs_store_set_meta(st, &meta[i], err))
+			return -1;
+	sqlite3_stmt *ins = NULL;
+	if (prepare(st, "INSERT INTO plugin VALUES (?,?,?,?,?)", &ins, err))
+		return -1;
+	for (int i = 0; i < n_plugins; i++) {
+		const vs_plugin_row *p = &plugins[i];
+		sqlite3_bind_text(ins, 1, p->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 2, p->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 3, p->version, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 4, p->path, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 5, p->digest, -1, SQLITE_STATIC);
+		int rc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (rc != SQLITE_DONE) {
+			sqlite3_finalize(ins);
+			return db_fail(st, err, "writing the plugin record");
+		}
+	}
+	sqlite3_finalize(ins);
+	return exec(st, "COMMIT", err);
+}
+
+/* Compares a stored meta value with the run's; 0 when equal. */
+static int meta_differs(sqlite3_stmt *q, const vs_meta *m)
+{
+	if (sqlite3_step(q) != SQLITE_ROW)
+		return 1;
+	if (m->is_text) {
+		const char *v = (const char *)sqlite3_column_text(q, 0);
+		return !v || strcmp(v, m->text ? m->text : "") != 0;
+	}
+	return sqlite3_column_type(q, 0) != SQLITE_FLOAT &&
+	               sqlite3_column_type(q, 0) != SQLITE_INTEGER
+	           ? 1
+	           : sqlite3_column_double(q, 0) != m->number;
+}
+
+static int check_identity(vs_store *st, const vs_meta *meta, int n_identity,
+                          const vs_plugin_row *plugins, int n_plugins,
+                          vs_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT value FROM meta WHERE key = ?", -1, &q,
+	                       NULL) != SQLITE_OK) {
+		vs_error_set(err, "%s: not a vsweep results file (%s)",
+		             st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	int rc = 0;
+	for (int i = 0; i < n_identity && !rc; i++) {
+		sqlite3_bind_text(q, 1, meta[i].key, -1, SQLITE_STATIC);
+		if (meta_differs(q, &meta[i])) {
+			vs_error_set(err,
+			             "%s: cannot resume: its %s differs from this "
+			             "run's; use --overwrite or another -o",
+			             st->path, meta[i].key);
+			rc = -1;
+		}
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(st->db,
+	                       "SELECT version, digest FROM plugin "
+	                       "WHERE name = ?", -1, &q, NULL) != SQLITE_OK)
+		return db_fail(st, err, "reading the plugin record");
+	for (int i = 0; i < n_plugins && !rc; i++) {
+		sqlite3_bind_text(q, 1, plugins[i].name, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			vs_error_set(err, "%s: cannot resume: plugin %s was not "
+			             "used by the stored run", st->path,
+			             plugins[i].name);
+			rc = -1;
+		} else if (strcmp((const char *)sqlite3_column_text(q, 0),
+		                  plugins[i].version) ||
+		           strcmp((const char *)sqlite3_column_text(q, 1),
+		                  plugins[i].digest)) {
+			vs_error_set(err, "%s: cannot resume: plugin %s (%s) is "
+			             "not the build the stored run used (version "
+			             "%s)", st->path, plugins[i].name,
+			             plugins[i].path,
+			             (const char *)sqlite3_column_text(q, 0));
+			rc = -1;
+		}
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+static void remove_files(const char *path)
+{
+	char buf[4096];
+	unlink(path);
+	snprintf(buf, sizeof buf, "%s-wal", path);
+	unlink(buf);
+	snprintf(buf, sizeof buf, "%s-shm", path);
+	unlink(buf);
+	snprintf(buf, sizeof buf, "%s-journal", path);
+	unlink(buf);
+}
+
+vs_store *vs_store_open(const char *path, vs_store_mode mode,
+                        const vs_meta *meta, int n_meta, int n_identity,
+                        const vs_plugin_row *plugins, int n_plugins,
+                        vs_error *err)
+{
+	int exists = access(path, F_OK) == 0;
+	if (exists && mode == VS_STORE_CREATE) {
+		vs_error_set(err, "%s: exists; use --resume to continue it or "
+		             "--overwrite to replace it", path);
+		return NULL;
+	}
+	if (exists && mode == VS_STORE_OVERWRITE)
+		remove_files(path);
+	int fresh = !exists || mode == VS_STORE_OVERWRITE;
+
+	vs_store *st = vs_xcalloc(1, sizeof *st);
+	st->path = vs_strdup(path);
+	/* One connection, used by the writer thread only: no mutexes. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	            SQLITE_OPEN_NOMUTEX;
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		db_fail(st, err, "cannot open");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
+	 * open transaction, never consistency; 64 MiB of page cache keeps the
+	 * b-tree's right edge hot. */
+	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
+	    exec(st, "PRAGMA synchronous = NORMAL", err) ||
+	    exec(st, "PRAGMA cache_size = -65536", err) ||
+	    exec(st, "PRAGMA temp_store = MEMORY", err) ||
+	    exec(st, "PRAGMA wal_autocheckpoint = 4096", err))
+		goto fail;
+	if (fresh) {
+		if (create_schema(st, meta, n_meta, plugins, n_plugins, err))
+			goto fail;
+	} else {
+		if (check_identity(st, meta, n_identity, plugins, n_plugins,
+		                   err) ||
+		    prepare_all(st, err))
+			goto fail;
+	}
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(rowid), 0) FROM "
+	                       "state", -1, &q, NULL) != SQLITE_OK) {
+		db_fail(st, err, "reading");
+		goto fail;
+	}
+	sqlite3_step(q);
+	st->next_rowid = sqlite3_column_int64(q, 0) + 1;
+	sqlite3_finalize(q);
+	return st;
+fail:
+	if (st->db && fresh) {
+		vs_store_close(st, NULL);
+		remove_files(path);
+		return NULL;
+	}
+	vs_store_close(st, NULL);
+	return NULL;
+}
+
+static int64_t query_int(vs_store *st, const char *sql, int64_t arg)
+{
+	sqlite3_stmt *q = NULL;
+	int64_t v = -1;
+	if (sqlite3_prepare_v2(st->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(q, 1, arg);
+	if (sqlite3_step(q) == SQLITE_ROW &&
+	    sqlite3_column_type(q, 0) != SQLITE_NULL)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+int64_t vs_store_variant_count(vs_store *st)
+{
+	return query_int(st, "SELECT count(*) FROM variant WHERE ?1 = ?1", 0);
+}
+
+int64_t vs_store_variant_at(vs_store *st, int64_t n)
+{
+	return query_int(st, "SELECT variant_id FROM variant ORDER BY "
+	                 "variant_id LIMIT 1 OFFSET ?", n);
+}
+
+int vs_store_begin(vs_store *st, vs_error *err)
+{
+	if (exec(st, "BEGIN", err))
+		return -1;
+	st->in_tx = 1;
+	return 0;
+}
+
+int vs_store_commit(vs_store *st, vs_error *err)
+{
+	if (exec(st, "COMMIT", err))
+		return -1;
+	st->in_tx = 0;
+	return 0;
+}
+
+void vs_store_rollback(vs_store *st)
+{
+	if (st && st->in_tx) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		st->in_tx = 0;
+	}
+}
+
+static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
+{
+	const vs_state *v = &r->s;
+	/* Computed here, once per row: a pose view with no math functions. */
+	double vals[STATE_COLS - 2] = {
+		v->x, v->y, v->z, v->roll, v->pitch, v->yaw,
+		v->vx, v->vy, v->vz, v->wx, v->wy, v->wz,
+		cos(v->yaw), sin(v->yaw), cos(v->pitch), sin(v->pitch),
+		cos(v->roll), sin(v->roll)};
+	sqlite3_bind_int64(s, base + 1, r->actor_id);
+	sqlite3_bind_int64(s, base + 2, r->step);
+	for (int i = 0; i < STATE_COLS - 2; i++)
+		sqlite3_bind_double(s, base + 3 + i, vals[i]);
+}
+
+static int put_rows(vs_store *st, const vs_result *r, vs_error *err)
+{
+	int64_t i = 0;
+	while (r->n_rows - i >= ROWS_PER_INSERT) {
+		for (int k = 0; k < ROWS_PER_INSERT; k++)
+			bind_state(st->ins_many, k * STATE_COLS, &r->rows[i + k]);
+		int rc = sqlite3_step(st->ins_many);
+		sqlite3_reset(st->ins_many);
+		if (rc != SQLITE_DONE)
+			return db_fail(st, err, "writing state rows");
+		i += ROWS_PER_INSERT;
+	}
+	for (; i < r->n_rows; i++) {
+		bind_state(st->ins_one, 0, &r->rows[i]);
+		int rc = sqlite3_step(st->ins_one);
+		sqlite3_reset(st->ins_one);
+		if (rc != SQLITE_DONE)
+			return db_fail(st, err, "writing state rows");
+	}
+	return 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *s, int col, const char *t)
+{
+	if (t)
+		sqlite3_bind_text(s, col, t, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, col);
+}
+
+static int put_actors(vs_store *st, const vs_result *r, vs_error *err)
+{
+	sqlite3_stmt *s = st->ins_actor;
+	for (int i = 0; i < r->n_actors; i++) {
+		const vs_actor_row *a = &r->actors[i];
+		sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+		sqlite3_bind_int64(s, 2, a->actor_id);
+		sqlite3_bind_text(s, 3, a->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 4, a->kind, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 5, a->parent_id);
+		bind_text_or_null(s, 6, a->attach_type);
+		sqlite3_bind_double(s, 7, a->length);
+		sqlite3_bind_double(s, 8, a->width);
+		sqlite3_bind_double(s, 9, a->height);
+		sqlite3_bind_int(s, 10, a->wheel_count);
+		bind_text_or_null(s, 11, a->vehicle_model);
+		bind_text_or_null(s, 12, a->behaviour);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return db_fail(st, err, "writing actor rows");
+	}
+	return 0;
+}
+
+int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
+{
+	int64_t lo = st->next_rowid;
+	if (put_rows(st, r, err) || put_actors(st, r, err))
+		return -1;
+	if (r->n_rows > 0 &&
+	    sqlite3_last_insert_rowid(st->db) != lo + r->n_rows - 1) {
+		vs_error_set(err, "%s: state rows of variant %llu are not "
+		             "contiguous (internal error)", st->path,
+		             (unsigned long long)r->variant);
+		return -1;
+	}
+	sqlite3_stmt *s = st->ins_variant;
+	sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+	sqlite3_bind_int(s, 2, (int)r->status);
+	bind_text_or_null(s, 3, r->status == VS_VARIANT_FAILED ? r->error
+	                                                       : NULL);
+	sqlite3_bind_text(s, 4, r->params_json ? r->params_json : "{}", -1,
+	                  SQLITE_STATIC);
+	sqlite3_bind_double(s, 5, r->wall_seconds);
+	if (r->n_rows > 0) {
+		sqlite3_bind_int64(s, 6, lo);
+		sqlite3_bind_int64(s, 7, lo + r->n_rows - 1);
+	} else {
+		sqlite3_bind_null(s, 6);
+		sqlite3_bind_null(s, 7);
+	}
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "writing the variant row");
+	st->next_rowid = lo + r->n_rows;
+	return 0;
+}
+
+int vs_store_close(vs_store *st, vs_error *err)
+{
+	if (!st)
+		return 0;
+	int rc = 0;
+	vs_store_rollback(st);
+	sqlite3_finalize(st->ins_many);
+	sqlite3_finalize(st->ins_one);
+	sqlite3_finalize(st->ins_actor);
+	sqlite3_finalize(st->ins_variant);
+	sqlite3_finalize(st->set_meta);
+	if (st->db) {
+		/* Fold the WAL back so the file stands alone when copied. */
+		sqlite3_wal_checkpoint_v2(st->db, NULL,
+		                          SQLITE_CHECKPOINT_TRUNCATE, NULL,
+		                          NULL);
+		if (sqlite3_close(st->db) != SQLITE_OK) {
+			vs_error_set(err, "%s: closing: %s", st->path,
+			             sqlite3_errmsg(st->db));
+			rc = -1;
+		}
+	}
+	free(st->path);
+	free(st);
+	return rc;
+}

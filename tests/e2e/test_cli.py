@@ -1,0 +1,139 @@
+"""The command line: subcommands, options, exit statuses, messages."""
+import os
+import re
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, query, run, scenario  # noqa: E402
+
+CIRCLE = scenario("circle.yaml")
+SPEEDS = scenario("circle_speed.yaml")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class CliTest(TempDirCase):
+    def test_version_and_help(self):
+        rc, out, _ = run("--version")
+        self.assertEqual(rc, 0)
+        self.assertRegex(out, r"^vsweep \d+\.\d+\.\d+ \(plugin ABI 1\.0\)")
+        rc, out, _ = run("--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("vsweep run SCENARIO.yaml", out)
+
+    def test_usage_errors_exit_2(self):
+        for args, msg in [
+            ((), "missing command"),
+            (("frobnicate", CIRCLE), "unknown command"),
+            (("run",), "missing SCENARIO.yaml"),
+            (("run", CIRCLE, "-j", "0"), "-j needs an integer N >= 1"),
+            (("run", CIRCLE, "-j", "two"), "-j needs an integer N >= 1"),
+            (("run", CIRCLE, "--shard", "2/2"), "0 <= K < N"),
+            (("run", CIRCLE, "--shard", "1"), "0 <= K < N"),
+            (("run", CIRCLE, "--record-every", "0"), "--record-every"),
+            (("run", CIRCLE, "--resume", "--overwrite"), "exclude"),
+            (("run", CIRCLE, "--bogus"), "unknown or incomplete option"),
+        ]:
+            rc, _, err = run(*args)
+            self.assertEqual(rc, 2, (args, err))
+            self.assertIn(msg, err, args)
+
+    def test_missing_input_file_is_named(self):
+        missing = self.path("nope.yaml")
+        rc, _, err = run("run", missing, "-o", self.path("r.db"))
+        self.assertEqual(rc, 2)
+        self.assertIn("nope.yaml", err)
+        self.assertTrue(err.startswith("vsweep: "))
+        self.assertFalse(os.path.exists(self.path("r.db")))
+        rc, _, err = run("check", CIRCLE, "--sweep", missing)
+        self.assertEqual(rc, 2)
+        self.assertIn("nope.yaml", err)
+
+    def test_input_error_has_file_line_col(self):
+        text = read(CIRCLE).replace("\nduration:", "\nstpe: 0.01\nduration:")
+        bad = self.write("bad.yaml", text)
+        rc, _, err = run("check", bad)
+        self.assertEqual(rc, 2)
+        line = text.splitlines().index("stpe: 0.01") + 1
+        self.assertRegex(err, r"^vsweep: %s:%d:1: .*stpe" % (re.escape(bad),
+                                                           line))
+
+    def test_check_counts_variants(self):
+        rc, out, err = run("check", CIRCLE, "--sweep", SPEEDS)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("variants: 6", out)
+        rc, out, _ = run("check", CIRCLE)
+        self.assertEqual(rc, 0)
+        self.assertIn("variants: 1", out)
+
+    def test_plugins_lists_shipped_with_params(self):
+        rc, out, err = run("plugins")
+        self.assertEqual(rc, 0, err)
+        for name in ("kinematic_bicycle", "constant_steer", "waypoints"):
+            self.assertIn(name, out)
+        self.assertIn("steering_wheel_deg", out)
+        self.assertIn("steering_ratio", out)
+
+    def test_existing_results_file_is_refused_then_resumed(self):
+        db = self.path("r.db")
+        args = ("run", CIRCLE, "--sweep", SPEEDS, "-o", db, "-j", "2")
+        rc, out, err = run(*args)
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("\r", err)  # no progress line into a pipe
+        size = os.path.getsize(db)
+        rc, _, err = run(*args)
+        self.assertEqual(rc, 2)
+        self.assertIn("exists", err)
+        self.assertEqual(os.path.getsize(db), size)
+        rc, out, err = run(*args, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("6 already stored", out)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant")[0][0], 6)
+        rc, out, err = run(*args, "--overwrite")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant")[0][0], 6)
+
+    def test_resume_refuses_another_sweep(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", CIRCLE, "-o", db)
+        self.assertEqual(rc, 0, err)
+        rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "-o", db,
+                         "--resume")
+        self.assertEqual(rc, 2)
+        self.assertIn("sweep_text differs", err)
+
+    def test_record_every(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", CIRCLE, "-o", db, "--record-every", "10")
+        self.assertEqual(rc, 0, err)
+        steps = [s for (s,) in query(db, "SELECT step FROM actor_state "
+                                     "ORDER BY step")]
+        self.assertEqual(steps, list(range(0, 3001, 10)))
+
+    def test_sweep_record_is_stored(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "-o", db)
+        self.assertEqual(rc, 0, err)
+        meta = dict(query(db, "SELECT key, value FROM meta"))
+        self.assertEqual(meta["scenario_text"], read(CIRCLE))
+        self.assertEqual(meta["sweep_text"], read(SPEEDS))
+        self.assertRegex(meta["vsweep_version"], r"^\d+\.\d+\.\d+$")
+        plugins = query(db, "SELECT name, kind, version FROM plugin "
+                        "ORDER BY name")
+        self.assertEqual([p[:2] for p in plugins],
+                         [("constant_steer", "behaviour"),
+                          ("kinematic_bicycle", "vehicle_model")])
+        info = query(db, "SELECT actor_id, name, kind, parent_id, "
+                     "attach_type, length, width, height, wheel_count, "
+                     "vehicle_model, behaviour FROM actor_info WHERE "
+                     "variant_id = 0")
+        self.assertEqual(info, [(1, "ego", "vehicle", 0, None, 4.8, 1.9, 1.5,
+                                 4, "kinematic_bicycle", "constant_steer")])
+
+
+if __name__ == "__main__":
+    unittest.main()

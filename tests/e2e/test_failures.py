@@ -1,0 +1,73 @@
+"""A variant whose plugin fails, or whose state goes non-finite, is stored
+as failed with its reason; the other variants complete; exit status 1."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TEST_PLUGINS, TempDirCase, query, run  # noqa: E402
+
+SCENARIO = """\
+vsweep: 1
+name: failures
+step: 0.1
+duration: 5
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: fail_at, params: {fail_step: -1}}
+  - id: 2
+    asset: car
+    start: {position: [10, 0, 0], yaw: 0}
+    speed: 5
+    vehicle_model: {plugin: nan_model, params: {nan_step: -1}}
+"""
+
+SWEEP = """\
+vsweep: 1
+blocks:
+  - list:
+      - [{actor: 1, speed: 6}]
+      - [{actor: 1, param: behaviour.fail_step, value: 20}]
+      - [{actor: 1, speed: 7}]
+      - [{actor: 2, param: vehicle_model.nan_step, value: 30}]
+      - [{actor: 1, speed: 8}]
+"""
+
+
+class FailureTest(TempDirCase):
+    def test_failed_variants_are_isolated(self):
+        scn = self.write("s.yaml", SCENARIO)
+        sw = self.write("w.yaml", SWEEP)
+        db = self.path("r.db")
+        rc, out, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "2",
+                           "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        rows = query(db, "SELECT variant_id, status, error FROM variant_info"
+                     " ORDER BY variant_id")
+        self.assertEqual([r[1] for r in rows],
+                         ["done", "failed", "done", "failed", "done"])
+        self.assertIsNone(rows[0][2])
+        self.assertIn("actor 1", rows[1][2])
+        self.assertIn("fail_at", rows[1][2])
+        self.assertIn("actor 2", rows[3][2])
+        self.assertIn("non-finite", rows[3][2])
+        # Done variants hold every step; failed ones only finite steps
+        # before the failure, and never a NaN.
+        for v, n in query(db, "SELECT variant_id, count(*) FROM actor_state "
+                          "GROUP BY variant_id"):
+            if v in (0, 2, 4):
+                self.assertEqual(n, 2 * 51)
+            else:
+                self.assertLess(n, 2 * 51)
+        self.assertEqual(query(db, "SELECT count(*) FROM actor_state WHERE "
+                               "x IS NULL OR x != x")[0][0], 0)
+        self.assertIn("2 failed", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,87 @@
+/* fail_at — a test behaviour that fails on purpose at one step.
+ *
+ * Drives straight at the route's first speed; at step fail_step (the step
+ * whose time is fail_step * dt) it logs an error and returns VS_ERROR, so
+ * the simulation tests can check that one variant fails with this reason
+ * and the others are unaffected. fail_step = -1 never fails. */
+#include <math.h>
+#include <stdlib.h>
+
+#include <vsweep/plugin.h>
+
+static const vs_param params[] = {
+	{"fail_step", -1.0, -1.0, 1e9, "", "step index to fail at; -1: never"},
+};
+
+static const vs_host *host; /* set at entry, read-only afterwards */
+
+typedef struct fail_at {
+	void *host_ctx;
+	long long fail_step;
+	double speed; /* m/s */
+} fail_at;
+
+static vs_status fa_create(const vs_create_args *args, void **instance)
+{
+	*instance = NULL;
+	fail_at *f = calloc(1, sizeof *f);
+	if (!f)
+		return VS_ERROR;
+	f->host_ctx = args->host_ctx;
+	f->fail_step = llround(args->params[0]);
+	const vs_actor_info *a = args->actor;
+	f->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
+	*instance = f;
+	return VS_OK;
+}
+
+static vs_status fa_reset(void *instance, vs_state *state)
+{
+	(void)instance;
+	(void)state;
+	return VS_OK;
+}
+
+static vs_status fa_step(void *instance, double t, double dt,
+                         const vs_state *self, vs_control *control)
+{
+	(void)self;
+	fail_at *f = instance;
+	long long k = llround(t / dt); /* step k is at t = k * dt */
+	if (k == f->fail_step) {
+		if (host && host->log)
+			host->log(f->host_ctx, VS_LOG_ERROR,
+			          "fail_at: failing at step %lld as asked", k);
+		return VS_ERROR;
+	}
+	control->speed = f->speed;
+	control->steering_wheel = 0.0;
+	return VS_OK;
+}
+
+static void fa_destroy(void *instance)
+{
+	free(instance);
+}
+
+static const vs_plugin descriptor = {
+	.abi_major = VS_ABI_MAJOR,
+	.abi_minor = VS_ABI_MINOR,
+	.struct_size = sizeof(vs_plugin),
+	.kind = VS_KIND_BEHAVIOUR,
+	.name = "fail_at",
+	.version = "0.0.1",
+	.doc = "test behaviour: straight ahead, fails at step fail_step",
+	.params = params,
+	.n_params = 1,
+	.create = fa_create,
+	.reset = fa_reset,
+	.behaviour_step = fa_step,
+	.destroy = fa_destroy,
+};
+
+VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)
+{
+	host = h;
+	return &descriptor;
+}

@@ -1,0 +1,314 @@
+/* kinematic_bicycle and constant_steer, the real built plugins driven
+ * through their descriptors, against closed forms: under constant steer a
+ * kinematic bicycle's rear axle runs on the circle of radius l / tan(delta)
+ * about the instantaneous centre, and any body point (the origin) on the
+ * circle of radius sqrt((l / tan(delta))^2 + rear_axle_y^2). */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/fake_host.h"
+
+#define REL_TOL 1e-9
+
+static double wrap(double a)
+{
+	a = remainder(a, 2.0 * PI);
+	return a <= -PI ? a + 2.0 * PI : a;
+}
+
+/* Constant-steer cases: steering wheel (deg), speed (m/s), and the
+ * road-wheel angle expected after the ratio-15 division and the 45 deg
+ * clamp. */
+static const struct {
+	double wheel_deg, speed, delta_deg;
+} circle_cases[] = {
+	{45.0, 10.0, 3.0},    /* the seed article: l / delta = 57.3 m */
+	{-90.0, 5.0, -6.0},   /* right turn */
+	{45.0, -3.0, 3.0},    /* reversing */
+	{720.0, 4.0, 45.0},   /* 48 deg asked, clamped to max_steer_deg */
+	{-900.0, 2.0, -45.0}, /* clamped the other way */
+};
+
+START_TEST(bicycle_constant_steer_circle)
+{
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/kinematic_bicycle.so", &lp);
+	const vs_plugin *d = lp.desc;
+	vs_actor_info a = sedan_info();
+	double params[4];
+	default_params(d, params, 4);
+	void *m = create_ok(d, &a, params);
+
+	const double l = a.wheelbase, ry = a.rear_axle_y, dt = a.step;
+	const double v = circle_cases[_i].speed;
+	const double delta = circle_cases[_i].delta_deg * DEG;
+	const double R = l / tan(delta);   /* m, signed: + = centre on the left */
+	const double omega = v / R;        /* rad/s, yaw rate */
+	const double r_origin = hypot(R, ry);
+
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	s.x = 12.0;
+	s.y = -7.0;
+	s.yaw = 0.3;
+	s.speed = v;
+	ck_assert_int_eq(d->reset(m, &s), VS_OK);
+	/* step 0: straight ahead at the start speed */
+	double h0 = 0.3 + PI / 2.0;
+	ck_assert_double_eq_tol(s.vx, v * cos(h0), 1e-12);
+	ck_assert_double_eq_tol(s.vy, v * sin(h0), 1e-12);
+	ck_assert_double_eq(s.steer, 0.0);
+	ck_assert_double_eq(s.wz, 0.0);
+
+	/* The centre: R to the left of the rear axle. */
+	double rx, rye;
+	rear_axle(&s, ry, &rx, &rye);
+	double cx = rx - R * sin(h0), cy = rye + R * cos(h0);
+
+	vs_control c = {v, circle_cases[_i].wheel_deg * DEG};
+	const int n = 20000; /* 200 s: several laps even at the slowest */
+	for (int k = 1; k <= n; k++) {
+		ck_assert_int_eq(d->vehicle_step(m, k * dt, dt, &c, &s), VS_OK);
+		rear_axle(&s, ry, &rx, &rye);
+		double er = hypot(rx - cx, rye - cy) / fabs(R) - 1.0;
+		double eo = hypot(s.x - cx, s.y - cy) / r_origin - 1.0;
+		ck_assert_msg(fabs(er) < REL_TOL && fabs(eo) < REL_TOL,
+		              "step %d: rear %g, origin %g off the circle", k,
+		              er, eo);
+		/* yaw: yaw0 + omega t, wrapped to (-pi, pi] */
+		ck_assert(s.yaw > -PI && s.yaw <= PI);
+		ck_assert_double_eq_tol(wrap(s.yaw - (0.3 + omega * k * dt)),
+		                        0.0, 1e-9);
+		ck_assert_double_eq_tol(s.wz, omega, 1e-12);
+		ck_assert_double_eq_tol(s.steer, delta, 1e-12);
+		ck_assert_double_eq_tol(s.speed, v, 1e-12);
+		/* Origin velocity: tangent to its circle, |omega| r long. */
+		double ox = s.x - cx, oy = s.y - cy;
+		ck_assert_double_eq_tol(s.vx * ox + s.vy * oy, 0.0,
+		                        1e-9 * r_origin * fabs(v));
+		ck_assert_double_eq_tol(hypot(s.vx, s.vy),
+		                        fabs(omega) * r_origin, 1e-9 * fabs(v));
+		/* The rear axle moves along the heading (yaw + pi/2): its
+		 * velocity is the origin's minus omega x (origin - rear). */
+		double vrx = s.vx + omega * (s.y - rye);
+		double vry = s.vy - omega * (s.x - rx);
+		double h = s.yaw + PI / 2.0;
+		ck_assert_double_eq_tol(vrx, v * cos(h), 1e-9 * fabs(v));
+		ck_assert_double_eq_tol(vry, v * sin(h), 1e-9 * fabs(v));
+	}
+	d->destroy(m);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
+START_TEST(bicycle_straight)
+{
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/kinematic_bicycle.so", &lp);
+	const vs_plugin *d = lp.desc;
+	vs_actor_info a = sedan_info();
+	double params[4];
+	default_params(d, params, 4);
+	void *m = create_ok(d, &a, params);
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	s.yaw = -PI / 2; /* faces +X */
+	s.speed = 0;
+	ck_assert_int_eq(d->reset(m, &s), VS_OK);
+	ck_assert_double_eq(s.vx, 0.0);
+	vs_control c = {20.0, 0.0};
+	for (int k = 1; k <= 1000; k++)
+		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
+		                 VS_OK);
+	ck_assert_double_eq_tol(s.x, 200.0, 1e-9);
+	ck_assert_double_eq_tol(s.y, 0.0, 1e-9);
+	ck_assert_double_eq_tol(s.vx, 20.0, 1e-12);
+	ck_assert_double_eq_tol(s.vy, 0.0, 1e-12);
+	d->destroy(m);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
+/* The ratio is the model's parameter: 30 deg at ratio 10 is 3 deg. */
+START_TEST(bicycle_ratio_param)
+{
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/kinematic_bicycle.so", &lp);
+	const vs_plugin *d = lp.desc;
+	vs_actor_info a = sedan_info();
+	double params[4];
+	default_params(d, params, 4);
+	set_param(d, params, "steering_ratio", 10.0);
+	set_param(d, params, "max_steer_deg", 2.0);
+	void *m = create_ok(d, &a, params);
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(d->reset(m, &s), VS_OK);
+	vs_control c = {5.0, 15.0 * DEG};
+	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
+	ck_assert_double_eq_tol(s.steer, 1.5 * DEG, 1e-15);
+	c.steering_wheel = 30.0 * DEG; /* 3 deg asked, 2 deg allowed */
+	ck_assert_int_eq(d->vehicle_step(m, 0.02, 0.01, &c, &s), VS_OK);
+	ck_assert_double_eq_tol(s.steer, 2.0 * DEG, 1e-15);
+	ck_assert_double_eq_tol(s.wz, 5.0 * tan(2.0 * DEG) / 3.0, 1e-15);
+	d->destroy(m);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
+START_TEST(bicycle_not_a_vehicle)
+{
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/kinematic_bicycle.so", &lp);
+	const vs_plugin *d = lp.desc;
+	vs_actor_info a = sedan_info();
+	a.n_axles = 0;
+	a.wheelbase = 0;
+	a.name = "cone";
+	a.id = 7;
+	double params[4];
+	default_params(d, params, 4);
+	vs_create_args args = {sizeof args, &a, params, NULL, &fake_host};
+	void *m = (void *)&lp;
+	fake_log_clear();
+	ck_assert_int_eq(d->create(&args, &m), VS_ERROR);
+	ck_assert_ptr_null(m);
+	ck_assert_int_eq(fake_log_errors(), 1);
+	ck_assert_ptr_nonnull(strstr(fake_log_text(), "cone (ID 7)"));
+	ck_assert_ptr_nonnull(strstr(fake_log_text(), "not a vehicle"));
+	d->destroy(NULL);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
+START_TEST(bicycle_non_finite)
+{
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/kinematic_bicycle.so", &lp);
+	const vs_plugin *d = lp.desc;
+	vs_actor_info a = sedan_info();
+	double params[4];
+	default_params(d, params, 4);
+	void *m = create_ok(d, &a, params);
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(d->reset(m, &s), VS_OK);
+	vs_control c = {NAN, 0.0};
+	fake_log_clear();
+	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_ERROR);
+	ck_assert_int_eq(fake_log_errors(), 1);
+	ck_assert_ptr_nonnull(strstr(fake_log_text(), "non-finite"));
+	d->destroy(m);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
+/* constant_steer hands on its setting and the route's first speed. */
+START_TEST(constant_steer_control)
+{
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/constant_steer.so", &lp);
+	const vs_plugin *d = lp.desc;
+	vs_actor_info a = sedan_info();
+	double params[1];
+	default_params(d, params, 1);
+	set_param(d, params, "steering_wheel_deg", -120.0);
+	void *b = create_ok(d, &a, params);
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(d->reset(b, &s), VS_OK);
+	vs_control c = {0, 0};
+	ck_assert_int_eq(d->behaviour_step(b, 0.01, 0.01, &s, &c), VS_OK);
+	ck_assert_double_eq(c.speed, 10.0);
+	ck_assert_double_eq_tol(c.steering_wheel, -120.0 * PI / 180.0, 1e-15);
+	d->destroy(b);
+	/* no route speed: standing still */
+	a.speed = NULL;
+	a.n_speed = 0;
+	b = create_ok(d, &a, params);
+	ck_assert_int_eq(d->behaviour_step(b, 0.01, 0.01, &s, &c), VS_OK);
+	ck_assert_double_eq(c.speed, 0.0);
+	d->destroy(b);
+	d->destroy(NULL);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
+/* The seed article's set-up, closed loop: wheelbase 3.0 m, ratio 15,
+ * 45 deg at the wheel gives delta = 3 deg and a rear-axle radius of
+ * 3 / tan(3 deg) = 57.24 m (the article's l / delta = 57.3 m). */
+START_TEST(constant_steer_article_circle)
+{
+	vs_loaded_plugin bl = {0}, ml = {0};
+	open_built("plugins/constant_steer.so", &bl);
+	open_built("plugins/kinematic_bicycle.so", &ml);
+	const vs_plugin *bd = bl.desc, *md = ml.desc;
+	vs_actor_info a = sedan_info();
+	double bp[1], mp[4];
+	default_params(bd, bp, 1);
+	set_param(bd, bp, "steering_wheel_deg", 45.0);
+	default_params(md, mp, 4);
+	void *b = create_ok(bd, &a, bp);
+	void *m = create_ok(md, &a, mp);
+
+	const double R = 3.0 / tan(3.0 * DEG); /* m */
+	ck_assert_double_eq_tol(R, 57.3, 0.1);
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	s.x = 57.3; /* the design's example: on the ring, facing +Y */
+	s.speed = 10.0;
+	ck_assert_int_eq(md->reset(m, &s), VS_OK);
+	ck_assert_int_eq(bd->reset(b, &s), VS_OK);
+	double cx, cy;
+	rear_axle(&s, a.rear_axle_y, &cx, &cy);
+	cx -= R; /* the centre is R to the left (-X) of the rear axle */
+
+	const double dt = a.step;
+	for (int k = 1; k <= 6000; k++) {
+		vs_state prev = s;
+		vs_control c;
+		ck_assert_int_eq(bd->behaviour_step(b, k * dt, dt, &prev, &c),
+		                 VS_OK);
+		ck_assert_int_eq(md->vehicle_step(m, k * dt, dt, &c, &s), VS_OK);
+		double rx, ry;
+		rear_axle(&s, a.rear_axle_y, &rx, &ry);
+		ck_assert_double_eq_tol(hypot(rx - cx, ry - cy) / R, 1.0,
+		                        REL_TOL);
+	}
+	/* 60 s at 10 m/s on 57.24 m: yaw = 600 / R rad, counter-clockwise */
+	ck_assert_double_eq_tol(wrap(s.yaw - 600.0 / R), 0.0, 1e-9);
+	bd->destroy(b);
+	md->destroy(m);
+	vs_plugin_close(&bl);
+	vs_plugin_close(&ml);
+}
+END_TEST
+
+static Suite *models_suite(void)
+{
+	Suite *s = suite_create("plugin_vehicle_models");
+	TCase *tc = tcase_create("kinematic_bicycle");
+	tcase_add_loop_test(tc, bicycle_constant_steer_circle, 0,
+	                    (int)(sizeof circle_cases / sizeof circle_cases[0]));
+	tcase_add_test(tc, bicycle_straight);
+	tcase_add_test(tc, bicycle_ratio_param);
+	tcase_add_test(tc, bicycle_not_a_vehicle);
+	tcase_add_test(tc, bicycle_non_finite);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("constant_steer");
+	tcase_add_test(tc, constant_steer_control);
+	tcase_add_test(tc, constant_steer_article_circle);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(models_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

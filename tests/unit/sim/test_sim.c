@@ -1,0 +1,328 @@
+/* Check suite for the stepping loop: DESIGN.md's step semantics (every
+ * behaviour sees step k-1, so actor order does not matter), failures,
+ * recording, and the actor geometry handed to plugins. The plugins here are
+ * descriptors defined in the test, bound by hand: no files, no dlopen. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin/registry.h"
+#include "sim/sim.h"
+
+/* --- test plugins ------------------------------------------------------ */
+
+typedef struct inst {
+	const vs_host *host;
+	void *ctx;
+	int64_t other; /* probe: the actor it watches */
+	int64_t k;
+	int fail_step;
+} inst;
+
+static vs_status t_create(const vs_create_args *a, void **out)
+{
+	inst *p = calloc(1, sizeof *p);
+	p->host = vs_sim_host();
+	p->ctx = a->host_ctx;
+	p->other = (int64_t)a->params[0];
+	p->fail_step = (int)a->params[1];
+	*out = p;
+	return VS_OK;
+}
+
+static vs_status t_reset(void *i, vs_state *s)
+{
+	(void)s;
+	((inst *)i)->k = 0;
+	return VS_OK;
+}
+
+static void t_destroy(void *i)
+{
+	free(i);
+}
+
+/* Behaviour: speed = the watched actor's previous x + 1. */
+static vs_status probe_step(void *i, double t, double dt, const vs_state *self,
+                            vs_control *c)
+{
+	inst *p = i;
+	p->k++;
+	if (p->k == p->fail_step) {
+		p->host->log(p->ctx, VS_LOG_ERROR, "gave up at step %lld",
+		             (long long)p->k);
+		return VS_ERROR;
+	}
+	const vs_state *o = p->host->previous_state(p->ctx, p->other);
+	if (!o)
+		return VS_ERROR;
+	c->speed = o->x + 1;
+	c->steering_wheel = 0;
+	return VS_OK;
+}
+
+/* Vehicle model: x takes the commanded speed's value (a probe, not
+ * physics); a NaN when asked. */
+static vs_status place_step(void *i, double t, double dt, const vs_control *c,
+                            vs_state *s)
+{
+	inst *p = i;
+	p->k++;
+	s->x = p->k == p->fail_step ? NAN : c->speed;
+	return VS_OK;
+}
+
+static const vs_param probe_params[] = {
+	{"other", 0, 0, 1e9, "", "actor to watch"},
+	{"fail_step", -1, -1, 1e9, "", "step to fail at"},
+};
+
+static const vs_plugin probe = {
+	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
+	"probe", "1", "test", probe_params, 2, t_create, t_reset, NULL,
+	probe_step, t_destroy};
+static const vs_plugin place = {
+	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_VEHICLE_MODEL,
+	"place", "1", "test", probe_params, 2, t_create, t_reset, place_step,
+	NULL, t_destroy};
+static const vs_loaded_plugin probe_l = {"probe.so", NULL, &probe};
+static const vs_loaded_plugin place_l = {"place.so", NULL, &place};
+
+/* --- a scenario built by hand ------------------------------------------ */
+
+static vs_asset sedan = {
+	.name = "sedan", .length = 4.8, .width = 1.9, .height = 1.5,
+	.front_overhang = 0.9, .track = 1.6, .wheel_radius = 0.34,
+	.n_axles = 2, .axle_y = {1.5, -1.5}};
+
+static void use(vs_plugin_use *u, const vs_loaded_plugin *l, double other,
+                double fail)
+{
+	memset(u, 0, sizeof *u);
+	u->plugin = (char *)l->desc->name;
+	u->loaded = l;
+	u->params = calloc(2, sizeof(double));
+	u->params[0] = other;
+	u->params[1] = fail;
+}
+
+static void actor(vs_actor_spec *a, int64_t id, double x0, int64_t other)
+{
+	memset(a, 0, sizeof *a);
+	a->id = id;
+	a->name = id == 1 ? "one" : "two";
+	a->length = 4.8;
+	a->width = 1.9;
+	a->height = 1.5;
+	a->front_overhang = 0.9;
+	a->rear_overhang = 0.9;
+	a->start_pos[0] = x0;
+	use(&a->behaviour, &probe_l, (double)other, -1);
+	use(&a->vehicle_model, &place_l, 0, -1);
+}
+
+static vs_scenario *two_actors(int swapped)
+{
+	vs_scenario *s = calloc(1, sizeof *s);
+	s->step = 0.5;
+	s->duration = 5; /* steps 0..10 */
+	s->n_assets = 1;
+	s->assets = &sedan;
+	s->n_actors = 2;
+	s->actors = calloc(2, sizeof *s->actors);
+	actor(&s->actors[swapped ? 1 : 0], 1, 0.0, 2);
+	actor(&s->actors[swapped ? 0 : 1], 2, 100.0, 1);
+	return s;
+}
+
+static void free_scn(vs_scenario *s)
+{
+	for (int i = 0; i < s->n_actors; i++) {
+		free(s->actors[i].behaviour.params);
+		free(s->actors[i].vehicle_model.params);
+	}
+	free(s->actors);
+	free(s);
+}
+
+static double x_of(const vs_result *r, int64_t id, int64_t step)
+{
+	for (int64_t i = 0; i < r->n_rows; i++)
+		if (r->rows[i].actor_id == id && r->rows[i].step == step)
+			return r->rows[i].s.x;
+	ck_abort_msg("no row for actor %lld step %lld", (long long)id,
+	             (long long)step);
+	return 0;
+}
+
+/* --- tests --------------------------------------------------------------- */
+
+START_TEST(behaviours_see_previous_step_in_any_order)
+{
+	for (int swapped = 0; swapped < 2; swapped++) {
+		vs_scenario *s = two_actors(swapped);
+		vs_result r = {0};
+		vs_sim_opts o = {1, NULL};
+		ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+		ck_assert_int_eq(r.status, VS_VARIANT_DONE);
+		ck_assert_int_eq(r.n_rows, 2 * 11);
+		/* x1(k) = x2(k-1) + 1 and x2(k) = x1(k-1) + 1, from x1(0) = 0
+		 * and x2(0) = 100: odd steps swap the two sequences. */
+		double a = 0, b = 100;
+		for (int k = 1; k <= 10; k++) {
+			double na = b + 1, nb = a + 1;
+			a = na;
+			b = nb;
+			ck_assert_double_eq(x_of(&r, 1, k), a);
+			ck_assert_double_eq(x_of(&r, 2, k), b);
+		}
+		ck_assert_double_eq(x_of(&r, 1, 10), 10);
+		ck_assert_double_eq(x_of(&r, 2, 10), 110);
+		vs_result_finish(&r);
+		free_scn(s);
+	}
+}
+END_TEST
+
+START_TEST(plugin_error_fails_variant_with_reason)
+{
+	vs_scenario *s = two_actors(0);
+	s->actors[1].behaviour.params[1] = 4; /* actor 2 fails at step 4 */
+	vs_result r = {0};
+	vs_sim_opts o = {1, NULL};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+	ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
+	ck_assert_str_eq(r.error, "actor 2 (two): probe: gave up at step 4");
+	ck_assert_int_eq(r.n_rows, 2 * 4); /* steps 0..3 */
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(non_finite_state_fails_variant)
+{
+	vs_scenario *s = two_actors(0);
+	s->actors[0].vehicle_model.params[1] = 7;
+	vs_result r = {0};
+	vs_sim_opts o = {1, NULL};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+	ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
+	ck_assert_ptr_nonnull(strstr(r.error, "actor 1 (one): place: "
+	                             "non-finite state at step 7"));
+	for (int64_t i = 0; i < r.n_rows; i++)
+		ck_assert(isfinite(r.rows[i].s.x));
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(record_every_keeps_multiples)
+{
+	vs_scenario *s = two_actors(0);
+	vs_result r = {0};
+	vs_sim_opts o = {3, NULL};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+	ck_assert_int_eq(r.n_rows, 2 * 4); /* 0 3 6 9 */
+	for (int64_t i = 0; i < r.n_rows; i++)
+		ck_assert_int_eq(r.rows[i].step % 3, 0);
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(stop_flag_aborts)
+{
+	vs_scenario *s = two_actors(0);
+	vs_result r = {0};
+	volatile sig_atomic_t stop = 1;
+	vs_sim_opts o = {1, &stop};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), -1);
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(actor_rows_describe_actors)
+{
+	vs_scenario *s = two_actors(0);
+	vs_result r = {0};
+	vs_sim_run(s, NULL, &r);
+	ck_assert_int_eq(r.n_actors, 2);
+	ck_assert_int_eq(r.actors[1].actor_id, 2);
+	ck_assert_str_eq(r.actors[1].kind, "vehicle");
+	ck_assert_int_eq(r.actors[1].wheel_count, 4);
+	ck_assert_int_eq(r.actors[1].parent_id, 0);
+	ck_assert_str_eq(r.actors[1].vehicle_model, "place");
+	ck_assert_str_eq(r.actors[1].behaviour, "probe");
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(axles_follow_dimensions)
+{
+	vs_scenario *s = two_actors(0);
+	vs_actor_info info;
+	vs_sim_actor_info(s, 0, &info);
+	ck_assert_double_eq_tol(info.front_axle_y, 1.5, 1e-12);
+	ck_assert_double_eq_tol(info.rear_axle_y, -1.5, 1e-12);
+	ck_assert_double_eq_tol(info.wheelbase, 3.0, 1e-12);
+	/* A longer body with the same overhangs: a longer wheelbase. */
+	s->actors[0].length = 5.2;
+	vs_sim_actor_info(s, 0, &info);
+	ck_assert_double_eq_tol(info.front_axle_y, 1.7, 1e-12);
+	ck_assert_double_eq_tol(info.rear_axle_y, -1.7, 1e-12);
+	ck_assert_double_eq_tol(info.wheelbase, 3.4, 1e-12);
+	/* Start velocity along the heading: yaw 0 faces +Y. */
+	s->actors[0].n_speed = 1;
+	double v = 4;
+	s->actors[0].speed = &v;
+	s->actors[0].start_yaw = 1.5707963267948966; /* pi/2: faces -X */
+	vs_sim_actor_info(s, 0, &info);
+	ck_assert_double_eq_tol(info.start.vx, -4, 1e-12);
+	ck_assert_double_eq_tol(info.start.vy, 0, 1e-12);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(tandem_rear_reference_is_group_centre)
+{
+	static vs_asset truck = {
+		.name = "truck", .length = 8, .width = 2.5, .height = 3.5,
+		.front_overhang = 1.2, .track = 2.0, .wheel_radius = 0.5,
+		.n_axles = 3, .axle_y = {2.8, -1.9, -3.2}};
+	vs_scenario *s = two_actors(0);
+	s->assets = &truck;
+	s->actors[0].length = 8;
+	s->actors[0].front_overhang = 1.2;
+	s->actors[0].rear_overhang = 4 - 3.2;
+	vs_actor_info info;
+	vs_sim_actor_info(s, 0, &info);
+	ck_assert_double_eq_tol(info.front_axle_y, 2.8, 1e-12);
+	ck_assert_double_eq_tol(info.rear_axle_y, (-1.9 - 3.2) / 2, 1e-12);
+	ck_assert_int_eq(info.n_axles, 3);
+	free_scn(s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc = tcase_create("sim");
+	tcase_add_test(tc, behaviours_see_previous_step_in_any_order);
+	tcase_add_test(tc, plugin_error_fails_variant_with_reason);
+	tcase_add_test(tc, non_finite_state_fails_variant);
+	tcase_add_test(tc, record_every_keeps_multiples);
+	tcase_add_test(tc, stop_flag_aborts);
+	tcase_add_test(tc, actor_rows_describe_actors);
+	tcase_add_test(tc, axles_follow_dimensions);
+	tcase_add_test(tc, tandem_rear_reference_is_group_centre);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

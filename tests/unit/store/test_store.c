@@ -1,0 +1,330 @@
+/* Check suite for the SQLite store: file modes, identity on resume, whole
+ * variants per transaction, and the views of DESIGN.md. */
+#include <check.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/store.h"
+
+static char dir[256], path[300];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/vs_store_XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/r.db", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const vs_meta meta[] = {
+	{"scenario_text", 1, "name: a\n", 0},
+	{"step", 0, NULL, 0.01},
+	{"created_utc", 1, "now", 0},
+};
+static const vs_plugin_row plugins[] = {
+	{"kinematic_bicycle", "vehicle_model", "1.0", "/p/kb.so", "00ff"},
+};
+
+static vs_store *open_mode(vs_store_mode mode, const vs_meta *m,
+                           vs_error *err)
+{
+	return vs_store_open(path, mode, m, 3, 2, plugins, 1, err);
+}
+
+/* A variant with n_steps steps of one actor on a known motion. */
+static void make_result(vs_result *r, uint64_t variant, int n_steps)
+{
+	memset(r, 0, sizeof *r);
+	r->variant = variant;
+	r->status = VS_VARIANT_DONE;
+	r->params_json = strdup("{\"actor1\":{\"speed\":5}}");
+	r->wall_seconds = 0.5;
+	r->n_actors = 1;
+	r->actors = calloc(1, sizeof *r->actors);
+	r->actors[0] = (vs_actor_row){1, "ego", "vehicle", 0, NULL,
+	                              4.8, 1.9, 1.5, 4, "kinematic_bicycle",
+	                              "constant_steer"};
+	r->n_rows = n_steps;
+	r->rows = calloc((size_t)n_steps, sizeof *r->rows);
+	for (int k = 0; k < n_steps; k++) {
+		vs_state_row *row = &r->rows[k];
+		row->actor_id = 1;
+		row->step = k;
+		row->s.x = 10.0 * k + (double)variant;
+		row->s.y = -3.0 * k;
+		row->s.z = 0.25;
+		row->s.yaw = 0.1 * k - 1.0;
+		row->s.pitch = 0.05;
+		row->s.roll = -0.02;
+		row->s.vx = 1.0;
+	}
+}
+
+static sqlite3 *db_open(void)
+{
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	return db;
+}
+
+static double q_double(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	double v = sqlite3_column_double(s, 0);
+	sqlite3_finalize(s);
+	return v;
+}
+
+START_TEST(create_refuses_existing_file)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	ck_assert_ptr_nonnull(st);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+	st = open_mode(VS_STORE_CREATE, meta, &err);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(strstr(err.msg, "exists"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "--resume"));
+}
+END_TEST
+
+START_TEST(resume_checks_identity)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	ck_assert_ptr_nonnull(st);
+	vs_store_close(st, NULL);
+	/* A non-identity key (the third) may differ. */
+	vs_meta m2[3] = {meta[0], meta[1], {"created_utc", 1, "later", 0}};
+	st = open_mode(VS_STORE_RESUME, m2, &err);
+	ck_assert_msg(st != NULL, "%s", err.msg);
+	vs_store_close(st, NULL);
+	m2[0].text = "name: b\n";
+	st = open_mode(VS_STORE_RESUME, m2, &err);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(strstr(err.msg, "scenario_text differs"));
+	memset(&err, 0, sizeof err);
+	m2[0] = meta[0];
+	m2[1].number = 0.02;
+	st = open_mode(VS_STORE_RESUME, m2, &err);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(strstr(err.msg, "step differs"));
+}
+END_TEST
+
+START_TEST(resume_checks_plugin_build)
+{
+	vs_error err = {{0}};
+	vs_store_close(open_mode(VS_STORE_CREATE, meta, &err), NULL);
+	vs_plugin_row other = plugins[0];
+	other.digest = "abcd";
+	vs_store *st = vs_store_open(path, VS_STORE_RESUME, meta, 3, 2,
+	                             &other, 1, &err);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(strstr(err.msg, "kinematic_bicycle"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "not the build"));
+}
+END_TEST
+
+START_TEST(overwrite_replaces)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_result r;
+	make_result(&r, 0, 5);
+	vs_store_begin(st, &err);
+	ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+	vs_store_commit(st, &err);
+	vs_store_close(st, NULL);
+	vs_result_finish(&r);
+	st = open_mode(VS_STORE_OVERWRITE, meta, &err);
+	ck_assert_ptr_nonnull(st);
+	ck_assert_int_eq(vs_store_variant_count(st), 0);
+	vs_store_close(st, NULL);
+}
+END_TEST
+
+START_TEST(rolled_back_variant_leaves_nothing)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_result a, b;
+	make_result(&a, 0, 120);
+	make_result(&b, 1, 77);
+	vs_store_begin(st, &err);
+	vs_store_put(st, &a, &err);
+	vs_store_commit(st, &err);
+	vs_store_begin(st, &err);
+	vs_store_put(st, &b, &err);
+	vs_store_rollback(st); /* as if killed before the commit */
+	vs_store_close(st, NULL);
+	sqlite3 *db = db_open();
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM variant"), 1);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 120);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor"), 1);
+	sqlite3_close(db);
+	/* The next variant continues right after the committed rows. */
+	st = open_mode(VS_STORE_RESUME, meta, &err);
+	ck_assert_int_eq(vs_store_variant_count(st), 1);
+	ck_assert_int_eq(vs_store_variant_at(st, 0), 0);
+	vs_store_begin(st, &err);
+	ck_assert_int_eq(vs_store_put(st, &b, &err), 0);
+	vs_store_commit(st, &err);
+	vs_store_close(st, NULL);
+	db = db_open();
+	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
+	                             "variant_id = 1"), 121);
+	ck_assert_double_eq(q_double(db, "SELECT row_hi FROM variant WHERE "
+	                             "variant_id = 1"), 197);
+	sqlite3_close(db);
+	vs_result_finish(&a);
+	vs_result_finish(&b);
+}
+END_TEST
+
+START_TEST(views_have_contract_columns)
+{
+	vs_error err = {{0}};
+	vs_store_close(open_mode(VS_STORE_CREATE, meta, &err), NULL);
+	sqlite3 *db = db_open();
+	static const struct {
+		const char *view, *cols;
+	} want[] = {
+		{"variant_info", "variant_id,status,error,params,wall_seconds"},
+		{"actor_info", "variant_id,actor_id,name,kind,parent_id,"
+		 "attach_type,length,width,height,wheel_count,vehicle_model,"
+		 "behaviour"},
+		{"actor_state", "variant_id,actor_id,step,t,x,y,z,roll,pitch,"
+		 "yaw,vx,vy,vz,wx,wy,wz"},
+		{"actor_pose", "variant_id,actor_id,step,t,m11,m12,m13,m14,m21,"
+		 "m22,m23,m24,m31,m32,m33,m34,m41,m42,m43,m44"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char sql[128], got[512] = "";
+		snprintf(sql, sizeof sql, "SELECT name FROM pragma_table_info"
+		         "('%s')", want[i].view);
+		sqlite3_stmt *s = NULL;
+		ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL),
+		                 SQLITE_OK);
+		while (sqlite3_step(s) == SQLITE_ROW) {
+			if (got[0])
+				strcat(got, ",");
+			strcat(got, (const char *)sqlite3_column_text(s, 0));
+		}
+		sqlite3_finalize(s);
+		ck_assert_str_eq(got, want[i].cols);
+	}
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(pose_view_is_rz_ry_rx)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_result r;
+	make_result(&r, 3, 60);
+	vs_store_begin(st, &err);
+	vs_store_put(st, &r, &err);
+	vs_store_commit(st, &err);
+	vs_store_close(st, NULL);
+	sqlite3 *db = db_open();
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT * FROM actor_pose "
+	                 "ORDER BY step", -1, &s, NULL), SQLITE_OK);
+	int k = 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const vs_state *v = &r.rows[k].s;
+		ck_assert_int_eq(sqlite3_column_int(s, 0), 3);
+		ck_assert_int_eq(sqlite3_column_int(s, 2), k);
+		ck_assert_double_eq_tol(sqlite3_column_double(s, 3), k * 0.01,
+		                        1e-15);
+		/* R = Rz(yaw) Ry(pitch) Rx(roll), multiplied out by hand. */
+		double cy = cos(v->yaw), sy = sin(v->yaw);
+		double cp = cos(v->pitch), sp = sin(v->pitch);
+		double cr = cos(v->roll), sr = sin(v->roll);
+		double m[16] = {
+			cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
+			v->x, sy * cp, sy * sp * sr + cy * cr,
+			sy * sp * cr - cy * sr, v->y, -sp, cp * sr, cp * cr,
+			v->z, 0, 0, 0, 1};
+		for (int i = 0; i < 16; i++)
+			ck_assert_double_eq_tol(sqlite3_column_double(s, 4 + i),
+			                        m[i], 1e-14);
+		k++;
+	}
+	ck_assert_int_eq(k, 60);
+	sqlite3_finalize(s);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor_state "
+	                             "WHERE variant_id = 3 AND x = 10 * step + "
+	                             "3"), 60);
+	sqlite3_close(db);
+	vs_result_finish(&r);
+}
+END_TEST
+
+START_TEST(failed_variant_keeps_reason)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_result r;
+	make_result(&r, 0, 0);
+	r.status = VS_VARIANT_FAILED;
+	strcpy(r.error, "actor 1 (ego): x: boom");
+	vs_store_begin(st, &err);
+	ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+	vs_store_commit(st, &err);
+	vs_store_close(st, NULL);
+	sqlite3 *db = db_open();
+	sqlite3_stmt *s = NULL;
+	sqlite3_prepare_v2(db, "SELECT status, error FROM variant_info", -1,
+	                   &s, NULL);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(s, 0), "failed");
+	ck_assert_str_eq((const char *)sqlite3_column_text(s, 1),
+	                 "actor 1 (ego): x: boom");
+	sqlite3_finalize(s);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor_state"),
+	                    0);
+	sqlite3_close(db);
+	vs_result_finish(&r);
+}
+END_TEST
+
+static Suite *store_suite(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("store");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, create_refuses_existing_file);
+	tcase_add_test(tc, resume_checks_identity);
+	tcase_add_test(tc, resume_checks_plugin_build);
+	tcase_add_test(tc, overwrite_replaces);
+	tcase_add_test(tc, rolled_back_variant_leaves_nothing);
+	tcase_add_test(tc, views_have_contract_columns);
+	tcase_add_test(tc, pose_view_is_rz_ry_rx);
+	tcase_add_test(tc, failed_variant_keeps_reason);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(store_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,73 @@
+/* Finding plugins for the command line, and `vsweep plugins`. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sim/sim.h"
+
+/* True when this executable runs from the build tree, whose plugins then
+ * come before the installed ones. */
+static int in_build_tree(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = 0;
+	size_t root = strlen(VS_BUILD_ROOT);
+	return strncmp(exe, VS_BUILD_ROOT, root) == 0 && exe[root] == '/';
+}
+
+vs_registry *cli_registry(const char *const *extra, int n_extra)
+{
+	char *dirs[256];
+	int n = 0;
+	for (int i = 0; i < n_extra && n < 200; i++)
+		dirs[n++] = vs_strdup(extra[i]);
+	const char *env = getenv("VSWEEP_PLUGIN_PATH");
+	if (env && *env) {
+		char *copy = vs_strdup(env), *save = NULL;
+		for (char *d = strtok_r(copy, ":", &save); d && n < 250;
+		     d = strtok_r(NULL, ":", &save))
+			dirs[n++] = vs_strdup(d);
+		free(copy);
+	}
+	dirs[n++] = vs_strdup(in_build_tree() ? VS_BUILD_PLUGINDIR
+	                                      : VS_INSTALL_PLUGINDIR);
+	vs_registry *reg = vs_registry_create((const char *const *)dirs, n,
+	                                      vs_sim_host());
+	for (int i = 0; i < n; i++)
+		free(dirs[i]);
+	return reg;
+}
+
+static const char *kind_name(vs_kind k)
+{
+	return k == VS_KIND_VEHICLE_MODEL ? "vehicle model" : "behaviour";
+}
+
+int cli_plugins(const vs_registry *reg)
+{
+	printf("searched:");
+	for (int i = 0; i < reg->n_dirs; i++)
+		printf(" %s", reg->dirs[i]);
+	printf("\n");
+	for (int i = 0; i < reg->n; i++) {
+		const vs_plugin *p = reg->plugins[i].desc;
+		printf("\n%s %s (%s) — %s\n  %s\n", p->name,
+		       p->version ? p->version : "", kind_name(p->kind),
+		       p->doc ? p->doc : "", reg->plugins[i].path);
+		for (size_t k = 0; k < p->n_params; k++) {
+			const vs_param *q = &p->params[k];
+			printf("  %-20s default %-10g range [%g, %g] %-6s %s\n",
+			       q->name, q->default_value, q->min, q->max,
+			       q->unit ? q->unit : "", q->doc ? q->doc : "");
+		}
+	}
+	for (int i = 0; i < reg->n_broken; i++)
+		printf("\nbroken: %s\n", reg->broken[i].reason);
+	return reg->n > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+}
