@@ -47,9 +47,20 @@ CREATE TABLE actor (
   PRIMARY KEY (variant_id, actor_id)
 ) WITHOUT ROWID;
 
--- One row per actor per recorded step. cy..sr are cos/sin of yaw, pitch and
--- roll, stored so that actor_pose needs no SQL math functions (not every
--- client has them); an integral REAL such as 0 or 1 costs no payload bytes.
+-- One wheel of one actor of one variant: fixed geometry, actor frame.
+CREATE TABLE wheel (
+  variant_id INTEGER NOT NULL,
+  actor_id   INTEGER NOT NULL,
+  wheel      INTEGER NOT NULL,   -- 0.., front axle first, left to right
+  x REAL NOT NULL, y REAL NOT NULL, -- m, wheel centre
+  radius     REAL NOT NULL,      -- m (the centre's z)
+  steered    INTEGER NOT NULL,   -- 1: Ackermann-steered front wheel
+  wheelbase  REAL NOT NULL,      -- m
+  PRIMARY KEY (variant_id, actor_id, wheel)
+) WITHOUT ROWID;
+
+-- One row per actor per recorded step. An integral REAL such as 0 costs no
+-- payload bytes, so planar motion pays nothing for z, roll and pitch.
 CREATE TABLE state (
   actor_id INTEGER NOT NULL,
   step     INTEGER NOT NULL,
@@ -57,7 +68,10 @@ CREATE TABLE state (
   roll REAL, pitch REAL, yaw REAL,   -- rad
   vx REAL, vy REAL, vz REAL,         -- m/s, world
   wx REAL, wy REAL, wz REAL,         -- rad/s, world
-  cy REAL, sy REAL, cp REAL, sp REAL, cr REAL, sr REAL
+  steer  REAL,                       -- rad, bicycle road-wheel angle
+  dist   REAL,                       -- m, origin's forward travel
+  turn   REAL,                       -- rad, yaw change, unwrapped
+  roll_l REAL, roll_r REAL           -- m, rolled by the steered wheels
 );
 
 CREATE VIEW variant_info AS
@@ -82,21 +96,50 @@ CREATE VIEW actor_state AS
     ON s.rowid BETWEEN v.row_lo AND v.row_hi;
 
 -- Pose = [R t; 0 0 0 1], R = Rz(yaw) Ry(pitch) Rx(roll), row-major.
+-- The poses use SQL math functions (SQLite 3.35+, built in by default).
 CREATE VIEW actor_pose AS
-  SELECT v.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
-         s.step * (SELECT value FROM meta WHERE key = 'step') AS t,
-         s.cy * s.cp AS m11,
-         s.cy * s.sp * s.sr - s.sy * s.cr AS m12,
-         s.cy * s.sp * s.cr + s.sy * s.sr AS m13,
-         s.x AS m14,
-         s.sy * s.cp AS m21,
-         s.sy * s.sp * s.sr + s.cy * s.cr AS m22,
-         s.sy * s.sp * s.cr - s.cy * s.sr AS m23,
-         s.y AS m24,
-         0.0 - s.sp AS m31,
-         s.cp * s.sr AS m32,
-         s.cp * s.cr AS m33,
-         s.z AS m34,
+  SELECT variant_id, actor_id, step, t,
+         cy * cp AS m11, cy * sp * sr - sy * cr AS m12,
+         cy * sp * cr + sy * sr AS m13, x AS m14,
+         sy * cp AS m21, sy * sp * sr + cy * cr AS m22,
+         sy * sp * cr - cy * sr AS m23, y AS m24,
+         0.0 - sp AS m31, cp * sr AS m32, cp * cr AS m33, z AS m34,
          0.0 AS m41, 0.0 AS m42, 0.0 AS m43, 1.0 AS m44
-  FROM variant v CROSS JOIN state s
-    ON s.rowid BETWEEN v.row_lo AND v.row_hi;
+  FROM (SELECT v.variant_id AS variant_id, s.actor_id AS actor_id,
+               s.step AS step,
+               s.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+               s.x AS x, s.y AS y, s.z AS z,
+               cos(s.yaw) AS cy, sin(s.yaw) AS sy,
+               cos(s.pitch) AS cp, sin(s.pitch) AS sp,
+               cos(s.roll) AS cr, sin(s.roll) AS sr
+        FROM variant v CROSS JOIN state s
+          ON s.rowid BETWEEN v.row_lo AND v.row_hi);
+
+-- WheelPoses: one 4x4 per wheel in the actor frame, Rz(steer) Rx(spin),
+-- translation the wheel centre with z = radius. A steered wheel at lateral
+-- x stands at atan2(l tan d, l + x tan d) (Ackermann); a wheel rolls
+-- dist + x * turn (unsteered) or its own integral (steered), and spins
+-- -distance / radius about the actor's +X axis (right-hand rule: rolling
+-- forward is a negative rotation).
+CREATE VIEW wheel_pose AS
+  SELECT variant_id, actor_id, step, wheel,
+         cos(a) AS m11, 0.0 - sin(a) * cos(p) AS m12, sin(a) * sin(p) AS m13,
+         x AS m14,
+         sin(a) AS m21, cos(a) * cos(p) AS m22, 0.0 - cos(a) * sin(p) AS m23,
+         y AS m24,
+         0.0 AS m31, sin(p) AS m32, cos(p) AS m33, z AS m34,
+         0.0 AS m41, 0.0 AS m42, 0.0 AS m43, 1.0 AS m44
+  FROM (SELECT v.variant_id AS variant_id, s.actor_id AS actor_id,
+               s.step AS step, w.wheel AS wheel, w.x AS x, w.y AS y,
+               w.radius AS z,
+               CASE WHEN w.steered THEN
+                 atan2(w.wheelbase * tan(s.steer),
+                       w.wheelbase + w.x * tan(s.steer))
+               ELSE 0.0 END AS a,
+               (CASE WHEN NOT w.steered THEN s.dist + w.x * s.turn
+                     WHEN w.x < 0 THEN s.roll_l ELSE s.roll_r END)
+                 / (0.0 - w.radius) AS p
+        FROM variant v CROSS JOIN state s
+          ON s.rowid BETWEEN v.row_lo AND v.row_hi
+        CROSS JOIN wheel w
+          ON w.variant_id = v.variant_id AND w.actor_id = s.actor_id);

@@ -25,12 +25,32 @@ typedef struct vs_actor_row {
 	const char *behaviour;   /* NULL: none */
 } vs_actor_row;
 
+/* What the wheel poses of one actor at one step derive from (wheels.h):
+ * the rest is geometry, stored once per actor in vs_wheel_row. */
+typedef struct vs_wheel_acc {
+	double dist;   /* m, integral of the origin's forward speed */
+	double turn;   /* rad, yaw change since step 0, unwrapped */
+	double roll_l; /* m, rolled by the left steered wheel */
+	double roll_r; /* m, rolled by the right steered wheel */
+} vs_wheel_acc;
+
 /* One actor at one recorded step. */
 typedef struct vs_state_row {
 	int64_t actor_id;
 	int64_t step;
 	vs_state s;
+	vs_wheel_acc w;
 } vs_state_row;
+
+/* One wheel's fixed geometry, actor frame. */
+typedef struct vs_wheel_row {
+	int64_t actor_id;
+	int wheel;        /* 0.., front axle first, left to right */
+	double x, y;      /* m, wheel centre (z is the radius) */
+	double radius;    /* m */
+	int steered;      /* 1: an Ackermann-steered front wheel */
+	double wheelbase; /* m, for the Ackermann angle */
+} vs_wheel_row;
 
 typedef struct vs_result {
 	uint64_t variant;        /* variant index */
@@ -40,6 +60,8 @@ typedef struct vs_result {
 	double wall_seconds;     /* s */
 	int n_actors;
 	vs_actor_row *actors;    /* owned array */
+	int n_wheels;
+	vs_wheel_row *wheels;    /* owned array, actor by actor */
 	int64_t n_rows, cap_rows;
 	vs_state_row *rows;      /* owned array, step-major, scenario order */
 	void *owner;             /* the variant scenario the strings live in */

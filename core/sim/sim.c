@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "plugin/registry.h"
+#include "sim/wheels.h"
 
 /* What a plugin instance's host_ctx points at. */
 typedef struct actor_ctx {
@@ -21,6 +22,7 @@ typedef struct sim {
 	int n;                  /* actors */
 	int64_t *ids;
 	vs_state *prev, *cur;   /* step k-1, step k */
+	vs_wheel_acc *wacc;     /* wheel accumulators, at step k */
 	vs_control *ctl;
 	vs_actor_info *info;
 	actor_ctx *vm_ctx, *bh_ctx;
@@ -92,8 +94,30 @@ void vs_result_finish(vs_result *r)
 		return;
 	free(r->params_json);
 	free(r->actors);
+	free(r->wheels);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
+}
+
+int vs_sim_axles(const vs_scenario *scn, int i, double *axle_y)
+{
+	const vs_actor_spec *a = &scn->actors[i];
+	const vs_asset *as = &scn->assets[a->asset];
+	if (as->n_axles <= 0)
+		return 0;
+	/* The front axle sits front_overhang behind the front bumper and the
+	 * rearmost rear_overhang ahead of the rear bumper; the axles between
+	 * keep their relative spacing from the asset. Unvaried, this
+	 * reproduces the asset's axles exactly. */
+	double front = a->length / 2 - a->front_overhang;
+	double rear = -a->length / 2 + a->rear_overhang;
+	double af = as->axle_y[0], ar = as->axle_y[as->n_axles - 1];
+	axle_y[0] = front;
+	for (int k = 1; k < as->n_axles; k++) {
+		double f = af != ar ? (af - as->axle_y[k]) / (af - ar) : 0;
+		axle_y[k] = front + f * (rear - front);
+	}
+	return as->n_axles;
 }
 
 void vs_sim_actor_info(const vs_scenario *scn, int i, vs_actor_info *info)
@@ -111,27 +135,19 @@ void vs_sim_actor_info(const vs_scenario *scn, int i, vs_actor_info *info)
 	info->rear_overhang = a->rear_overhang;
 	info->track = as->track;
 	info->wheel_radius = as->wheel_radius;
-	info->n_axles = (uint32_t)as->n_axles;
-	if (as->n_axles > 0) {
-		/* The front axle sits front_overhang behind the front bumper
-		 * and the rearmost rear_overhang ahead of the rear bumper; the
-		 * axles between keep their relative spacing from the asset.
-		 * Unvaried, this reproduces the asset's axles exactly. */
-		double front = a->length / 2 - a->front_overhang;
-		double rear = -a->length / 2 + a->rear_overhang;
-		double af = as->axle_y[0], ar = as->axle_y[as->n_axles - 1];
-		double sum = 0;
-		for (int k = 1; k < as->n_axles; k++) {
-			double f = af != ar ? (af - as->axle_y[k]) / (af - ar)
-			                    : 0;
-			sum += front + f * (rear - front);
-		}
-		info->front_axle_y = front;
+	double axle_y[VS_MAX_AXLES];
+	int n_axles = vs_sim_axles(scn, i, axle_y);
+	info->n_axles = (uint32_t)n_axles;
+	if (n_axles > 0) {
 		/* The rear reference is the centre of the axles behind the
 		 * front one (a tandem turns about its middle); a single axle
 		 * is its own reference. */
-		info->rear_axle_y =
-			as->n_axles > 1 ? sum / (as->n_axles - 1) : front;
+		double sum = 0;
+		for (int k = 1; k < n_axles; k++)
+			sum += axle_y[k];
+		info->front_axle_y = axle_y[0];
+		info->rear_axle_y = n_axles > 1 ? sum / (n_axles - 1)
+		                                : axle_y[0];
 		info->wheelbase = info->front_axle_y - info->rear_axle_y;
 	}
 	const vs_plugin_use *vm = &a->vehicle_model;
@@ -197,6 +213,7 @@ static void record(sim *S, int64_t step)
 		row->actor_id = S->ids[i];
 		row->step = step;
 		row->s = S->cur[i];
+		row->w = S->wacc[i];
 	}
 }
 
@@ -221,6 +238,8 @@ static void fill_actor_rows(sim *S)
 	vs_result *r = S->res;
 	r->n_actors = S->n;
 	r->actors = vs_xcalloc((size_t)S->n, sizeof *r->actors);
+	r->wheels = vs_xcalloc((size_t)S->n * 2 * VS_MAX_AXLES,
+	                       sizeof *r->wheels);
 	for (int i = 0; i < S->n; i++) {
 		const vs_actor_spec *a = &scn->actors[i];
 		const vs_asset *as = &scn->assets[a->asset];
@@ -233,7 +252,14 @@ static void fill_actor_rows(sim *S)
 		row->length = a->length;
 		row->width = a->width;
 		row->height = a->height;
-		row->wheel_count = 2 * as->n_axles;
+		double axle_y[VS_MAX_AXLES];
+		int n_axles = vs_sim_axles(scn, i, axle_y);
+		vs_actor_info info;
+		vs_sim_actor_info(scn, i, &info);
+		row->wheel_count = vs_wheels_geometry(
+			&info, axle_y, n_axles, r->wheels + r->n_wheels,
+			2 * VS_MAX_AXLES);
+		r->n_wheels += row->wheel_count;
 		row->vehicle_model = a->vehicle_model.loaded
 		                         ? a->vehicle_model.loaded->desc->name
 		                         : NULL;
@@ -335,8 +361,11 @@ static int step(sim *S, int64_t k)
 	}
 	for (int i = 0; i < S->n; i++) {
 		S->cur[i] = S->prev[i];
-		if (!S->vm_p[i])
+		if (!S->vm_p[i]) {
+			vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
+			                  &S->cur[i], dt);
 			continue;
+		}
 		vs_status st = S->vm_p[i]->vehicle_step(S->vm[i], t, dt,
 		                                        &S->ctl[i], &S->cur[i]);
 		if (status_bad(st) || !state_finite(&S->cur[i])) {
@@ -348,6 +377,8 @@ static int step(sim *S, int64_t k)
 			     (long long)k, t);
 			return -1;
 		}
+		vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
+		                  &S->cur[i], dt);
 	}
 	return 0;
 }
@@ -362,6 +393,7 @@ static void teardown(sim *S)
 	}
 	free(S->ids);
 	free(S->prev);
+	free(S->wacc);
 	free(S->cur);
 	free(S->ctl);
 	free(S->info);
@@ -383,6 +415,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	size_t n = (size_t)S.n;
 	S.ids = vs_xcalloc(n, sizeof *S.ids);
 	S.prev = vs_xcalloc(n, sizeof *S.prev);
+	S.wacc = vs_xcalloc(n, sizeof *S.wacc);
 	S.cur = vs_xcalloc(n, sizeof *S.cur);
 	S.ctl = vs_xcalloc(n, sizeof *S.ctl);
 	S.info = vs_xcalloc(n, sizeof *S.info);

@@ -1,6 +1,5 @@
 #include "store/store.h"
 
-#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +8,11 @@
 
 #include "common/error.h"
 
-/* Rows per multi-row INSERT: 20 columns x 50 = 1000 parameters, well under
+/* Rows per multi-row INSERT: 19 columns x 50 = 950 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
  * program run per 50 rows). */
 #define ROWS_PER_INSERT 50
-#define STATE_COLS 20
+#define STATE_COLS 19
 
 struct vs_store {
 	sqlite3 *db;
@@ -22,6 +21,7 @@ struct vs_store {
 	sqlite3_stmt *ins_one;    /* one row */
 	sqlite3_stmt *ins_actor;
 	sqlite3_stmt *ins_variant;
+	sqlite3_stmt *ins_wheel;
 	sqlite3_stmt *set_meta;
 	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
@@ -56,7 +56,7 @@ static int prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
 static char *state_insert_sql(int rows)
 {
 	const char *head = "INSERT INTO state VALUES ";
-	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
 	char *sql = vs_xcalloc(1, n);
 	strcpy(sql, head);
@@ -81,6 +81,9 @@ static int prepare_all(vs_store *st, vs_error *err)
 		rc = prepare(st,
 		             "INSERT INTO actor VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
 		             &st->ins_actor, err);
+	if (!rc)
+		rc = prepare(st, "INSERT INTO wheel VALUES (?,?,?,?,?,?,?,?)",
+		             &st->ins_wheel, err);
 	if (!rc)
 		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?)",
 		             &st->ins_variant, err);
@@ -338,12 +341,11 @@ void vs_store_rollback(vs_store *st)
 static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
 {
 	const vs_state *v = &r->s;
-	/* Computed here, once per row: a pose view with no math functions. */
+	const vs_wheel_acc *w = &r->w;
 	double vals[STATE_COLS - 2] = {
 		v->x, v->y, v->z, v->roll, v->pitch, v->yaw,
 		v->vx, v->vy, v->vz, v->wx, v->wy, v->wz,
-		cos(v->yaw), sin(v->yaw), cos(v->pitch), sin(v->pitch),
-		cos(v->roll), sin(v->roll)};
+		v->steer, w->dist, w->turn, w->roll_l, w->roll_r};
 	sqlite3_bind_int64(s, base + 1, r->actor_id);
 	sqlite3_bind_int64(s, base + 2, r->step);
 	for (int i = 0; i < STATE_COLS - 2; i++)
@@ -405,10 +407,32 @@ static int put_actors(vs_store *st, const vs_result *r, vs_error *err)
 	return 0;
 }
 
+static int put_wheels(vs_store *st, const vs_result *r, vs_error *err)
+{
+	sqlite3_stmt *s = st->ins_wheel;
+	for (int i = 0; i < r->n_wheels; i++) {
+		const vs_wheel_row *w = &r->wheels[i];
+		sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+		sqlite3_bind_int64(s, 2, w->actor_id);
+		sqlite3_bind_int(s, 3, w->wheel);
+		sqlite3_bind_double(s, 4, w->x);
+		sqlite3_bind_double(s, 5, w->y);
+		sqlite3_bind_double(s, 6, w->radius);
+		sqlite3_bind_int(s, 7, w->steered);
+		sqlite3_bind_double(s, 8, w->wheelbase);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return db_fail(st, err, "writing wheel rows");
+	}
+	return 0;
+}
+
 int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t lo = st->next_rowid;
-	if (put_rows(st, r, err) || put_actors(st, r, err))
+	if (put_rows(st, r, err) || put_actors(st, r, err) ||
+	    put_wheels(st, r, err))
 		return -1;
 	if (r->n_rows > 0 &&
 	    sqlite3_last_insert_rowid(st->db) != lo + r->n_rows - 1) {
@@ -450,6 +474,7 @@ int vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_one);
 	sqlite3_finalize(st->ins_actor);
 	sqlite3_finalize(st->ins_variant);
+	sqlite3_finalize(st->ins_wheel);
 	sqlite3_finalize(st->set_meta);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */

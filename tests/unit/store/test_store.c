@@ -210,6 +210,8 @@ START_TEST(views_have_contract_columns)
 		 "yaw,vx,vy,vz,wx,wy,wz"},
 		{"actor_pose", "variant_id,actor_id,step,t,m11,m12,m13,m14,m21,"
 		 "m22,m23,m24,m31,m32,m33,m34,m41,m42,m43,m44"},
+		{"wheel_pose", "variant_id,actor_id,step,wheel,m11,m12,m13,m14,"
+		 "m21,m22,m23,m24,m31,m32,m33,m34,m41,m42,m43,m44"},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char sql[128], got[512] = "";

@@ -1,0 +1,39 @@
+/* Wheel poses (DESIGN.md WheelPoses), derived by the host for every
+ * vehicle: one 4x4 per wheel in the actor frame, front axle first, left to
+ * right; translation the wheel centre (z = radius), rotation
+ * Rz(steer) Rx(spin).
+ *
+ * What is stored per actor-step is four numbers (vs_wheel_acc) plus the
+ * bicycle steer angle; the wheel_pose view derives every wheel from them
+ * and the wheel geometry stored once per actor:
+ *   steer of a steered wheel at lateral x:  atan2(l tan d, l + x tan d)
+ *     (Ackermann: each front wheel points square to the turn centre, so in
+ *     a left turn (d > 0) the inner, left wheel has the larger angle);
+ *   distance rolled: unsteered wheels  dist + x * turn  (a rigid body's
+ *     point at lateral x moves forward at v + w x), steered wheels their
+ *     own integral;
+ *   spin = -distance / radius: rolling forward turns a wheel negatively
+ *     about the actor's +X axis (right-hand rule), so the matrices animate
+ *     a rolling wheel the right way round. */
+#ifndef VS_WHEELS_H
+#define VS_WHEELS_H
+
+#include <vsweep/plugin.h>
+
+#include "sim/result.h"
+
+/* The wheels of an actor, from its info (axles, track, radius); writes at
+ * most max rows and returns the count (2 per axle, 0 for a non-vehicle).
+ * axle_y lists the info's axle positions, front first. */
+int vs_wheels_geometry(const vs_actor_info *info, const double *axle_y,
+                       int n_axles, vs_wheel_row *out, int max);
+
+/* Steer angle of a wheel at lateral x (m, + right) on the steered axle,
+ * for the bicycle angle d (rad, + left) and wheelbase l (m). */
+double vs_wheel_steer(double d, double x, double l);
+
+/* Advances the accumulators from state a (step k-1) to b (step k). */
+void vs_wheels_advance(vs_wheel_acc *acc, const vs_actor_info *info,
+                       const vs_state *a, const vs_state *b, double dt);
+
+#endif
