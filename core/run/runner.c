@@ -74,7 +74,8 @@ static void simulate(runner *R, uint64_t j, slot *s)
 		s->state = SLOT_READY;
 		return;
 	}
-	vs_sim_opts so = {o->record_every, &vs_run_stop};
+	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
+	                  o->no_wheels};
 	int rc = vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = now() - t0;
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
@@ -369,6 +370,7 @@ static void build_record(record *rec, const vs_scenario *seed,
 	m[n++] = (vs_meta){"sweep_text", 1, sw->text ? sw->text : "", 0};
 	m[n++] = (vs_meta){"step", 0, NULL, seed->step};
 	m[n++] = (vs_meta){"record_every", 0, NULL, o->record_every};
+	m[n++] = (vs_meta){"record", 1, o->record ? o->record : "", 0};
 	m[n++] = (vs_meta){"shard", 1, rec->shard, 0};
 	m[n++] = (vs_meta){"variant_count", 0, NULL, (double)sw->count};
 	rec->n_identity = n;

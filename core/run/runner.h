@@ -17,6 +17,9 @@ typedef struct vs_run_opts {
 	uint64_t shard_k, shard_n; /* run indices i with i % n == k */
 	vs_store_mode mode;
 	int record_every;        /* >= 1 */
+	int no_wheels;           /* --record without wheels */
+	const char *record;      /* what is stored, as given to --record */
+	double variant_timeout;  /* s of wall time per variant; 0: none */
 	int progress;            /* print a progress line to stderr */
 	const char *resume_hint; /* the command line to print on interrupt */
 } vs_run_opts;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "plugin/registry.h"
 #include "sim/wheels.h"
@@ -29,6 +30,7 @@ typedef struct sim {
 	void **vm, **bh;        /* instances */
 	const vs_plugin **vm_p, **bh_p;
 	char error[1024];       /* first error logged */
+	int no_wheels;          /* record no wheel accumulators */
 } sim;
 
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
@@ -171,6 +173,13 @@ void vs_sim_actor_info(const vs_scenario *scn, int i, vs_actor_info *info)
 	s->vy = cos(s->yaw) * s->speed;
 }
 
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static int state_finite(const vs_state *s)
 {
 	const double *v = &s->x;
@@ -213,7 +222,10 @@ static void record(sim *S, int64_t step)
 		row->actor_id = S->ids[i];
 		row->step = step;
 		row->s = S->cur[i];
-		row->w = S->wacc[i];
+		if (!S->no_wheels)
+			row->w = S->wacc[i];
+		else
+			memset(&row->w, 0, sizeof row->w);
 	}
 }
 
@@ -428,9 +440,12 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	for (int i = 0; i < S.n; i++)
 		S.ids[i] = scn->actors[i].id;
 	res->status = VS_VARIANT_DONE;
+	S.no_wheels = opts && opts->no_wheels;
 	res->owner = (void *)scn;
 
 	int every = opts && opts->record_every > 0 ? opts->record_every : 1;
+	double timeout = opts ? opts->timeout : 0;
+	double t_end = timeout > 0 ? now() + timeout : 0;
 	int64_t steps = vs_scenario_steps(scn);
 	int stopped = 0;
 	if (start(&S) == 0) {
@@ -438,6 +453,15 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 		for (int64_t k = 1; k < steps; k++) {
 			if (opts && opts->stop && *opts->stop) {
 				stopped = 1;
+				break;
+			}
+			/* The clock is read every 16 steps: cheap (a vDSO
+			 * call), and a limit is overrun by at most 16 steps'
+			 * time. */
+			if (t_end > 0 && (k & 15) == 0 && now() > t_end) {
+				fail(&S, "exceeded the wall-clock limit of %g s "
+				     "at step %lld (t = %g s)", timeout,
+				     (long long)k, (double)k * scn->step);
 				break;
 			}
 			vs_state *tmp = S.prev;
@@ -450,6 +474,8 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 		}
 	}
 	fill_actor_rows(&S);
+	if (opts && opts->no_wheels)
+		res->n_wheels = 0;
 	teardown(&S);
 	return stopped ? -1 : 0;
 }

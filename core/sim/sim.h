@@ -11,6 +11,8 @@
 typedef struct vs_sim_opts {
 	int record_every;          /* store steps whose index is a multiple */
 	volatile sig_atomic_t *stop; /* polled; nonzero aborts (may be NULL) */
+	double timeout;            /* s of wall time per variant; 0: none */
+	int no_wheels;             /* store no wheel geometry or rolling */
 } vs_sim_opts;
 
 /* The host-services table handed to every plugin at entry. */

@@ -114,6 +114,52 @@ class CliTest(TempDirCase):
                                      "ORDER BY step")]
         self.assertEqual(steps, list(range(0, 3001, 10)))
 
+    def test_record_choice_keeps_views_valid(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", CIRCLE, "-o", db, "--record", "state")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM actor_state")[0][0],
+                         3001)
+        self.assertEqual(query(db, "SELECT count(*) FROM actor_pose")[0][0],
+                         3001)
+        self.assertEqual(query(db, "SELECT count(*) FROM wheel_pose")[0][0],
+                         0)
+        meta = dict(query(db, "SELECT key, value FROM meta"))
+        self.assertEqual(meta["record"], "state")
+        rc, _, err = run("run", CIRCLE, "-o", db, "--record", "wheels",
+                         "--resume")
+        self.assertEqual(rc, 2)
+        self.assertIn("record differs", err)
+        rc, _, err = run("run", CIRCLE, "-o", db, "--record", "speed")
+        self.assertEqual(rc, 2)
+        self.assertIn("--record takes", err)
+
+    def test_progress_line_on_a_terminal(self):
+        import pty
+        import subprocess
+        db = self.path("r.db")
+        master, slave = pty.openpty()
+        p = subprocess.Popen([os.environ["VSWEEP"], "run", CIRCLE, "--sweep",
+                              SPEEDS, "-o", db], stdout=subprocess.DEVNULL,
+                             stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        p.wait(timeout=60)
+        out = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        os.close(master)
+        text = out.decode()
+        self.assertEqual(p.returncode, 0, text)
+        self.assertIn("\r", text)
+        self.assertRegex(text, r"6/6 variants, 0 failed, [0-9.e+]+ "
+                               r"actor-steps/s, ETA \d+:\d\d:\d\d")
+
     def test_sweep_record_is_stored(self):
         db = self.path("r.db")
         rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "-o", db)

@@ -1,25 +1,9 @@
 """-j 1 and -j 2 store bit-identical rows."""
-import sqlite3
 import sys
 import unittest
 
 sys.path.insert(0, __import__("os").path.dirname(__file__))
-from vsweep_e2e import TempDirCase, run, scenario  # noqa: E402
-
-
-def dump(db):
-    """Every stored row, wall-clock time excluded, floats as exact bits."""
-    c = sqlite3.connect(db)
-    out = {}
-    for table, cols in [("state", "rowid, *"), ("actor", "*"),
-                        ("variant", "variant_id, status, error, params, "
-                                    "row_lo, row_hi"),
-                        ("plugin", "name, kind, version, digest")]:
-        rows = c.execute("SELECT %s FROM %s ORDER BY 1, 2" % (cols, table))
-        out[table] = [tuple(v.hex() if isinstance(v, float) else v
-                            for v in r) for r in rows]
-    c.close()
-    return out
+from vsweep_e2e import TempDirCase, dump, run, scenario  # noqa: E402
 
 
 class DeterminismTest(TempDirCase):

@@ -68,6 +68,26 @@ class FailureTest(TempDirCase):
                                "x IS NULL OR x != x")[0][0], 0)
         self.assertIn("2 failed", out)
 
+    def test_wall_clock_limit_fails_only_the_slow_variant(self):
+        scn = self.write("s.yaml", SCENARIO)
+        sw = self.write("w.yaml", """\
+vsweep: 1
+blocks:
+  - list:
+      - [{actor: 1, speed: 6}]
+      - [{actor: 1, param: behaviour.sleep_ms, value: 20}]
+      - [{actor: 1, speed: 7}]
+""")
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "2",
+                         "--variant-timeout", "0.3", "--plugin-path",
+                         TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        rows = query(db, "SELECT status, error FROM variant_info ORDER BY "
+                     "variant_id")
+        self.assertEqual([r[0] for r in rows], ["done", "failed", "done"])
+        self.assertIn("exceeded the wall-clock limit of 0.3 s", rows[1][1])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -46,3 +46,45 @@ class TempDirCase(unittest.TestCase):
         with open(p, "w", encoding="utf-8") as f:
             f.write(text)
         return p
+
+
+def dump(db):
+    """Every stored row, wall-clock times excluded, floats as exact bits,
+    rowids included: two dumps are equal only for bit-identical files."""
+    c = sqlite3.connect(db)
+    out = {}
+    for table, cols in [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
+                        ("variant", "variant_id, status, error, params, "
+                                    "row_lo, row_hi"),
+                        ("plugin", "name, kind, version, digest")]:
+        rows = c.execute("SELECT %s FROM %s ORDER BY 1, 2, 3" % (cols, table))
+        out[table] = [tuple(v.hex() if isinstance(v, float) else v
+                            for v in r) for r in rows]
+    c.close()
+    return out
+
+
+STORED = [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
+          ("variant", "variant_id, status, error, params, row_lo, row_hi"),
+          ("plugin", "name, kind, version, digest")]
+
+
+def differences(db_a, db_b):
+    """Tables whose stored rows (wall-clock times excluded, rowids
+    included) differ between two results files; [] when identical. SQLite
+    compares REALs by value, so equal rows hold the same doubles (up to the
+    sign of zero, which no computation here produces)."""
+    c = sqlite3.connect(db_a)
+    c.execute("ATTACH DATABASE ? AS other", (db_b,))
+    diff = []
+    for table, cols in STORED:
+        n_a = c.execute("SELECT count(*) FROM main.%s" % table).fetchone()[0]
+        n_b = c.execute("SELECT count(*) FROM other.%s" % table).fetchone()[0]
+        extra = c.execute(
+            "SELECT count(*) FROM (SELECT %s FROM main.%s EXCEPT "
+            "SELECT %s FROM other.%s)" % (cols, table, cols, table)
+        ).fetchone()[0]
+        if n_a != n_b or extra:
+            diff.append(table)
+    c.close()
+    return diff

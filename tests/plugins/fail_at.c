@@ -5,12 +5,14 @@
  * the simulation tests can check that one variant fails with this reason
  * and the others are unaffected. fail_step = -1 never fails. */
 #include <math.h>
+#include <time.h>
 #include <stdlib.h>
 
 #include <vsweep/plugin.h>
 
 static const vs_param params[] = {
 	{"fail_step", -1.0, -1.0, 1e9, "", "step index to fail at; -1: never"},
+	{"sleep_ms", 0.0, 0.0, 1e4, "ms", "wall time to waste per step"},
 };
 
 static const vs_host *host; /* set at entry, read-only afterwards */
@@ -18,6 +20,7 @@ static const vs_host *host; /* set at entry, read-only afterwards */
 typedef struct fail_at {
 	void *host_ctx;
 	long long fail_step;
+	double sleep_ms; /* ms per step, to test wall-clock limits */
 	double speed; /* m/s */
 } fail_at;
 
@@ -29,6 +32,7 @@ static vs_status fa_create(const vs_create_args *args, void **instance)
 		return VS_ERROR;
 	f->host_ctx = args->host_ctx;
 	f->fail_step = llround(args->params[0]);
+	f->sleep_ms = args->params[1];
 	const vs_actor_info *a = args->actor;
 	f->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
 	*instance = f;
@@ -48,6 +52,11 @@ static vs_status fa_step(void *instance, double t, double dt,
 	(void)self;
 	fail_at *f = instance;
 	long long k = llround(t / dt); /* step k is at t = k * dt */
+	if (f->sleep_ms > 0) {
+		long ns = (long)(fmod(f->sleep_ms, 1000.0) * 1e6);
+		struct timespec ts = {(time_t)(f->sleep_ms / 1000), ns};
+		nanosleep(&ts, NULL);
+	}
 	if (k == f->fail_step) {
 		if (host && host->log)
 			host->log(f->host_ctx, VS_LOG_ERROR,
@@ -73,7 +82,7 @@ static const vs_plugin descriptor = {
 	.version = "0.0.1",
 	.doc = "test behaviour: straight ahead, fails at step fail_step",
 	.params = params,
-	.n_params = 1,
+	.n_params = 2,
 	.create = fa_create,
 	.reset = fa_reset,
 	.behaviour_step = fa_step,

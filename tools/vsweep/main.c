@@ -18,7 +18,8 @@ static const char usage[] =
 	"  vsweep run SCENARIO.yaml [--sweep SWEEP.yaml] [-o results.db] [-j N]\n"
 	"                           [--shard K/N] [--resume | --overwrite]\n"
 	"                           [--record-every N] [--plugin-path DIR]\n"
-	"                           [--progress]\n"
+	"                           [--record state,wheels,map]\n"
+	"                           [--variant-timeout SECONDS] [--progress]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep plugins [--plugin-path DIR]\n"
 	"  vsweep --help | --version\n"
@@ -35,6 +36,9 @@ typedef struct args {
 	unsigned long long shard_k, shard_n;
 	int resume, overwrite, progress;
 	long record_every;
+	char record[64];         /* canonical --record list */
+	int no_wheels, no_map;
+	double variant_timeout;  /* s */
 	const char *plugin_path[64];
 	int n_plugin_path;
 } args;
@@ -81,6 +85,30 @@ static int parse_shard(const char *s, args *a)
 	return 0;
 }
 
+/* --record LIST: which attributes to store besides actor_state (always).
+ * Canonical order, so equal choices compare equal on resume. */
+static int parse_record(const char *v, args *a)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", v);
+	int wheels = 0, map = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "wheels"))
+			wheels = 1;
+		else if (!strcmp(t, "map"))
+			map = 1;
+		else if (strcmp(t, "state"))
+			return -1;
+	}
+	a->no_wheels = !wheels;
+	a->no_map = !map;
+	snprintf(a->record, sizeof a->record, "state%s%s",
+	         wheels ? ",wheels" : "", map ? ",map" : "");
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, args *a)
 {
 	a->cmd = argv[1];
@@ -90,6 +118,7 @@ static int parse_args(int argc, char **argv, args *a)
 		a->jobs = 1;
 	a->shard_n = 1;
 	a->record_every = 1;
+	strcpy(a->record, "state,wheels,map");
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -112,6 +141,18 @@ static int parse_args(int argc, char **argv, args *a)
 				return bad_usage("--record-every needs an "
 				                 "integer N >= 1, got '%s'",
 				                 v ? v : "");
+		} else if (!strcmp(o, "--record")) {
+			if (!v || parse_record(v, a))
+				return bad_usage("--record takes a comma-separated "
+				                 "list of state, wheels, map; got "
+				                 "'%s'", v ? v : "");
+		} else if (!strcmp(o, "--variant-timeout")) {
+			char *end = NULL;
+			a->variant_timeout = v ? strtod(v, &end) : -1;
+			if (!v || end == v || *end || !(a->variant_timeout > 0) ||
+			    a->variant_timeout > 1e9)
+				return bad_usage("--variant-timeout needs seconds "
+				                 "> 0, got '%s'", v ? v : "");
 		} else if (!strcmp(o, "--plugin-path") && v) {
 			if (a->n_plugin_path < 64)
 				a->plugin_path[a->n_plugin_path++] = v;
@@ -205,6 +246,9 @@ static int cmd_run(const args *a, int argc, char **argv)
 		        : a->overwrite ? VS_STORE_OVERWRITE
 		                       : VS_STORE_CREATE,
 		.record_every = (int)a->record_every,
+		.no_wheels = a->no_wheels,
+		.record = a->record,
+		.variant_timeout = a->variant_timeout,
 		.progress = a->progress || isatty(STDERR_FILENO),
 	};
 	vs_run_summary sum;

@@ -164,7 +164,7 @@ START_TEST(behaviours_see_previous_step_in_any_order)
 	for (int swapped = 0; swapped < 2; swapped++) {
 		vs_scenario *s = two_actors(swapped);
 		vs_result r = {0};
-		vs_sim_opts o = {1, NULL};
+		vs_sim_opts o = {.record_every = 1};
 		ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
 		ck_assert_int_eq(r.status, VS_VARIANT_DONE);
 		ck_assert_int_eq(r.n_rows, 2 * 11);
@@ -191,7 +191,7 @@ START_TEST(plugin_error_fails_variant_with_reason)
 	vs_scenario *s = two_actors(0);
 	s->actors[1].behaviour.params[1] = 4; /* actor 2 fails at step 4 */
 	vs_result r = {0};
-	vs_sim_opts o = {1, NULL};
+	vs_sim_opts o = {.record_every = 1};
 	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
 	ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
 	ck_assert_str_eq(r.error, "actor 2 (two): probe: gave up at step 4");
@@ -206,7 +206,7 @@ START_TEST(non_finite_state_fails_variant)
 	vs_scenario *s = two_actors(0);
 	s->actors[0].vehicle_model.params[1] = 7;
 	vs_result r = {0};
-	vs_sim_opts o = {1, NULL};
+	vs_sim_opts o = {.record_every = 1};
 	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
 	ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
 	ck_assert_ptr_nonnull(strstr(r.error, "actor 1 (one): place: "
@@ -222,7 +222,7 @@ START_TEST(record_every_keeps_multiples)
 {
 	vs_scenario *s = two_actors(0);
 	vs_result r = {0};
-	vs_sim_opts o = {3, NULL};
+	vs_sim_opts o = {.record_every = 3};
 	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
 	ck_assert_int_eq(r.n_rows, 2 * 4); /* 0 3 6 9 */
 	for (int64_t i = 0; i < r.n_rows; i++)
@@ -237,7 +237,7 @@ START_TEST(stop_flag_aborts)
 	vs_scenario *s = two_actors(0);
 	vs_result r = {0};
 	volatile sig_atomic_t stop = 1;
-	vs_sim_opts o = {1, &stop};
+	vs_sim_opts o = {.record_every = 1, .stop = &stop};
 	ck_assert_int_eq(vs_sim_run(s, &o, &r), -1);
 	vs_result_finish(&r);
 	free_scn(s);
