@@ -12,6 +12,7 @@
 #include "input/scenario.h"
 #include "input/sweep.h"
 #include "run/runner.h"
+#include "store/merge.h"
 
 static const char usage[] =
 	"usage:\n"
@@ -21,6 +22,7 @@ static const char usage[] =
 	"                           [--record state,wheels,map]\n"
 	"                           [--variant-timeout SECONDS] [--progress]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
+	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	"  vsweep plugins [--plugin-path DIR]\n"
 	"  vsweep --help | --version\n"
 	"\n"
@@ -300,6 +302,45 @@ static int cmd_check(const args *a)
 	return status;
 }
 
+/* `vsweep merge OUT.db SHARD.db... [--allow-partial]` */
+static int cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	const char **shards = vs_xcalloc((size_t)argc, sizeof *shards);
+	int n = 0, partial = 0, status;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--allow-partial"))
+			partial = 1;
+		else if (argv[i][0] == '-') {
+			free(shards);
+			return bad_usage("unknown option '%s'", argv[i]);
+		} else if (!out)
+			out = argv[i];
+		else
+			shards[n++] = argv[i];
+	}
+	if (!out || n == 0) {
+		free(shards);
+		return bad_usage("%s", "merge needs OUT.db and at least one "
+		                 "SHARD.db");
+	}
+	vs_merge_summary sum;
+	vs_error err = {{0}};
+	int rc = vs_merge(out, shards, n, partial, &sum, &err);
+	free(shards);
+	if (rc) {
+		fprintf(stderr, "vsweep: %s\n", err.msg);
+		return rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+	}
+	printf("vsweep: %s: %lld variants from %d shards", out, sum.variants,
+	       sum.shards);
+	if (sum.missing)
+		printf(", %lld missing", sum.missing);
+	printf("\n");
+	status = EXIT_OK;
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -314,6 +355,8 @@ int main(int argc, char **argv)
 		       VS_ABI_MAJOR, VS_ABI_MINOR);
 		return EXIT_OK;
 	}
+	if (!strcmp(argv[1], "merge"))
+		return cmd_merge(argc, argv);
 	args a;
 	memset(&a, 0, sizeof a);
 	int rc = parse_args(argc, argv, &a);

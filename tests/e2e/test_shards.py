@@ -1,0 +1,90 @@
+"""--shard K/N and vsweep merge: a merged file stores exactly the rows of a
+single run; shards of another sweep, duplicated, missing or incomplete
+shards are refused; the output is never half-written."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, differences, query, run, scenario  # noqa
+
+SCN = scenario("two_cars.yaml")
+SWEEP = scenario("two_cars_sweep.yaml")
+
+
+class ShardTest(TempDirCase):
+    def shard(self, k, n, sweep=SWEEP, name=None):
+        db = self.path(name or "s%d_%d.db" % (k, n))
+        rc, _, err = run("run", SCN, "--sweep", sweep, "-o", db, "--shard",
+                         "%d/%d" % (k, n), "-j", "1")
+        self.assertEqual(rc, 0, err)
+        return db
+
+    def test_merge_equals_single_run(self):
+        single = self.path("single.db")
+        rc, _, err = run("run", SCN, "--sweep", SWEEP, "-o", single, "-j", "2")
+        self.assertEqual(rc, 0, err)
+        for n in (1, 3, 5):
+            shards = [self.shard(k, n) for k in range(n)]
+            self.assertEqual(
+                [v for (v,) in query(shards[-1], "SELECT variant_id FROM "
+                                     "variant ORDER BY 1")],
+                list(range(n - 1, 8, n)))
+            out = self.path("merged%d.db" % n)
+            rc, stdout, err = run("merge", out, *reversed(shards))
+            self.assertEqual(rc, 0, err)
+            self.assertIn("8 variants from %d shards" % n, stdout)
+            self.assertEqual(differences(out, single), [])
+            self.assertEqual(dict(query(out, "SELECT key, value FROM meta "
+                                        "WHERE key = 'shard'")),
+                             {"shard": "0/1"})
+
+    def test_refusals(self):
+        s0, s1, s2 = (self.shard(k, 3) for k in range(3))
+        other = self.write("other.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                           "      - [{actor: 1, speed: 3}]\n"
+                           "      - [{actor: 1, speed: 4}]\n"
+                           "      - [{actor: 1, speed: 5}]\n")
+        o1 = self.shard(1, 3, other, "other1.db")
+        for args, msg in [
+            ((s0, o1, s2), "not a shard of the sweep"),
+            ((s0, s1, s1, s2), "already given"),
+            ((s0, s2), "shard 1/3 is missing"),
+            ((s0, self.path("nope.db")), "nope.db: no such results file"),
+        ]:
+            out = self.path("m.db")
+            rc, _, err = run("merge", out, *args)
+            self.assertEqual(rc, 2, (args, err))
+            self.assertIn(msg, err)
+            self.assertFalse(os.path.exists(out))
+            self.assertEqual([f for f in os.listdir(self.tmp)
+                              if "partial" in f], [])
+        # What exists, on request.
+        out = self.path("partial.db")
+        rc, stdout, err = run("merge", out, s0, s2, "--allow-partial")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("3 missing", stdout)
+        self.assertEqual([v for (v,) in query(out, "SELECT variant_id FROM "
+                                              "variant ORDER BY 1")],
+                         [0, 2, 3, 5, 6])
+        # An existing output is never replaced.
+        rc, _, err = run("merge", out, s0, s1, s2)
+        self.assertEqual(rc, 2)
+        self.assertIn("exists", err)
+
+    def test_incomplete_shard_is_refused(self):
+        s0 = self.shard(0, 2)
+        s1 = self.shard(1, 2)
+        # Make s1 look interrupted: drop its last variant.
+        import sqlite3
+        c = sqlite3.connect(s1)
+        c.execute("DELETE FROM variant WHERE variant_id = 7")
+        c.commit()
+        c.close()
+        rc, _, err = run("merge", self.path("m.db"), s0, s1)
+        self.assertEqual(rc, 2)
+        self.assertIn("holds 3 of its 4 variants", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
