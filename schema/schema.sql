@@ -59,6 +59,28 @@ CREATE TABLE wheel (
   PRIMARY KEY (variant_id, actor_id, wheel)
 ) WITHOUT ROWID;
 
+-- What happened, detected at every simulated step.
+CREATE TABLE event_row (
+  variant_id     INTEGER NOT NULL,
+  step           INTEGER NOT NULL,
+  actor_id       INTEGER NOT NULL,
+  kind           TEXT NOT NULL,  -- collision | lane_change | off_road |
+                                 -- back_on_road
+  other_actor_id INTEGER,        -- the other actor of a collision
+  detail         TEXT
+);
+
+-- One row per variant: KPIs over every simulated step.
+CREATE TABLE summary (
+  variant_id   INTEGER PRIMARY KEY,
+  max_lat_acc  REAL,             -- m/s^2, max |V r|
+  max_yaw_rate REAL,             -- rad/s, max |wz|
+  min_distance REAL,             -- m, closest footprints of two actors
+  on_lane_pct  REAL,             -- %, actor-steps on a lane
+  collisions   INTEGER NOT NULL,
+  lane_changes INTEGER NOT NULL
+);
+
 -- One row per actor per recorded step. An integral REAL such as 0 costs no
 -- payload bytes, so planar motion pays nothing for z, roll and pitch.
 CREATE TABLE state (
@@ -79,6 +101,26 @@ CREATE VIEW variant_info AS
          CASE status WHEN 1 THEN 'done' ELSE 'failed' END AS status,
          error, params, wall_seconds
   FROM variant;
+
+CREATE VIEW event AS
+  SELECT e.variant_id AS variant_id,
+         e.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+         e.actor_id AS actor_id, e.kind AS kind,
+         e.other_actor_id AS other_actor_id, e.detail AS detail
+  FROM event_row e;
+
+-- The questions always asked of a sweep, one row per variant.
+CREATE VIEW variant_summary AS
+  SELECT v.variant_id AS variant_id,
+         CASE v.status WHEN 1 THEN 'done' ELSE 'failed' END AS status,
+         v.params AS params,
+         s.max_lat_acc AS max_lateral_acceleration,
+         s.max_yaw_rate AS max_yaw_rate,
+         s.min_distance AS min_distance,
+         s.on_lane_pct AS time_on_lane_pct,
+         s.collisions AS collisions,
+         s.lane_changes AS lane_changes
+  FROM variant v LEFT JOIN summary s USING (variant_id);
 
 CREATE VIEW actor_info AS
   SELECT variant_id, actor_id, name, kind, parent_id, attach_type,

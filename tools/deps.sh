@@ -2,7 +2,8 @@
 # Installs the Debian packages vsweep needs, if any is missing.
 set -euo pipefail
 pkgs=(meson ninja-build gcc pkg-config check libyaml-dev libsqlite3-dev
-      sqlite3 python3)
+      sqlite3 python3 librsvg2-bin
+      openmpi-bin libopenmpi-dev)  # vsweep-mpi and its test
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

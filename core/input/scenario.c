@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "input/yamltree.h"
+#include "map/map.h"
 #include "plugin/registry.h"
 
 #define PI 3.14159265358979323846
@@ -19,7 +20,8 @@
 #define DEFAULT_ROUTE_BEHAVIOUR "waypoints"
 
 static const char *const top_keys[] = {
-	"vsweep", "name", "step", "duration", "map", "assets", "actors", NULL};
+	"vsweep", "name", "step", "duration", "stop_at_collision", "map",
+	"assets", "actors", NULL};
 static const char *const asset_keys[] = {
 	"length", "width", "height", "wheelbase", "track", "wheel_radius",
 	"front_overhang", "axles", "points", NULL};
@@ -388,11 +390,10 @@ static int parse_actor(const vs_ydoc *doc, const vs_ynode *m,
 	if ((n = vs_ymap_get(m, "behaviour")) &&
 	    parse_use(doc, n, "behaviour", &a->behaviour, err))
 		return -1;
-	/* attach: not read here yet (the attachments work adds it); until
-	 * then only the shape is checked, and nothing stored. An attached
-	 * actor takes its pose from its parent, so it needs no start. */
+	/* An attached actor takes its pose from its parent, so it needs no
+	 * start (input/attach.h). */
 	const vs_ynode *attach = vs_ymap_get(m, "attach");
-	if (attach && vs_y_map(doc, attach, "attach", err))
+	if (attach && vs_attach_parse(doc, m, attach, scn, a, err))
 		return -1;
 
 	/* has_start says the file gave start:; otherwise start_pos/start_yaw
@@ -465,7 +466,9 @@ static int parse_actors(const vs_ydoc *doc, const vs_ynode *root,
 		                 &scn->actors[i], err) ? -1 : 0;
 	}
 	free(sorted);
-	return rc ? rc : check_ids(doc, list, scn, err);
+	if (!rc)
+		rc = check_ids(doc, list, scn, err);
+	return rc ? rc : vs_attach_check(scn, err);
 }
 
 /* ---- the file --------------------------------------------------------- */
@@ -499,10 +502,11 @@ static int parse_root(const vs_ydoc *doc, vs_scenario *scn, vs_error *err)
 		            scn->duration / scn->step, MAX_STEPS);
 		return -1;
 	}
-	/* map: roads and lanes are not read here yet (the road-map work adds
-	 * them); until then only the shape is checked, and nothing stored. */
-	n = vs_ymap_get(root, "map");
-	if (!vs_y_is_null(n) && vs_y_map(doc, n, "map", err))
+	if ((n = vs_ymap_get(root, "stop_at_collision")) &&
+	    vs_y_bool(doc, n, "stop_at_collision", &scn->stop_at_collision,
+	              err))
+		return -1;
+	if (vs_map_parse(doc, vs_ymap_get(root, "map"), &scn->map, err))
 		return -1;
 	if (parse_assets(doc, vs_ymap_get(root, "assets"), scn, err))
 		return -1;
@@ -614,6 +618,8 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 {
 	for (int i = 0; i < scn->n_actors; i++) {
 		vs_actor_spec *a = &scn->actors[i];
+		if (a->attach.present) /* moved by its parent: no plugins */
+			continue;
 		char what[96];
 		snprintf(what, sizeof what, "actor %lld: vehicle_model",
 		         (long long)a->id);
@@ -693,6 +699,7 @@ vs_scenario *vs_scenario_clone(const vs_scenario *s)
 		for (int k = 0; k < a->n_points; k++)
 			a->points[k].name = vs_strdup(a->points[k].name);
 	}
+	c->map = vs_map_ref(s->map); /* read-only: shared, not copied */
 	c->actors = memdup(s->actors, (size_t)s->n_actors * sizeof *s->actors);
 	for (int i = 0; i < s->n_actors; i++) {
 		const vs_actor_spec *sa = &s->actors[i];
@@ -722,6 +729,7 @@ void vs_scenario_destroy(vs_scenario *scn)
 		free_use(&a->behaviour);
 	}
 	free(scn->actors);
+	vs_map_unref(scn->map);
 	for (int i = 0; i < scn->n_assets; i++) {
 		for (int k = 0; k < scn->assets[i].n_points; k++)
 			free(scn->assets[i].points[k].name);

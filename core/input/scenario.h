@@ -5,8 +5,10 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "input/attach.h"
 
 struct vs_registry;
+struct vs_map;
 
 #define VS_MAX_AXLES 8
 #define VS_MAX_POINTS 16
@@ -60,6 +62,7 @@ typedef struct vs_actor_spec {
 	double *yaw;                  /* rad, one per waypoint */
 	vs_plugin_use vehicle_model;
 	vs_plugin_use behaviour;
+	vs_attach attach;             /* present 0: not attached */
 	vs_mark mark;
 } vs_actor_spec;
 
@@ -71,10 +74,13 @@ typedef struct vs_scenario {
 	char *name;
 	double step;          /* s */
 	double duration;      /* s */
+	int stop_at_collision; /* end a variant at its first collision */
 	int n_assets;
 	vs_asset *assets;
 	int n_actors;
 	vs_actor_spec *actors;
+	struct vs_map *map;   /* NULL: no roads. Read-only and reference
+	                         counted: clones share it (map/map.h) */
 } vs_scenario;
 
 /* Reads and validates a scenario file. Plugins are not looked up yet.
@@ -87,7 +93,8 @@ vs_scenario *vs_scenario_parse(const char *path, const char *text, size_t len,
 
 /* Resolves every plugin use against the registry: plugin found and of the
  * right kind, every param known and in range, defaults filled. Actors with
- * no vehicle model get kinematic_bicycle. Returns 0, or -1 with err set to
+ * no vehicle model get kinematic_bicycle; attached actors get no plugins
+ * (their parent moves them). Returns 0, or -1 with err set to
  * "FILE:LINE:COL: message". */
 int vs_scenario_bind(vs_scenario *scn, const struct vs_registry *reg,
                      vs_error *err);

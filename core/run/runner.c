@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sim/sim.h"
 
@@ -25,16 +26,41 @@ typedef struct slot {
 	vs_scenario *variant; /* owns the strings res points into */
 } slot;
 
+/* The default index source: the shard's sequence k + j·n from j = first. */
+typedef struct shard_seq {
+	uint64_t k, n;
+	uint64_t j, total;    /* next shard-local index; the shard's count */
+} shard_seq;
+
+static int shard_next(void *ctx, uint64_t *i)
+{
+	shard_seq *q = ctx;
+	if (q->j >= q->total)
+		return 0;
+	*i = q->k + q->j++ * q->n;
+	return 1;
+}
+
+/* Results are numbered j = 0, 1, ... in the order their indices came from
+ * the source; slot j % window holds result j until the writer stores it,
+ * strictly in j order. */
 typedef struct runner {
 	const vs_scenario *seed;
 	const vs_sweep *sw;
 	const vs_run_opts *opts;
-	uint64_t total;       /* variants in this shard */
-	uint64_t next;        /* next shard-local index to hand out */
-	uint64_t written;     /* shard-local index the writer wants next */
+	const vs_index_source *src;
+	int own_src;          /* src is the shard's sequence */
+	uint64_t total;       /* variants in this shard (own_src only) */
+	uint64_t next;        /* number of the next index taken (under mu) */
+	uint64_t written;     /* number the writer wants next */
 	uint64_t window;      /* results in flight, at most */
+	int exhausted;        /* the source said no more (under mu) */
 	int inline_sim;       /* no worker threads: the writer simulates */
 	slot *slots;
+	/* Held across src->next() and the numbering that follows, so that
+	 * numbers follow the source's order; never while waiting for the
+	 * writer's mu alone, so a slow source never blocks the writer. */
+	pthread_mutex_t src_mu;
 	pthread_mutex_t mu;
 	pthread_cond_t ready; /* a slot was filled */
 	pthread_cond_t space; /* the writer advanced */
@@ -55,11 +81,10 @@ static int stopping(runner *R)
 	return R->stop || vs_run_stop;
 }
 
-/* Builds and simulates shard-local variant j into s. */
-static void simulate(runner *R, uint64_t j, slot *s)
+/* Builds and simulates variant i into s. */
+static void simulate(runner *R, uint64_t i, slot *s)
 {
 	const vs_run_opts *o = R->opts;
-	uint64_t i = o->shard_k + j * o->shard_n;
 	double t0 = now();
 	vs_result *res = &s->res;
 	memset(res, 0, sizeof *res);
@@ -89,23 +114,41 @@ static void release(slot *s)
 	s->state = SLOT_EMPTY;
 }
 
+/* Takes the next variant index i from the source and numbers it j, once
+ * the window has room for result j. Returns 0 when none will come. */
+static int take(runner *R, uint64_t *j, uint64_t *i)
+{
+	int got = 0;
+	pthread_mutex_lock(&R->src_mu);
+	pthread_mutex_lock(&R->mu);
+	/* Only the src_mu holder numbers results, so the room found here is
+	 * still there after next() returns. */
+	while (!stopping(R) && !R->exhausted &&
+	       R->next >= R->written + R->window)
+		pthread_cond_wait(&R->space, &R->mu);
+	int go = !stopping(R) && !R->exhausted;
+	pthread_mutex_unlock(&R->mu);
+	if (go) {
+		got = R->src->next(R->src->ctx, i);
+		pthread_mutex_lock(&R->mu);
+		if (got)
+			*j = R->next++;
+		else
+			R->exhausted = 1;
+		pthread_mutex_unlock(&R->mu);
+	}
+	pthread_mutex_unlock(&R->src_mu);
+	if (!got)
+		pthread_cond_broadcast(&R->ready); /* the writer may be done */
+	return got;
+}
+
 static void worker(runner *R)
 {
-	for (;;) {
-		pthread_mutex_lock(&R->mu);
-		while (!stopping(R) && R->next < R->total &&
-		       R->next >= R->written + R->window)
-			pthread_cond_wait(&R->space, &R->mu);
-		if (stopping(R) || R->next >= R->total) {
-			pthread_mutex_unlock(&R->mu);
-			pthread_cond_broadcast(&R->ready);
-			return;
-		}
-		uint64_t j = R->next++;
-		pthread_mutex_unlock(&R->mu);
-
+	uint64_t j, i;
+	while (take(R, &j, &i)) {
 		slot local = {0};
-		simulate(R, j, &local);
+		simulate(R, i, &local);
 
 		pthread_mutex_lock(&R->mu);
 		R->slots[j % R->window] = local;
@@ -120,6 +163,14 @@ static void progress(runner *R, double t0, int final)
 	double dt = now() - t0;
 	uint64_t n = s->done + s->failed;
 	double rate = dt > 0 ? (double)s->actor_steps / dt : 0;
+	if (!R->own_src) {
+		/* A source does not say how many will come: no total, no ETA. */
+		fprintf(stderr, "\rvsweep: %llu variants, %llu failed, %.3g "
+		        "actor-steps/s   %s", (unsigned long long)n,
+		        (unsigned long long)s->failed, rate, final ? "\n" : "");
+		fflush(stderr);
+		return;
+	}
 	double vps = dt > 0 ? (double)n / dt : 0;
 	uint64_t left = R->total - s->skipped - n;
 	double eta = vps > 0 ? (double)left / vps : 0;
@@ -139,17 +190,23 @@ static slot *next_ready(runner *R)
 	slot *s = &R->slots[R->written % R->window];
 	if (R->inline_sim) {
 		/* One thread only: simulate here, in order. */
-		if (s->state == SLOT_EMPTY && !stopping(R) &&
-		    R->next < R->total)
-			simulate(R, R->next++, s);
+		uint64_t i;
+		if (s->state == SLOT_EMPTY && !stopping(R) && !R->exhausted) {
+			if (R->src->next(R->src->ctx, &i)) {
+				R->next++;
+				simulate(R, i, s);
+			} else {
+				R->exhausted = 1;
+			}
+		}
 		return s->state == SLOT_READY ? s : NULL;
 	}
 	pthread_mutex_lock(&R->mu);
 	for (;;) {
 		if (s->state != SLOT_EMPTY)
 			break;
-		/* Nobody took this index and nobody will. */
-		if (stopping(R) && R->next <= R->written)
+		/* Nobody took this number and nobody will. */
+		if ((stopping(R) || R->exhausted) && R->next <= R->written)
 			break;
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -171,7 +228,7 @@ static void writer(runner *R, vs_store *st)
 	double t0 = now(), tx_start = 0, last_progress = 0;
 	int64_t tx_rows = 0;
 	int in_tx = 0;
-	while (R->written < R->total) {
+	for (;;) {
 		slot *s = next_ready(R);
 		if (!s)
 			break;
@@ -197,7 +254,7 @@ static void writer(runner *R, vs_store *st)
 		pthread_mutex_unlock(&R->mu);
 		double t = now();
 		if (tx_rows >= COMMIT_ROWS || t - tx_start >= COMMIT_SECONDS ||
-		    R->written == R->total) {
+		    (R->own_src && R->written == R->total)) {
 			if (vs_store_commit(st, &R->io_err))
 				break;
 			in_tx = 0;
@@ -261,15 +318,33 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 	R.sw = sw;
 	R.opts = o;
 	R.sum = sum;
-	R.total = shard_total(sw->count, o->shard_k, o->shard_n);
+	shard_seq seq = {o->shard_k, o->shard_n, 0, 0};
+	vs_index_source own = {shard_next, &seq};
+	R.src = o->source ? o->source : &own;
+	R.own_src = !o->source;
+	if (R.own_src) {
+		R.total = shard_total(sw->count, o->shard_k, o->shard_n);
+		int rc = check_prefix(st, o, R.total, &R.written, err);
+		if (rc)
+			return rc;
+		/* Numbers continue the shard-local indices of the prefix. */
+		seq.j = R.written;
+		seq.total = R.total;
+	} else {
+		/* The source yields only variants the file lacks. */
+		int64_t n = vs_store_variant_count(st);
+		if (n < 0) {
+			vs_error_set(err, "%s: cannot read its variants", o->out);
+			return -2;
+		}
+		R.written = (uint64_t)n;
+	}
 	sum->total = R.total;
-	int rc = check_prefix(st, o, R.total, &R.written, err);
-	if (rc)
-		return rc;
 	sum->skipped = R.written;
 	R.next = R.written;
 	R.window = 4 * (uint64_t)o->jobs + 2;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
+	pthread_mutex_init(&R.src_mu, NULL);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.ready, NULL);
 	pthread_cond_init(&R.space, NULL);
@@ -291,11 +366,20 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 	for (uint64_t k = 0; k < R.window; k++)
 		release(&R.slots[k]);
 	free(R.slots);
+	pthread_mutex_destroy(&R.src_mu);
 	pthread_mutex_destroy(&R.mu);
 	pthread_cond_destroy(&R.ready);
 	pthread_cond_destroy(&R.space);
 	sum->seconds = now() - t0;
-	sum->interrupted = vs_run_stop && R.written < R.total;
+	if (R.own_src) {
+		sum->interrupted = vs_run_stop && R.written < R.total;
+	} else {
+		/* Whether a source said "no more" because of the stop is for
+		 * its owner to know; here: stopped before it said so. */
+		sum->total = R.written;
+		sum->interrupted = vs_run_stop &&
+		                   (!R.exhausted || R.next != R.written);
+	}
 	if (vs_error_is_set(&R.io_err)) {
 		vs_error_set(err, "%s", R.io_err.msg);
 		return -2;
@@ -355,9 +439,12 @@ static void add_plugin(record *rec, const vs_plugin_use *use)
 static void build_record(record *rec, const vs_scenario *seed,
                          const vs_sweep *sw, const vs_run_opts *o)
 {
-	snprintf(rec->shard, sizeof rec->shard, "%llu/%llu",
-	         (unsigned long long)o->shard_k,
-	         (unsigned long long)o->shard_n);
+	if (o->shard_label)
+		snprintf(rec->shard, sizeof rec->shard, "%s", o->shard_label);
+	else
+		snprintf(rec->shard, sizeof rec->shard, "%llu/%llu",
+		         (unsigned long long)o->shard_k,
+		         (unsigned long long)o->shard_n);
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
@@ -407,4 +494,32 @@ int vs_run(const vs_scenario *seed, const vs_sweep *sw,
 		rc = -2;
 	}
 	return rc;
+}
+
+int64_t vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
+                          const vs_run_opts *o, const char *path,
+                          vs_error *err)
+{
+	/* vs_store_open would create a missing file. */
+	if (access(path, F_OK) != 0) {
+		vs_error_set(err, "%s: no such results file", path);
+		return -1;
+	}
+	record rec;
+	memset(&rec, 0, sizeof rec);
+	build_record(&rec, seed, sw, o);
+	vs_store *st = vs_store_open(path, VS_STORE_RESUME, rec.meta,
+	                             rec.n_meta, rec.n_identity, rec.plugins,
+	                             rec.n_plugins, err);
+	if (!st)
+		return -1;
+	int64_t n = vs_store_variant_count(st);
+	if (n < 0)
+		vs_error_set(err, "%s: cannot read its variants", path);
+	vs_error cerr = {{0}};
+	if (vs_store_close(st, &cerr) && n >= 0) {
+		vs_error_set(err, "%s", cerr.msg);
+		n = -1;
+	}
+	return n < 0 ? -2 : n;
 }

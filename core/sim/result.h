@@ -52,6 +52,25 @@ typedef struct vs_wheel_row {
 	double wheelbase; /* m, for the Ackermann angle */
 } vs_wheel_row;
 
+/* Something that happened at one step (table event). */
+typedef struct vs_event_row {
+	int64_t step;
+	int64_t actor_id;
+	const char *kind;        /* "collision" | "lane_change" | "off_road" |
+	                            "back_on_road" (static strings) */
+	int64_t other_id;        /* the other actor of a collision, else 0 */
+	char detail[112];        /* e.g. lane change: "{from} -> {to}" */
+} vs_event_row;
+
+/* What variant_summary shows of one variant; NaN where not defined. */
+typedef struct vs_summary {
+	double max_lat_acc;      /* m/s^2, max |V r| over actors and steps */
+	double max_yaw_rate;     /* rad/s, max |wz| */
+	double min_distance;     /* m, closest footprints of two actors */
+	double on_lane_pct;      /* %, actor-steps on a lane (map only) */
+	int64_t collisions, lane_changes;
+} vs_summary;
+
 typedef struct vs_result {
 	uint64_t variant;        /* variant index */
 	vs_variant_status status;
@@ -64,6 +83,9 @@ typedef struct vs_result {
 	vs_wheel_row *wheels;    /* owned array, actor by actor */
 	int64_t n_rows, cap_rows;
 	vs_state_row *rows;      /* owned array, step-major, scenario order */
+	int64_t n_events, cap_events;
+	vs_event_row *events;    /* owned array, in step order */
+	vs_summary summary;
 	void *owner;             /* the variant scenario the strings live in */
 } vs_result;
 

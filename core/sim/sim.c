@@ -8,6 +8,8 @@
 #include <time.h>
 
 #include "plugin/registry.h"
+#include "sim/attach.h"
+#include "sim/monitor.h"
 #include "sim/wheels.h"
 
 /* What a plugin instance's host_ctx points at. */
@@ -22,6 +24,8 @@ typedef struct sim {
 	vs_result *res;
 	int n;                  /* actors */
 	int64_t *ids;
+	int64_t *parent;        /* parent actor IDs, 0: the world */
+	vs_monitor *monitor;    /* events and summary */
 	vs_state *prev, *cur;   /* step k-1, step k */
 	vs_wheel_acc *wacc;     /* wheel accumulators, at step k */
 	vs_control *ctl;
@@ -31,6 +35,7 @@ typedef struct sim {
 	const vs_plugin **vm_p, **bh_p;
 	char error[1024];       /* first error logged */
 	int no_wheels;          /* record no wheel accumulators */
+	vs_attach_plan att;     /* attached actors, parents first */
 } sim;
 
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
@@ -97,6 +102,7 @@ void vs_result_finish(vs_result *r)
 	free(r->params_json);
 	free(r->actors);
 	free(r->wheels);
+	free(r->events);
 	free(r->rows);
 	memset(r, 0, sizeof *r);
 }
@@ -259,8 +265,8 @@ static void fill_actor_rows(sim *S)
 		row->actor_id = a->id;
 		row->name = a->name;
 		row->kind = as->n_axles > 0 ? "vehicle" : "object";
-		row->parent_id = 0;
-		row->attach_type = NULL;
+		row->parent_id = a->attach.present ? a->attach.parent_id : 0;
+		row->attach_type = vs_attach_type_name(a->attach.type);
 		row->length = a->length;
 		row->width = a->width;
 		row->height = a->height;
@@ -342,6 +348,13 @@ static int start(sim *S)
 			return -1;
 		}
 	}
+	/* Attached children take their step-0 pose from their parents. */
+	char why[512];
+	if (vs_attach_plan_init(&S->att, S->scn, why, sizeof why)) {
+		fail(S, "%s", why);
+		return -1;
+	}
+	vs_attach_place(&S->att, S->cur);
 	return 0;
 }
 
@@ -373,6 +386,8 @@ static int step(sim *S, int64_t k)
 	}
 	for (int i = 0; i < S->n; i++) {
 		S->cur[i] = S->prev[i];
+		if (S->att.attached && S->att.attached[i])
+			continue; /* moved below, after its parent */
 		if (!S->vm_p[i]) {
 			vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
 			                  &S->cur[i], dt);
@@ -392,7 +407,26 @@ static int step(sim *S, int64_t k)
 		vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
 		                  &S->cur[i], dt);
 	}
+	/* Attached children follow their parents (sim/attach.h). */
+	char why[512];
+	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt, why,
+	                   sizeof why)) {
+		fail(S, "%s at step %lld (t = %g s)", why, (long long)k, t);
+		return -1;
+	}
+	for (int j = 0; j < S->att.n; j++) {
+		int i = S->att.links[j].child;
+		vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
+		                  &S->cur[i], dt);
+	}
 	return 0;
+}
+
+/* What the host derives after step k: events and the summary. Returns the
+ * number of collisions that began at this step. */
+static int observe(sim *S, int64_t k)
+{
+	return vs_monitor_step(S->monitor, k, S->cur, NULL, S->res);
 }
 
 static void teardown(sim *S)
@@ -404,6 +438,7 @@ static void teardown(sim *S)
 			S->bh_p[i]->destroy(S->bh[i]);
 	}
 	free(S->ids);
+	free(S->parent);
 	free(S->prev);
 	free(S->wacc);
 	free(S->cur);
@@ -415,6 +450,7 @@ static void teardown(sim *S)
 	free(S->bh);
 	free(S->vm_p);
 	free(S->bh_p);
+	vs_attach_plan_finish(&S->att);
 }
 
 int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
@@ -426,6 +462,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	S.n = scn->n_actors;
 	size_t n = (size_t)S.n;
 	S.ids = vs_xcalloc(n, sizeof *S.ids);
+	S.parent = vs_xcalloc(n, sizeof *S.parent);
 	S.prev = vs_xcalloc(n, sizeof *S.prev);
 	S.wacc = vs_xcalloc(n, sizeof *S.wacc);
 	S.cur = vs_xcalloc(n, sizeof *S.cur);
@@ -437,8 +474,11 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	S.bh = vs_xcalloc(n, sizeof *S.bh);
 	S.vm_p = vs_xcalloc(n, sizeof *S.vm_p);
 	S.bh_p = vs_xcalloc(n, sizeof *S.bh_p);
-	for (int i = 0; i < S.n; i++)
+	for (int i = 0; i < S.n; i++) {
 		S.ids[i] = scn->actors[i].id;
+		S.parent[i] = scn->actors[i].attach.present
+		                      ? scn->actors[i].attach.parent_id : 0;
+	}
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
 	res->owner = (void *)scn;
@@ -449,6 +489,8 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	int64_t steps = vs_scenario_steps(scn);
 	int stopped = 0;
 	if (start(&S) == 0) {
+		S.monitor = vs_monitor_create(S.n, S.info, S.parent, NULL);
+		observe(&S, 0);
 		record(&S, 0);
 		for (int64_t k = 1; k < steps; k++) {
 			if (opts && opts->stop && *opts->stop) {
@@ -469,10 +511,14 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			S.cur = tmp;
 			if (step(&S, k))
 				break;
-			if (k % every == 0)
+			int collided = observe(&S, k);
+			if (k % every == 0 || (collided && scn->stop_at_collision))
 				record(&S, k);
+			if (collided && scn->stop_at_collision)
+				break;
 		}
 	}
+	vs_monitor_finish(S.monitor, res);
 	fill_actor_rows(&S);
 	if (opts && opts->no_wheels)
 		res->n_wheels = 0;

@@ -2,6 +2,8 @@
 #ifndef VS_MERGE_H
 #define VS_MERGE_H
 
+#include <stdint.h>
+
 #include "common/error.h"
 
 typedef struct vs_merge_summary {
@@ -10,15 +12,26 @@ typedef struct vs_merge_summary {
 	int shards;          /* shard files read */
 } vs_merge_summary;
 
-/* Merges shard files (from `run --shard K/N`) into out, which must not
- * exist. Refuses shards of different sweeps (any identity record other
- * than the shard differs, or a plugin build), a shard given twice, and —
- * unless allow_partial — a missing shard or an incomplete one. The output
- * is written under a temporary name and renamed into place only when
- * complete, so out is never half-written. Its stored rows are identical to
- * a single run's of the same sweep. Returns 0, or -1 (bad input) / -2
+/* Merges the files of one sweep into out, which must not exist. The files
+ * are either all `run --shard K/N` files (shard record "K/N") or all part
+ * files of `vsweep-mpi run` (shard record "part R": any variants, found by
+ * index). Refuses files of different sweeps (any identity record other
+ * than the shard differs, or a plugin build), the two kinds mixed, a shard
+ * or part given twice, a variant held by two parts, and — unless
+ * allow_partial — a missing shard, an incomplete one, or (parts) a variant
+ * that no part holds. The output is written under a temporary name and
+ * renamed into place only when complete, so out is never half-written.
+ * Its stored rows are identical to a single run's of the same sweep: every
+ * table is copied variant by variant in index order, state rowids
+ * renumbered as one writer numbers them. Returns 0, or -1 (bad input) / -2
  * (I/O) with err set. */
 int vs_merge(const char *out, const char *const *shards, int n_shards,
              int allow_partial, vs_merge_summary *sum, vs_error *err);
+
+/* Calls fn(ctx, i) for every variant index the results file at path
+ * stores, ascending, until fn returns nonzero. Returns 0, fn's nonzero
+ * value, or -2 with err set when the file cannot be opened or read. */
+int vs_merge_each_variant(const char *path, int (*fn)(void *ctx, uint64_t i),
+                          void *ctx, vs_error *err);
 
 #endif

@@ -1,5 +1,6 @@
 #include "store/store.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@ struct vs_store {
 	sqlite3_stmt *ins_actor;
 	sqlite3_stmt *ins_variant;
 	sqlite3_stmt *ins_wheel;
+	sqlite3_stmt *ins_event;
+	sqlite3_stmt *ins_summary;
 	sqlite3_stmt *set_meta;
 	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
@@ -84,6 +87,12 @@ static int prepare_all(vs_store *st, vs_error *err)
 	if (!rc)
 		rc = prepare(st, "INSERT INTO wheel VALUES (?,?,?,?,?,?,?,?)",
 		             &st->ins_wheel, err);
+	if (!rc)
+		rc = prepare(st, "INSERT INTO event_row VALUES (?,?,?,?,?,?)",
+		             &st->ins_event, err);
+	if (!rc)
+		rc = prepare(st, "INSERT INTO summary VALUES (?,?,?,?,?,?,?)",
+		             &st->ins_summary, err);
 	if (!rc)
 		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?)",
 		             &st->ins_variant, err);
@@ -428,11 +437,53 @@ static int put_wheels(vs_store *st, const vs_result *r, vs_error *err)
 	return 0;
 }
 
+static void bind_real_or_null(sqlite3_stmt *s, int col, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(s, col);
+	else
+		sqlite3_bind_double(s, col, v);
+}
+
+static int put_events(vs_store *st, const vs_result *r, vs_error *err)
+{
+	sqlite3_stmt *s = st->ins_event;
+	for (int64_t i = 0; i < r->n_events; i++) {
+		const vs_event_row *e = &r->events[i];
+		sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+		sqlite3_bind_int64(s, 2, e->step);
+		sqlite3_bind_int64(s, 3, e->actor_id);
+		sqlite3_bind_text(s, 4, e->kind, -1, SQLITE_STATIC);
+		if (e->other_id)
+			sqlite3_bind_int64(s, 5, e->other_id);
+		else
+			sqlite3_bind_null(s, 5);
+		bind_text_or_null(s, 6, e->detail[0] ? e->detail : NULL);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return db_fail(st, err, "writing events");
+	}
+	const vs_summary *m = &r->summary;
+	s = st->ins_summary;
+	sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+	bind_real_or_null(s, 2, m->max_lat_acc);
+	bind_real_or_null(s, 3, m->max_yaw_rate);
+	bind_real_or_null(s, 4, m->min_distance);
+	bind_real_or_null(s, 5, m->on_lane_pct);
+	sqlite3_bind_int64(s, 6, m->collisions);
+	sqlite3_bind_int64(s, 7, m->lane_changes);
+	int rc = sqlite3_step(s);
+	sqlite3_reset(s);
+	if (rc != SQLITE_DONE)
+		return db_fail(st, err, "writing the summary");
+	return 0;
+}
+
 int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t lo = st->next_rowid;
-	if (put_rows(st, r, err) || put_actors(st, r, err) ||
-	    put_wheels(st, r, err))
+	if (put_rows(st, r, err))
 		return -1;
 	if (r->n_rows > 0 &&
 	    sqlite3_last_insert_rowid(st->db) != lo + r->n_rows - 1) {
@@ -441,6 +492,9 @@ int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 		             (unsigned long long)r->variant);
 		return -1;
 	}
+	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
+	    put_events(st, r, err))
+		return -1;
 	sqlite3_stmt *s = st->ins_variant;
 	sqlite3_bind_int64(s, 1, (int64_t)r->variant);
 	sqlite3_bind_int(s, 2, (int)r->status);
@@ -475,6 +529,8 @@ int vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_actor);
 	sqlite3_finalize(st->ins_variant);
 	sqlite3_finalize(st->ins_wheel);
+	sqlite3_finalize(st->ins_event);
+	sqlite3_finalize(st->ins_summary);
 	sqlite3_finalize(st->set_meta);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */

@@ -65,6 +65,7 @@ def dump(db):
 
 
 STORED = [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
+          ("event_row", "*"), ("summary", "*"),
           ("variant", "variant_id, status, error, params, row_lo, row_hi"),
           ("plugin", "name, kind, version, digest")]
 

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
+#include "plot.h"
 #include "run/runner.h"
 #include "store/merge.h"
 
@@ -23,6 +24,8 @@ static const char usage[] =
 	"                           [--variant-timeout SECONDS] [--progress]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
+	"  vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
+	"              [--kind trajectory|speed] -o FILE.svg\n"
 	"  vsweep plugins [--plugin-path DIR]\n"
 	"  vsweep --help | --version\n"
 	"\n"
@@ -357,6 +360,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "merge"))
 		return cmd_merge(argc, argv);
+	if (!strcmp(argv[1], "plot"))
+		return cli_plot(argc, argv);
 	args a;
 	memset(&a, 0, sizeof a);
 	int rc = parse_args(argc, argv, &a);

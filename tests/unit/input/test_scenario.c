@@ -290,7 +290,7 @@ static const bad_case bad_cases[] = {
 	 -1},
 	{TOP "colour: red\n" CAR ACTORS AT0,
 	 "s.yaml:4:1: unknown key 'colour' in scenario; allowed: vsweep, name, "
-	 "step, duration, map, assets, actors", -1},
+	 "step, duration, stop_at_collision, map, assets, actors", -1},
 	{"vsweep: 1\nduration: 10\n" CAR ACTORS AT0,
 	 "s.yaml:1:1: scenario: missing required key 'step'", -1},
 	{"vsweep: 1\nstep: 0\nduration: 10\n",

@@ -182,6 +182,9 @@ static const good_case good_cases[] = {
 	 "{\"actor1\":{\"dimension\":{\"rear_overhang\":1,\"length\":5}}}"},
 	{"[{actor: 2, start.yaw: 1}, {actor: 2, speed: [0.1]}]",
 	 "{\"actor2\":{\"start\":{\"yaw\":1},\"speed\":0.10000000000000001}}"},
+	/* one coordinate; the others stay the seed's */
+	{"[{actor: 3, start.y: -2, start: {z: 0.5}}]",
+	 "{\"actor3\":{\"start\":{\"y\":-2,\"z\":0.5}}}"},
 };
 
 START_TEST(good_variant)
@@ -222,6 +225,11 @@ START_TEST(good_variant)
 	case 3:
 		ck_assert_double_eq(a1->rear_overhang, 1);
 		ck_assert_double_eq(a1->length, 5);
+		break;
+	case 5:
+		ck_assert_double_eq(a3->start_pos[0], 5);
+		ck_assert_double_eq(a3->start_pos[1], -2);
+		ck_assert_double_eq(a3->start_pos[2], 0.5);
 		break;
 	case 4:
 		/* a start given for one field keeps the derived other one */
@@ -286,8 +294,8 @@ typedef struct bad_case {
 #define ALLOWED_CHANGE                                                    \
 	"allowed: actor, speed, waypoints, yaw, dimension, dimension.length, " \
 	"dimension.width, dimension.height, dimension.front_overhang, "       \
-	"dimension.rear_overhang, start, start.position, start.yaw, param, "  \
-	"value"
+	"dimension.rear_overhang, start, start.position, start.yaw, start.x, " \
+	"start.y, start.z, param, value"
 
 static const bad_case bad_cases[] = {
 	/* the file */
@@ -303,10 +311,12 @@ static const bad_case bad_cases[] = {
 	{"vsweep: 1\n", "w.yaml:1:1: sweep: missing required key 'blocks'"},
 	{"vsweep: 1\nblocks: []\n", "w.yaml:2:9: blocks: needs at least one block"},
 	/* blocks */
+	/* a plain value in an axis is one value for every variant: here
+	 * nothing varies (test_sweep_blocks.c has the grid and random forms) */
 	{"vsweep: 1\nblocks:\n  - grid:\n      - {actor: 1, speed: 1}\n",
-	 "w.yaml:3:5: grid blocks are not supported yet; use list"},
+	 "w.yaml:4:9: grid axis: nothing varies"},
 	{"vsweep: 1\nblocks:\n  - random: {count: 3}\n",
-	 "w.yaml:3:5: random blocks are not supported yet; use list"},
+	 "w.yaml:3:13: random: missing required key 'axes'"},
 	{"vsweep: 1\nblocks:\n  - foo: 1\n",
 	 "w.yaml:3:5: unknown block kind 'foo'; allowed: list, grid, random"},
 	{"vsweep: 1\nblocks:\n  - list: [[]]\n    grid: []\n",
@@ -378,6 +388,14 @@ static const bad_case bad_cases[] = {
 	 "less than length (4 m) for a vehicle with 2 axles"},
 	{V "[{actor: 1, start.position: [1, 2]}]\n",
 	 "w.yaml:4:37: start.position: expected a list of 3 numbers, got 2"},
+	{V "[{actor: 1, start: {position: [1, 2, 3], x: 1}}]\n",
+	 "w.yaml:4:50: actor 1: start.x and start.position (at line 4) both set "
+	 "the start position; give one"},
+	{V "[{actor: 1, start.y: [1]}]\n",
+	 "w.yaml:4:30: start.y: expected a number, got a list"},
+	{V "[{actor: 1, start: {w: 1}}]\n",
+	 "w.yaml:4:29: unknown key 'w' in start; allowed: position, yaw, x, y, "
+	 "z"},
 	{V "[{actor: 1, speed: 1}, {actor: 1, speed: 2}]\n",
 	 "w.yaml:4:43: actor 1: speed is changed twice in this variant (first "
 	 "at line 4)"},

@@ -1,0 +1,536 @@
+/* Grid and random blocks (forms: sweep.h): axes whose properties move
+ * together, the rules checked once for every variant a block can make, and
+ * the pure map from a variant index to its changes: mixed radix for a
+ * grid, counter-based draws for random. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/sweep_axes.h"
+
+typedef vs_sweep_ctx ctx;
+
+/* The axis keys: a list change's, with dotted names only, plus values. */
+static const char *const axis_keys[] = {
+	"actor", "speed", "waypoints", "yaw", "dimension.length",
+	"dimension.width", "dimension.height", "dimension.front_overhang",
+	"dimension.rear_overhang", "start.position", "start.yaw", "start.x",
+	"start.y", "start.z", "param", "value", "values", NULL};
+
+/* ---- axes ------------------------------------------------------------- */
+
+static int check_value_keys(ctx *c, const vs_ynode *m, const char *what,
+                            vs_block_kind kind)
+{
+	const vs_ynode *value = vs_ymap_get(m, "value");
+	const vs_ynode *values = vs_ymap_get(m, "values");
+	const vs_ynode *bad = value ? value : values;
+	if (bad && !vs_ymap_get(m, "param")) {
+		vs_error_at(c->err, c->doc->path, bad->mark,
+		            "%s: only a param axis takes %s (param: "
+		            "vehicle_model.NAME or behaviour.NAME)",
+		            value ? "value" : "values", value ? "a value" : "values");
+		return -1;
+	}
+	if (value && values) {
+		vs_error_at(c->err, c->doc->path, values->mark,
+		            "%s: give value or values, not both", what);
+		return -1;
+	}
+	if (values && kind == VS_BLOCK_RANDOM) {
+		vs_error_at(c->err, c->doc->path, values->mark,
+		            "values: a random axis draws its param from value: "
+		            "{uniform|normal|choice: ...}");
+		return -1;
+	}
+	return 0;
+}
+
+/* The key a property was given as: "speed", "start.x", "vehicle_model.lf". */
+static const char *prop_label(const vs_axis_prop *p, char buf[64])
+{
+	const vs_change *ch = &p->proto;
+	if (ch->prop == VS_PROP_DIMENSION || ch->prop == VS_PROP_START)
+		snprintf(buf, 64, "%s.%s", vs_sweep_prop_name(ch->prop),
+		         ch->field);
+	else
+		snprintf(buf, 64, "%s",
+		         ch->field ? ch->field : vs_sweep_prop_name(ch->prop));
+	return buf;
+}
+
+/* The varied properties of an axis move together, value by value: one
+ * index for all of them (the grid position, or a drawn choice). */
+static int link_props(ctx *c, const vs_ynode *m, const char *what,
+                      vs_block_kind kind, vs_axis *ax)
+{
+	const vs_axis_prop *first = NULL, *weighted = NULL;
+	char l1[64], l2[64];
+	int varied = 0;
+	for (int i = 0; i < ax->n_props; i++)
+		varied += ax->props[i].kind != VS_DIST_FIXED;
+	for (int i = 0; i < ax->n_props; i++) {
+		const vs_axis_prop *p = &ax->props[i];
+		if (p->kind == VS_DIST_FIXED)
+			continue;
+		if (varied > 1 && kind == VS_BLOCK_RANDOM &&
+		    p->kind != VS_DIST_CHOICE) {
+			vs_error_at(c->err, c->doc->path, p->at,
+			            "%s: several properties vary on this axis, so "
+			            "one index is drawn for all: each must be a "
+			            "choice, and %s is %s", what, prop_label(p, l1),
+			            vs_dist_name(p->kind));
+			return -1;
+		}
+		if (!first)
+			first = p;
+		if (vs_axis_positions(p) != vs_axis_positions(first)) {
+			vs_error_at(c->err, c->doc->path, p->at,
+			            "%s: %s has %llu values but %s has %llu; the "
+			            "properties varied on one axis move together, "
+			            "value by value", what, prop_label(p, l1),
+			            (unsigned long long)vs_axis_positions(p),
+			            prop_label(first, l2),
+			            (unsigned long long)vs_axis_positions(first));
+			return -1;
+		}
+		if (p->cum && weighted) {
+			vs_error_at(c->err, c->doc->path, p->at,
+			            "%s: weights are given on two choices; give "
+			            "them on one (they weight the index all the "
+			            "choices share)", what);
+			return -1;
+		}
+		if (p->cum)
+			weighted = p;
+	}
+	if (!first) {
+		vs_error_at(c->err, c->doc->path, m->mark,
+		            "%s: nothing varies; give a property the values it "
+		            "takes as a mapping, e.g. speed: {%s} (a plain value "
+		            "such as speed: [5, 10] is one value, here a speed "
+		            "vector, that every variant gets)", what,
+		            kind == VS_BLOCK_GRID ? "values: [5, 10]"
+		                                  : "uniform: [5, 10]");
+		return -1;
+	}
+	ax->count = vs_axis_positions(first);
+	if (first->kind == VS_DIST_CHOICE) {
+		ax->n_choice = first->n_values;
+		ax->cum = weighted ? weighted->cum : NULL;
+		ax->last_pos = ax->n_choice - 1;
+		while (ax->cum && ax->last_pos > 0 &&
+		       ax->cum[ax->last_pos] == ax->cum[ax->last_pos - 1])
+			ax->last_pos--;
+	}
+	return 0;
+}
+
+static int parse_axis(ctx *c, const vs_ynode *m, vs_block_kind kind,
+                      vs_axis *ax, int *n_changes)
+{
+	const char *what = kind == VS_BLOCK_GRID ? "grid axis" : "random axis";
+	const vs_actor_spec *a;
+	ax->mark = m->mark;
+	if (vs_y_map(c->doc, m, what, c->err))
+		return -1;
+	for (int i = 0; i < m->n; i++) {
+		const vs_ynode *k = vs_ymap_key(m, i);
+		if (strcmp(k->str, "dimension") && strcmp(k->str, "start"))
+			continue;
+		vs_error_at(c->err, c->doc->path, k->mark,
+		            "%s: in an axis, give each field on its own, as "
+		            "%s.FIELD", k->str, k->str);
+		return -1;
+	}
+	if (vs_y_check_keys(c->doc, m, what, axis_keys, c->err) ||
+	    vs_sweep_actor(c, m, what, &a) ||
+	    check_value_keys(c, m, what, kind))
+		return -1;
+	ax->props = vs_xcalloc((size_t)m->n, sizeof *ax->props);
+	for (int i = 0; i < m->n; i++) {
+		const vs_ynode *k = vs_ymap_key(m, i), *v = vs_ymap_value(m, i);
+		if (!strcmp(k->str, "actor") || !strcmp(k->str, "value") ||
+		    !strcmp(k->str, "values"))
+			continue;
+		if (++*n_changes > VS_MAX_CHANGES) {
+			vs_error_at(c->err, c->doc->path, k->mark,
+			            "a variant changes at most %d properties",
+			            VS_MAX_CHANGES);
+			return -1;
+		}
+		vs_axis_prop *p = &ax->props[ax->n_props++];
+		int param = !strcmp(k->str, "param");
+		vs_propkey pk;
+		if (vs_sweep_propkey(c, a, k, param ? v : NULL, &pk))
+			return -1;
+		p->proto = (vs_change){a->id, pk.prop, vs_strdup(pk.field), 0,
+		                       NULL, k->mark};
+		if (param) {
+			const vs_ynode *values = vs_ymap_get(m, "values");
+			if (values) { /* {values: [...]} */
+				p->kind = VS_DIST_VALUES;
+				p->at = values->mark;
+				if (vs_sweep_read_values(c, &pk, values, "values", p))
+					return -1;
+				continue;
+			}
+			if (!(v = vs_ymap_get(m, "value"))) {
+				vs_error_at(c->err, c->doc->path, k->mark,
+				            "param %s needs its values (%s)", pk.name,
+				            kind == VS_BLOCK_GRID
+				                ? "values: [...] or value: {from, "
+				                  "to, step}"
+				                : "value: {uniform|normal|choice: "
+				                  "...}");
+				return -1;
+			}
+		}
+		if (vs_sweep_parse_dist(c, &pk, v, kind, p))
+			return -1;
+	}
+	return link_props(c, m, what, kind, ax);
+}
+
+void vs_sweep_axes_free(vs_block *b)
+{
+	for (int j = 0; j < b->n_axes; j++) {
+		vs_axis *ax = &b->axes[j];
+		for (int i = 0; i < ax->n_props; i++) {
+			vs_axis_prop *p = &ax->props[i];
+			free(p->proto.field);
+			free(p->off);
+			free(p->vals);
+			free(p->marks);
+			free(p->cum);
+		}
+		free(ax->props);
+	}
+	free(b->axes);
+	b->axes = NULL;
+	b->n_axes = 0;
+}
+
+/* ---- the rules over a whole block ------------------------------------- */
+
+typedef struct prop_ref {
+	const vs_axis *ax;
+	const vs_axis_prop *p;
+} prop_ref;
+
+static prop_ref find_prop(const vs_block *b, int64_t actor, vs_prop prop,
+                          const char *field)
+{
+	for (int j = 0; j < b->n_axes; j++)
+		for (int i = 0; i < b->axes[j].n_props; i++) {
+			const vs_axis_prop *p = &b->axes[j].props[i];
+			if (p->proto.actor == actor && p->proto.prop == prop &&
+			    (!field || !strcmp(p->proto.field, field)))
+				return (prop_ref){&b->axes[j], p};
+		}
+	return (prop_ref){NULL, NULL};
+}
+
+static int entry_len(const vs_axis_prop *p, int k)
+{
+	return p->off[k + 1] - p->off[k];
+}
+
+/* One yaw per waypoint, in every variant: value by value on one axis,
+ * every value against every value across axes. */
+static int check_yaw_counts(ctx *c, const vs_block *b, prop_ref y)
+{
+	const vs_axis_prop *yp = y.p;
+	prop_ref w = find_prop(b, yp->proto.actor, VS_PROP_WAYPOINTS, NULL);
+	const vs_axis_prop *wp = w.p; /* the rules made sure there is one */
+	int paired = y.ax == w.ax && yp->kind != VS_DIST_FIXED &&
+	             wp->kind != VS_DIST_FIXED;
+	int wmin = entry_len(wp, 0) / 3, wmax = wmin;
+	for (int k = 1; k < wp->n_values; k++) {
+		int rows = entry_len(wp, k) / 3;
+		wmin = rows < wmin ? rows : wmin;
+		wmax = rows > wmax ? rows : wmax;
+	}
+	for (int k = 0; k < yp->n_values; k++) {
+		int n = entry_len(yp, k);
+		int rows = paired ? entry_len(wp, k) / 3 : n != wmin ? wmin : wmax;
+		if (n == rows)
+			continue;
+		vs_error_at(c->err, c->doc->path, yp->marks[k],
+		            "actor %lld: yaw has %d values for %d waypoints; give "
+		            "one per waypoint%s", (long long)yp->proto.actor, n,
+		            rows, paired ? "" : " (yaw and waypoints on separate "
+		            "axes combine every way; vary them on one axis to pair "
+		            "them)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The smallest sum of sign[t] * (term t's value) over the variants of one
+ * axis, for the terms t on it (FIXED ones included). */
+static double axis_min(const vs_axis *ax, const vs_axis_prop *const *t,
+                       const double *sign, int n)
+{
+	if (!ax->n_choice) { /* grid, or a uniform or normal draw */
+		const vs_axis_prop *drawn = NULL;
+		for (int i = 0; i < ax->n_props; i++)
+			if (ax->props[i].kind == VS_DIST_UNIFORM ||
+			    ax->props[i].kind == VS_DIST_NORMAL)
+				drawn = &ax->props[i];
+		if (drawn) { /* one drawn value and fixed ones */
+			double sum = 0;
+			for (int i = 0; i < n; i++)
+				sum += t[i] != drawn ? sign[i] * vs_axis_number(t[i], 0)
+				       : sign[i] > 0 ? sign[i] * drawn->lo
+				                     : sign[i] * drawn->hi;
+			return sum;
+		}
+	}
+	/* Discrete: every position, unless only ranges vary (sums of them
+	 * are linear in the position, so the ends hold the minimum). */
+	int linear = 1;
+	for (int i = 0; i < n; i++)
+		linear &= t[i]->kind == VS_DIST_FIXED || t[i]->kind == VS_DIST_RANGE;
+	double best = HUGE_VAL;
+	for (uint64_t k = 0; k < ax->count; k++) {
+		if (linear && k > 0 && k + 1 < ax->count)
+			k = ax->count - 1;
+		if (ax->cum && ax->cum[k] == (k ? ax->cum[k - 1] : 0))
+			continue; /* weight 0: never drawn */
+		double sum = 0;
+		for (int i = 0; i < n; i++)
+			sum += sign[i] * vs_axis_number(t[i], k);
+		best = sum < best ? sum : best;
+	}
+	return best;
+}
+
+/* front_overhang + rear_overhang < length in every variant of the block,
+ * for a vehicle (2 axles or more). Without a rear_overhang change a
+ * length change moves the rear bumper with it (sweep_variant.c), so the
+ * margin is the seed's length - rear_overhang - front_overhang; with one
+ * it is length - front_overhang - rear_overhang. Each is a sum of terms,
+ * and terms on different axes vary independently, so the smallest margin
+ * is the sum over axes of each axis's smallest part. */
+static int check_geometry(ctx *c, const vs_block *b, int64_t actor)
+{
+	const vs_actor_spec *a =
+		&c->seed->actors[vs_scenario_find_actor(c->seed, actor)];
+	int n_axles = c->seed->assets[a->asset].n_axles;
+	if (n_axles < 2)
+		return 0;
+	prop_ref len = find_prop(b, actor, VS_PROP_DIMENSION, "length");
+	prop_ref fo = find_prop(b, actor, VS_PROP_DIMENSION, "front_overhang");
+	prop_ref ro = find_prop(b, actor, VS_PROP_DIMENSION, "rear_overhang");
+	prop_ref terms[3];
+	double signs[3], margin = 0;
+	int n = 0;
+	if (ro.p) {
+		terms[n] = ro, signs[n++] = -1;
+		if (len.p)
+			terms[n] = len, signs[n++] = 1;
+		else
+			margin += a->length;
+	} else {
+		margin += a->length - a->rear_overhang;
+	}
+	if (fo.p)
+		terms[n] = fo, signs[n++] = -1;
+	else
+		margin -= a->front_overhang;
+	if (n == 0)
+		return 0; /* the seed's margin, which the scenario checked */
+	for (int j = 0; j < b->n_axes; j++) {
+		const vs_axis_prop *t[3];
+		double s[3];
+		int m = 0;
+		for (int i = 0; i < n; i++)
+			if (terms[i].ax == &b->axes[j])
+				t[m] = terms[i].p, s[m++] = signs[i];
+		if (m)
+			margin += axis_min(&b->axes[j], t, s, m);
+	}
+	if (margin > 0)
+		return 0;
+	vs_error_at(c->err, c->doc->path, terms[0].p->proto.mark,
+	            "actor %lld: front_overhang + rear_overhang must be less "
+	            "than length for a vehicle with %d axles, but in this block "
+	            "length - front_overhang - rear_overhang can be as low as "
+	            "%g m", (long long)actor, n_axles, margin);
+	return -1;
+}
+
+/* varyActorProperties' rules over every variant of a grid or random
+ * block: every variant changes the same properties, so the rules on which
+ * properties change are checked once on a template; counts and geometry
+ * over all the values. */
+static int check_block(ctx *c, const vs_block *b, int n_changes)
+{
+	vs_change_set tmpl = {0, vs_xcalloc((size_t)n_changes + 1,
+	                                    sizeof *tmpl.changes), b->mark};
+	for (int j = 0; j < b->n_axes; j++)
+		for (int i = 0; i < b->axes[j].n_props; i++)
+			tmpl.changes[tmpl.n++] = b->axes[j].props[i].proto;
+	int rc = vs_sweep_check_rules(c, &tmpl, "block");
+	for (int j = 0; !rc && j < b->n_axes; j++)
+		for (int i = 0; !rc && i < b->axes[j].n_props; i++) {
+			const vs_axis_prop *p = &b->axes[j].props[i];
+			if (p->proto.prop == VS_PROP_YAW)
+				rc = check_yaw_counts(c, b, (prop_ref){&b->axes[j], p});
+			else if (p->proto.prop == VS_PROP_DIMENSION &&
+			         find_prop(b, p->proto.actor, VS_PROP_DIMENSION,
+			                   NULL).p == p)
+				rc = check_geometry(c, b, p->proto.actor);
+		}
+	free(tmpl.changes);
+	if (n_changes > c->max_changes)
+		c->max_changes = n_changes;
+	return rc;
+}
+
+/* ---- blocks ----------------------------------------------------------- */
+
+static int parse_axes(ctx *c, const vs_ynode *list, vs_block *b,
+                      int *n_changes)
+{
+	const char *what = b->kind == VS_BLOCK_GRID ? "grid" : "axes";
+	if (vs_y_nonempty_seq(c->doc, list, what, "axis", c->err))
+		return -1;
+	b->axes = vs_xcalloc((size_t)list->n, sizeof *b->axes);
+	for (int j = 0; j < list->n; j++)
+		if (parse_axis(c, list->kids[j], b->kind, &b->axes[b->n_axes++],
+		               n_changes))
+			return -1;
+	return 0;
+}
+
+int vs_sweep_parse_grid(ctx *c, const vs_ynode *body, vs_block *b)
+{
+	int n_changes = 0;
+	if (parse_axes(c, body, b, &n_changes))
+		return -1;
+	/* The product, refused as soon as it passes the limit, so that it
+	 * cannot overflow; then the strides, the last axis varying fastest. */
+	uint64_t count = 1;
+	for (int j = 0; j < b->n_axes; j++) {
+		const vs_axis *ax = &b->axes[j];
+		if (ax->count > VS_MAX_VARIANTS / count) {
+			vs_error_at(c->err, c->doc->path, ax->mark,
+			            "grid: more than %llu variants (%llu from the "
+			            "axes before this one, times %llu)",
+			            VS_MAX_VARIANTS, (unsigned long long)count,
+			            (unsigned long long)ax->count);
+			return -1;
+		}
+		count *= ax->count;
+	}
+	uint64_t stride = 1;
+	for (int j = b->n_axes - 1; j >= 0; j--) {
+		b->axes[j].stride = stride;
+		stride *= b->axes[j].count;
+	}
+	b->count = count;
+	return check_block(c, b, n_changes);
+}
+
+int vs_sweep_parse_random(ctx *c, const vs_ynode *body, vs_block *b)
+{
+	static const char *const keys[] = {"count", "axes", NULL};
+	const vs_ynode *cn, *an;
+	int64_t count;
+	int n_changes = 0;
+	if (vs_y_map(c->doc, body, "random", c->err) ||
+	    vs_y_check_keys(c->doc, body, "random", keys, c->err) ||
+	    vs_sweep_need(c, body, "count", "random", &cn) ||
+	    vs_sweep_need(c, body, "axes", "random", &an) ||
+	    vs_y_int(c->doc, cn, "count", &count, c->err))
+		return -1;
+	if (count < 1 || (uint64_t)count > VS_MAX_VARIANTS) {
+		vs_error_at(c->err, c->doc->path, cn->mark,
+		            "count: expected 1 to %llu variants, got %s",
+		            VS_MAX_VARIANTS, cn->str);
+		return -1;
+	}
+	b->count = (uint64_t)count;
+	if (parse_axes(c, an, b, &n_changes))
+		return -1;
+	return check_block(c, b, n_changes);
+}
+
+/* ---- variant i -------------------------------------------------------- */
+
+/* The index a random axis draws: the first whose running weight exceeds
+ * u * total, found by bisection. */
+static int pick(const vs_axis *ax, double u)
+{
+	if (!ax->cum) {
+		uint64_t k = (uint64_t)(u * ax->n_choice);
+		/* u * n can round up to n when u is within 2^-53 of 1 */
+		return k < (uint64_t)ax->n_choice ? (int)k : ax->n_choice - 1;
+	}
+	double t = u * ax->cum[ax->n_choice - 1];
+	int lo = 0, hi = ax->n_choice - 1;
+	if (!(t < ax->cum[hi]))
+		return ax->last_pos; /* rounding again */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (t < ax->cum[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+void vs_sweep_axes_changes(const vs_sweep *sw, const vs_block *b, uint64_t i,
+                           vs_change_buf *buf)
+{
+	uint64_t local = i - b->first;
+	int nc = 0;
+	for (int j = 0; j < b->n_axes; j++) {
+		const vs_axis *ax = &b->axes[j];
+		uint64_t k = 0;
+		double u = 0;
+		if (b->kind == VS_BLOCK_GRID) {
+			k = local / ax->stride % ax->count;
+		} else {
+			/* A pure function of (seed, i, axis): nothing carries
+			 * over from the variants before. */
+			u = vs_rng_unit(vs_rng_bits(sw->seed, i, (uint64_t)j, 0));
+			if (ax->n_choice)
+				k = (uint64_t)pick(ax, u);
+		}
+		for (int n = 0; n < ax->n_props; n++, nc++) {
+			const vs_axis_prop *p = &ax->props[n];
+			vs_change *ch = &buf->set.changes[nc];
+			double *x = &buf->draws[nc];
+			*ch = p->proto;
+			uint64_t kp = p->kind == VS_DIST_FIXED ? 0 : k;
+			switch (p->kind) {
+			case VS_DIST_FIXED:
+			case VS_DIST_VALUES:
+			case VS_DIST_CHOICE: /* the sweep's own numbers */
+				ch->values = p->vals + p->off[kp];
+				ch->n = p->off[kp + 1] - p->off[kp];
+				continue;
+			case VS_DIST_RANGE:
+				*x = vs_range_value(p, k);
+				break;
+			case VS_DIST_UNIFORM: /* clamped against rounding only */
+				*x = p->a + (p->b - p->a) * u;
+				*x = *x > p->b ? p->b : *x;
+				break;
+			case VS_DIST_NORMAL:
+				*x = vs_truncnorm_sample(&p->tn, u);
+				break;
+			}
+			ch->values = x;
+			ch->n = 1;
+		}
+	}
+	buf->set.n = nc;
+	buf->set.mark = b->mark;
+}
+

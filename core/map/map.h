@@ -1,0 +1,143 @@
+/* The road map: roads made of lanes, and where a point is on them
+ * (DESIGN.md "Coordinates and runtime attributes": MapLocation, Lanes).
+ *
+ * Roads are circles or polylines with lanes on either side of the reference
+ * line, numbered outward OpenDRIVE style: 1, 2, ... on the left, -1, -2, ...
+ * on the right. Traffic keeps right, so a lane's centre line (and its s)
+ * runs along the reference line for right lanes and against it for left
+ * lanes. A circle's reference line starts at centre + (radius, 0) and runs
+ * counter-clockwise, so its left side is the inside.
+ *
+ * Geometry is in plan view (x, y): a lane is the area between its left and
+ * right boundaries, the curves at constant lateral offset from the
+ * reference line. Circle lanes are exact arcs (annuli). Polyline lanes are
+ * mitred: at each interior point the lane edges meet on the bisector of the
+ * turn, so a lane is a chain of trapezoids that tile the road without gaps
+ * or overlaps. z only follows the reference line (no banking) and breaks
+ * ties between equally aligned lanes (stacked roads); it never decides
+ * whether a point is on a lane, because vehicle models may keep z fixed
+ * while a road climbs.
+ *
+ * A map is built once and is then read-only: any number of threads may call
+ * the query functions at the same time. It is reference counted (atomic),
+ * so variants share their seed's map instead of copying it. */
+#ifndef VS_MAP_H
+#define VS_MAP_H
+
+#include "common/error.h"
+
+struct vs_ydoc;
+struct vs_ynode;
+
+#define VS_MAP_UUID_LEN 38      /* "{8-4-4-4-12}": braces, hex, dashes */
+#define VS_MAP_MAX_LANES 64     /* per side of one road */
+#define VS_MAP_MAX_COORD 1e7    /* m: |x|, |y|, |z|, radius, widths */
+#define VS_MAP_SLOW_SPEED 0.1   /* m/s: below it the heading is the travel
+                                   direction (DESIGN.md MapLocation) */
+
+typedef struct vs_map vs_map;
+
+/* One lane, as the store's lane_info view needs it. */
+typedef struct vs_lane {
+	char uuid[VS_MAP_UUID_LEN + 1]; /* "{xxxxxxxx-xxxx-5xxx-yxxx-...}" */
+	const char *road;               /* the road's id (owned by the map) */
+	int road_index;                 /* into the roads as given */
+	int lane;                       /* signed index: 1.. left, -1.. right */
+	double length;                  /* m, along the 3-D centre line */
+	double width;                   /* m */
+	double inner, outer;            /* m, lateral offsets of the lane's edges
+	                                   from the reference line, left > 0;
+	                                   |inner| < |outer| */
+	int closed;                     /* 1: a ring (circle road), s wraps */
+} vs_lane;
+
+/* A road to build, for vs_map_create (the YAML parser fills the same). */
+typedef struct vs_map_road {
+	const char *id;        /* unique, non-empty */
+	int is_circle;         /* 1: circle, 0: polyline */
+	double center[2];      /* m, circle */
+	double radius;         /* m, circle, > 0 */
+	double z;              /* m, circle */
+	int n_points;          /* polyline: >= 2 */
+	const double *points;  /* m, polyline: n_points rows of x y z */
+	int n_left, n_right;   /* lanes on each side, 0..VS_MAP_MAX_LANES,
+	                          at least one in all */
+	const double *widths;  /* m, > 0, n_left + n_right of them: left lanes
+	                          1..n_left (inner to outer), then right lanes
+	                          -1..-n_right (inner to outer) */
+} vs_map_road;
+
+/* Where a point is. */
+typedef struct vs_map_location {
+	int is_on_lane;   /* 1: between the lane's left and right boundaries */
+	int lane;         /* index into the map's lanes; -1: no lane at all
+	                     (empty map, or coordinates not finite) */
+	double position;  /* normalised s in [0, 1] along the lane's centre
+	                     line, in its travel direction */
+	double angle;     /* rad in (-pi, pi]: from the lane tangent at that s
+	                     to the travel direction, counter-clockwise > 0 */
+	double distance;  /* m, in plan from the point to the lane's area;
+	                     0 on the lane */
+} vs_map_location;
+
+/* Builds a map from roads (n_roads >= 0; the strings and arrays are copied).
+ * On error returns NULL and sets err to "road 'ID': message". */
+vs_map *vs_map_create(const vs_map_road *roads, int n_roads, vs_error *err);
+
+/* Reads the scenario's map: node (may be NULL or null: no map)
+ * `{roads: [{id, circle: {center: [x, y], radius, z}, lanes}, {id,
+ * polyline: [[x, y, z], ...], lanes}, {id, line: [[x, y, z], [x, y, z]],
+ * lanes}, ...]}` with `lanes: {left: n, right: n, width: w | [w, ...]}`.
+ * Sets *out to the map, or to NULL when there is no map or it has no
+ * roads. Returns 0, or -1 with *out NULL and err set to
+ * "FILE:LINE:COL: message". */
+int vs_map_parse(const struct vs_ydoc *doc, const struct vs_ynode *node,
+                 vs_map **out, vs_error *err);
+
+/* Takes one more reference (map may be NULL); returns map. Thread-safe. */
+vs_map *vs_map_ref(const vs_map *map);
+/* Drops one reference and frees the map with the last. Accepts NULL.
+ * Thread-safe, as long as nobody still queries through this reference. */
+void vs_map_unref(vs_map *map);
+
+/* Number of lanes (0 for NULL), and lane i of them in road order: each
+ * road's left lanes 1..n, then its right lanes -1..-n. */
+int vs_map_lane_count(const vs_map *map);
+const vs_lane *vs_map_lane(const vs_map *map, int i);
+
+/* Index of the lane with this UUID, or -1. */
+int vs_map_find_lane(const vs_map *map, const char *uuid);
+
+/* Where (x, y, z) (m) is, for travel in direction travel_heading (rad from
+ * +X): the lane that contains the point in plan and is most aligned with
+ * the travel (smallest |angle|; ties: smaller |dz| to the lane, then lower
+ * lane index), or when none contains it the lane whose area is nearest
+ * (ties: lower lane index), with is_on_lane 0. A NULL or empty map, or a
+ * non-finite argument, gives lane -1. Thread-safe; costs about the same
+ * whatever the size of the map. */
+void vs_map_locate(const vs_map *map, double x, double y, double z,
+                   double travel_heading, vs_map_location *out);
+
+/* The travel direction DESIGN.md asks for: the plan direction of the
+ * velocity (m/s), or below VS_MAP_SLOW_SPEED the heading of RoadRunner yaw
+ * (rad; yaw 0 faces +Y). Returns rad from +X. */
+double vs_map_travel_heading(double vx, double vy, double yaw);
+
+/* The point of lane i at normalised position p in [0, 1] (clamped) and
+ * lateral offset (m, > 0 to the left of the travel direction; 0 on the
+ * centre line, +-width/2 on the boundaries): xyz (m) and the heading of
+ * the lane's travel direction there (rad from +X; may be NULL). Exact for
+ * arcs. Returns 0, or -1 if i is not a lane. */
+int vs_map_lane_point(const vs_map *map, int i, double p, double lateral,
+                      double xyz[3], double *heading);
+
+/* The curve of lane i at lateral offset (as above) as a polyline in travel
+ * order, for drawing: polyline lanes give their vertices exactly, arcs are
+ * split so no chord strays more than tolerance (m, > 0) from the arc, and
+ * a ring repeats its first point last. Sets *xyz to a malloc'd array of
+ * the returned number of rows of x y z (free it); returns -1 if i is not a
+ * lane. */
+int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
+                         double tolerance, double **xyz);
+
+#endif

@@ -1,0 +1,152 @@
+/* The map's insides, shared by its source files (not a public interface). */
+#ifndef VS_MAP_INTERNAL_H
+#define VS_MAP_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "map/map.h"
+
+#define MAP_PI 3.14159265358979323846
+
+/* One segment of a polyline road's reference line, in plan. A point p has
+ * local coordinates x = (p - start)·u along and y = (p - start)·n across
+ * (n = u turned left). The lateral line through the start vertex is
+ * x = ks·y, through the end vertex x = len + ke·y: the mitre lines, so the
+ * lane edges of neighbouring segments meet on them. */
+typedef struct map_seg {
+	double ux, uy;   /* unit direction */
+	double len;      /* m, plan length */
+	double dz;       /* m, rise from start to end */
+	double ks, ke;   /* mitre slopes at start and end (0 at the road ends) */
+} map_seg;
+
+typedef struct map_road {
+	char *id;
+	int is_circle;
+	double cx, cy, radius, z; /* m, circle */
+	int n_points;             /* polyline */
+	double *points;           /* m, rows of x y z */
+	map_seg *segs;            /* n_points - 1 */
+	int first_lane, n_lanes;  /* the road's lanes in vs_map.lanes */
+} map_road;
+
+/* What the lane query needs beyond vs_lane. */
+typedef struct map_lane {
+	int dir;          /* +1: travels along the reference line (right lanes),
+	                     -1: against it (left lanes) */
+	double centre;    /* m: lateral offset of the centre line (polyline),
+	                     or its radius (circle) */
+	double *seg_s;    /* polyline: 3-D centre-line length from the
+	                     reference line's start to each vertex, n_points */
+} map_lane;
+
+/* The pieces of lane area the index points at ("records"): a polyline
+ * lane's trapezoid over one reference segment (a quad), or a whole circle
+ * lane (a ring). A lookup tests the records of its cell for containment,
+ * so what that test needs is kept apart and small: a quad is one cache
+ * line, a ring half of one; the rest, needed only by candidates, is in
+ * map_info. Record ids: quads 0..n_quads-1, then rings. */
+
+/* A quad in its own frame: origin at its corner on the start mitre line
+ * and on the lane edge at the lower lateral offset, x along the reference
+ * segment, y across it to the left. The lane piece is 0 <= y <= w,
+ * ks·y <= x <= len + ke·y. */
+typedef struct map_quad {
+	double ox, oy;   /* m: the corner */
+	double ux, uy;   /* the reference segment's unit direction */
+	double len;      /* m: the lower edge's length (> 0) */
+	double ks, ke;   /* mitre slopes at the start and end (0 at road
+	                    ends) */
+	double w;        /* m: the lane's width */
+} map_quad;
+
+/* A ring: the annulus lo <= |p - o| <= hi. */
+typedef struct map_ring {
+	double ox, oy;   /* m: the circle's centre */
+	double lo, hi;   /* m: inner and outer radius */
+} map_ring;
+
+typedef struct map_info {
+	double heading;  /* rad from +X: the lane's travel direction (quad) */
+	double oz, dz;   /* m: z at the piece's start and its rise (quad); the
+	                    circle's z (ring) */
+	double p0, p1;   /* the lane's normalised position at the piece's
+	                    start and end mitre lines (quad) */
+	int32_t lane;    /* index into vs_map.lanes */
+	int32_t seg;     /* reference segment; -1: a ring */
+	int32_t dir;     /* +1 along the reference line, -1 against */
+} map_info;
+
+/* A cell of a uniform grid, found through an open-addressing hash so that
+ * empty space costs nothing. Short record lists sit in the slot itself
+ * (one cache miss for the cell); longer ones in map_grid.cell_recs. */
+#define MAP_SLOT_IDS 5
+typedef struct map_slot {
+	uint64_t key;                 /* iy * nx + ix; MAP_NO_KEY: empty */
+	uint32_t count;               /* records in the cell */
+	uint32_t ids[MAP_SLOT_IDS];   /* count <= MAP_SLOT_IDS: the record
+	                                 indices; else ids[0] is where they
+	                                 start in cell_recs */
+} map_slot;
+
+#define MAP_NO_KEY UINT64_MAX
+#define MAP_LEVELS 8   /* grids, each 8 times coarser than the last */
+
+/* Cell (ix, iy) covers x0 + [ix, ix + 1)·cell, likewise y; only
+ * 0 <= ix < nx, 0 <= iy < ny can hold records. Record indices in a cell
+ * ascend. */
+typedef struct map_grid {
+	double x0, y0, cell;  /* m */
+	int64_t nx, ny;
+	uint64_t n_slots;
+	map_slot *slots;
+	uint32_t n_cells;     /* occupied */
+	uint64_t *occupied;   /* a bit per cell, set when it holds records, so
+	                         that empty cells cost no hash probe; NULL
+	                         for grids too large for one */
+	uint32_t *cell_recs;
+} map_grid;
+
+struct vs_map {
+	atomic_int refs;
+	int n_roads;
+	map_road *roads;
+	int n_lanes;
+	vs_lane *lanes;
+	map_lane *geo;      /* n_lanes */
+	int n_recs, n_quads;
+	map_quad *quads;    /* road by road, segment by segment, lane by lane:
+	                       the lanes of one stretch of road sit together */
+	map_ring *rings;    /* n_recs - n_quads, road by road */
+	map_info *info;     /* n_recs, by record id */
+	/* levels[0] finds the lanes containing a point; the coarser ones
+	 * bound the search for the nearest lane off the road, so that a
+	 * point far from any lane costs a few cells too. */
+	int n_levels;
+	map_grid levels[MAP_LEVELS];
+};
+
+/* Builds the grids over the records. */
+void map_index_build(vs_map *m);
+
+/* Frees the grids. */
+void map_index_free(vs_map *m);
+
+/* Wraps an angle to (-pi, pi]. */
+double map_wrap(double a);
+
+/* The RFC 4122 version-5 (SHA-1, URL namespace) UUID of name, as
+ * RoadRunner prints it: "{8-4-4-4-12}" lowercase, into out. */
+void map_uuid5(const char *name, char out[VS_MAP_UUID_LEN + 1]);
+
+/* Builds like vs_map_create; marks, when not NULL, place messages in the
+ * file at path (see parse.c). */
+typedef struct map_marks {
+	vs_mark road, id, geom, lanes;
+	const vs_mark *points; /* polyline: one per point */
+} map_marks;
+vs_map *map_build(const vs_map_road *roads, int n_roads,
+                  const map_marks *marks, const char *path, vs_error *err);
+
+#endif

@@ -1,0 +1,235 @@
+/* The scenario's map: key, read from the YAML tree.
+ *
+ * Shapes and types are checked here, at the node that is wrong; the
+ * geometry (unique ids, lanes that fit a circle, turns the lanes can
+ * follow) in map_build, which gets the marks to point at. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/yamltree.h"
+#include "map/map_internal.h"
+
+static const char *const map_keys[] = {"roads", NULL};
+static const char *const road_keys[] = {"id", "circle", "polyline", "line",
+                                        "lanes", NULL};
+static const char *const circle_keys[] = {"center", "radius", "z", NULL};
+static const char *const lanes_keys[] = {"left", "right", "width", NULL};
+static const char *const geom_keys[] = {"circle", "polyline", "line", NULL};
+
+/* What one road's parse allocates, freed after the build. */
+typedef struct road_store {
+	double *points;
+	double *widths;
+	vs_mark *marks;
+} road_store;
+
+static int missing(const vs_ydoc *doc, const vs_ynode *map, const char *what,
+                   const char *key, vs_error *err)
+{
+	vs_error_at(err, doc->path, map->mark, "%s: missing required key '%s'",
+	            what, key);
+	return -1;
+}
+
+static int parse_circle(const vs_ydoc *doc, const vs_ynode *n,
+                        const char *road, vs_map_road *rd, vs_error *err)
+{
+	char what[128], key[160];
+	snprintf(what, sizeof what, "%s: circle", road);
+	if (vs_y_check_keys(doc, n, what, circle_keys, err))
+		return -1;
+	const vs_ynode *c = vs_ymap_get(n, "center");
+	const vs_ynode *r = vs_ymap_get(n, "radius");
+	const vs_ynode *z = vs_ymap_get(n, "z");
+	if (!c)
+		return missing(doc, n, what, "center", err);
+	if (!r)
+		return missing(doc, n, what, "radius", err);
+	rd->is_circle = 1;
+	snprintf(key, sizeof key, "%s: center", what);
+	if (vs_y_vec(doc, c, key, 2, rd->center, err))
+		return -1;
+	snprintf(key, sizeof key, "%s: radius", what);
+	if (vs_y_number(doc, r, key, VS_Y_POSITIVE, &rd->radius, err))
+		return -1;
+	snprintf(key, sizeof key, "%s: z", what);
+	return z ? vs_y_number(doc, z, key, VS_Y_ANY, &rd->z, err) : 0;
+}
+
+static int parse_points(const vs_ydoc *doc, const vs_ynode *n,
+                        const char *road, const char *kind, vs_map_road *rd,
+                        road_store *st, vs_error *err)
+{
+	char what[160];
+	snprintf(what, sizeof what, "%s: %s", road, kind);
+	int rows;
+	if (vs_y_rows(doc, n, what, 3, 2, VS_Y_DISTINCT, &st->points, &rows,
+	              err))
+		return -1;
+	if (strcmp(kind, "line") == 0 && rows != 2) {
+		vs_error_at(err, doc->path, n->mark,
+		            "%s: needs exactly 2 points, got %d (a polyline "
+		            "takes more)", what, rows);
+		return -1;
+	}
+	st->marks = vs_xcalloc((size_t)rows, sizeof *st->marks);
+	for (int i = 0; i < rows; i++)
+		st->marks[i] = n->kids[i]->mark;
+	rd->points = st->points;
+	rd->n_points = rows;
+	return 0;
+}
+
+static int lane_count(const vs_ydoc *doc, const vs_ynode *lanes,
+                      const char *what, const char *side, int *out,
+                      vs_error *err)
+{
+	const vs_ynode *n = vs_ymap_get(lanes, side);
+	char key[160];
+	snprintf(key, sizeof key, "%s: %s", what, side);
+	int64_t v = 0;
+	if (n && vs_y_int(doc, n, key, &v, err))
+		return -1;
+	if (v < 0 || v > VS_MAP_MAX_LANES) {
+		vs_error_at(err, doc->path, n->mark,
+		            "%s must be 0 to %d lanes, got %lld", key,
+		            VS_MAP_MAX_LANES, (long long)v);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_lanes(const vs_ydoc *doc, const vs_ynode *n,
+                       const char *road, vs_map_road *rd, road_store *st,
+                       vs_error *err)
+{
+	char what[128], key[160];
+	snprintf(what, sizeof what, "%s: lanes", road);
+	if (vs_y_check_keys(doc, n, what, lanes_keys, err) ||
+	    lane_count(doc, n, what, "left", &rd->n_left, err) ||
+	    lane_count(doc, n, what, "right", &rd->n_right, err))
+		return -1;
+	int lanes = rd->n_left + rd->n_right;
+	if (lanes < 1) {
+		vs_error_at(err, doc->path, n->mark,
+		            "%s: a road needs at least one lane (left + right "
+		            ">= 1)", what);
+		return -1;
+	}
+	const vs_ynode *w = vs_ymap_get(n, "width");
+	if (!w)
+		return missing(doc, n, what, "width", err);
+	snprintf(key, sizeof key, "%s: width", what);
+	double *v;
+	int count;
+	if (vs_y_numbers(doc, w, key, VS_Y_POSITIVE | VS_Y_SCALAR_OK, &v,
+	                 &count, err))
+		return -1;
+	if (w->kind == VS_Y_SCALAR) { /* one width for every lane */
+		st->widths = vs_xcalloc((size_t)lanes, sizeof *st->widths);
+		for (int k = 0; k < lanes; k++)
+			st->widths[k] = v[0];
+		free(v);
+	} else if (count != lanes) {
+		free(v);
+		vs_error_at(err, doc->path, w->mark,
+		            "%s: %d widths for %d lanes; give one width, or one "
+		            "per lane: left 1..%d, then right -1..-%d", key,
+		            count, lanes, rd->n_left, rd->n_right);
+		return -1;
+	} else {
+		st->widths = v;
+	}
+	rd->widths = st->widths;
+	return 0;
+}
+
+static int parse_road(const vs_ydoc *doc, const vs_ynode *n, vs_map_road *rd,
+                      map_marks *mk, road_store *st, vs_error *err)
+{
+	if (vs_y_check_keys(doc, n, "road", road_keys, err))
+		return -1;
+	mk->road = n->mark;
+	const vs_ynode *id = vs_ymap_get(n, "id");
+	if (!id)
+		return missing(doc, n, "road", "id", err);
+	mk->id = id->mark;
+	if (vs_y_string(doc, id, "road: id", &rd->id, err))
+		return -1;
+	char road[96];
+	snprintf(road, sizeof road, "road '%.64s'", rd->id);
+
+	const vs_ynode *geom = NULL;
+	const char *kind = NULL;
+	for (int i = 0; i < n->n; i++) {
+		const vs_ynode *k = vs_ymap_key(n, i);
+		for (int g = 0; geom_keys[g]; g++) {
+			if (strcmp(k->str, geom_keys[g]) != 0)
+				continue;
+			if (geom) {
+				vs_error_at(err, doc->path, k->mark,
+				            "%s: has both '%s' and '%s'; give one "
+				            "of circle, polyline or line", road,
+				            kind, k->str);
+				return -1;
+			}
+			geom = vs_ymap_value(n, i);
+			kind = geom_keys[g];
+		}
+	}
+	if (!geom) {
+		vs_error_at(err, doc->path, n->mark,
+		            "%s: needs a circle, polyline or line", road);
+		return -1;
+	}
+	mk->geom = geom->mark;
+	if (strcmp(kind, "circle") == 0 ? parse_circle(doc, geom, road, rd, err)
+	                                : parse_points(doc, geom, road, kind,
+	                                               rd, st, err))
+		return -1;
+	mk->points = st->marks;
+	const vs_ynode *lanes = vs_ymap_get(n, "lanes");
+	if (!lanes)
+		return missing(doc, n, road, "lanes", err);
+	mk->lanes = lanes->mark;
+	return parse_lanes(doc, lanes, road, rd, st, err);
+}
+
+int vs_map_parse(const vs_ydoc *doc, const vs_ynode *node, vs_map **out,
+                 vs_error *err)
+{
+	*out = NULL;
+	if (vs_y_is_null(node))
+		return 0;
+	if (vs_y_check_keys(doc, node, "map", map_keys, err))
+		return -1;
+	const vs_ynode *roads = vs_ymap_get(node, "roads");
+	if (vs_y_is_null(roads))
+		return 0;
+	if (vs_y_seq(doc, roads, "roads", err))
+		return -1;
+	int n = roads->n;
+	if (n == 0)
+		return 0;
+	vs_map_road *rd = vs_xcalloc((size_t)n, sizeof *rd);
+	map_marks *mk = vs_xcalloc((size_t)n, sizeof *mk);
+	road_store *st = vs_xcalloc((size_t)n, sizeof *st);
+	int rc = 0;
+	for (int i = 0; i < n && !rc; i++)
+		rc = parse_road(doc, roads->kids[i], &rd[i], &mk[i], &st[i], err);
+	if (!rc) {
+		*out = map_build(rd, n, mk, doc->path, err);
+		rc = *out ? 0 : -1;
+	}
+	for (int i = 0; i < n; i++) {
+		free(st[i].points);
+		free(st[i].widths);
+		free(st[i].marks);
+	}
+	free(st);
+	free(mk);
+	free(rd);
+	return rc;
+}

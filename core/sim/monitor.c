@@ -1,0 +1,165 @@
+#include "sim/monitor.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "sim/obb.h"
+
+struct vs_monitor {
+	int n;
+	const vs_actor_info *info;
+	const int64_t *parent;
+	const char *const *lane_ids;
+	unsigned char *touching;  /* n x n: footprints overlapped last step */
+	vs_lane_pos *last;        /* lane positions last step */
+	int have_last;
+	int64_t actor_steps, on_lane_steps;
+	vs_summary sum;
+};
+
+vs_monitor *vs_monitor_create(int n, const vs_actor_info *info,
+                              const int64_t *parent,
+                              const char *const *lane_ids)
+{
+	vs_monitor *m = vs_xcalloc(1, sizeof *m);
+	m->n = n;
+	m->info = info;
+	m->parent = parent;
+	m->lane_ids = lane_ids;
+	m->touching = vs_xcalloc((size_t)n * (size_t)n, 1);
+	m->last = vs_xcalloc((size_t)n, sizeof *m->last);
+	m->sum.max_lat_acc = 0;
+	m->sum.max_yaw_rate = 0;
+	m->sum.min_distance = INFINITY;
+	return m;
+}
+
+static vs_event_row *add_event(vs_result *res, int64_t step, int64_t actor,
+                               const char *kind, int64_t other)
+{
+	if (res->n_events == res->cap_events) {
+		res->cap_events = res->cap_events ? 2 * res->cap_events : 16;
+		res->events = vs_xrealloc(res->events, (size_t)res->cap_events *
+		                                         sizeof *res->events);
+	}
+	vs_event_row *e = &res->events[res->n_events++];
+	memset(e, 0, sizeof *e);
+	e->step = step;
+	e->actor_id = actor;
+	e->kind = kind;
+	e->other_id = other;
+	return e;
+}
+
+/* Attached actors touch their parents by design. */
+static int related(const vs_monitor *m, int i, int j)
+{
+	return m->parent[i] == m->info[j].id || m->parent[j] == m->info[i].id;
+}
+
+static vs_obb footprint(const vs_actor_info *a, const vs_state *s)
+{
+	return (vs_obb){s->x, s->y, a->width / 2, a->length / 2, s->yaw};
+}
+
+static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
+                 vs_result *res)
+{
+	int began = 0;
+	for (int i = 0; i < m->n; i++) {
+		vs_obb a = footprint(&m->info[i], &cur[i]);
+		for (int j = i + 1; j < m->n; j++) {
+			if (related(m, i, j))
+				continue;
+			vs_obb b = footprint(&m->info[j], &cur[j]);
+			double d = vs_obb_distance(&a, &b);
+			m->sum.min_distance = fmin(m->sum.min_distance, d);
+			unsigned char *t = &m->touching[i * m->n + j];
+			int now = d == 0;
+			if (now && !*t) {
+				/* One event per contact, when it begins. */
+				add_event(res, step, m->info[i].id, "collision",
+				          m->info[j].id);
+				m->sum.collisions++;
+				began++;
+			}
+			*t = (unsigned char)now;
+		}
+	}
+	return began;
+}
+
+static const char *lane_name(const vs_monitor *m, int lane)
+{
+	return lane >= 0 && m->lane_ids ? m->lane_ids[lane] : "?";
+}
+
+static void lanes_step(vs_monitor *m, int64_t step, const vs_lane_pos *lp,
+                       vs_result *res)
+{
+	for (int i = 0; i < m->n; i++) {
+		m->actor_steps++;
+		m->on_lane_steps += lp[i].on_lane != 0;
+		if (!m->have_last)
+			continue;
+		const vs_lane_pos *was = &m->last[i];
+		int64_t id = m->info[i].id;
+		if (was->on_lane && !lp[i].on_lane) {
+			vs_event_row *e = add_event(res, step, id, "off_road", 0);
+			snprintf(e->detail, sizeof e->detail, "%s",
+			         lane_name(m, was->lane));
+		} else if (!was->on_lane && lp[i].on_lane) {
+			vs_event_row *e = add_event(res, step, id,
+			                            "back_on_road", 0);
+			snprintf(e->detail, sizeof e->detail, "%s",
+			         lane_name(m, lp[i].lane));
+		} else if (was->on_lane && lp[i].on_lane &&
+		           was->lane != lp[i].lane) {
+			vs_event_row *e = add_event(res, step, id,
+			                            "lane_change", 0);
+			snprintf(e->detail, sizeof e->detail, "%s -> %s",
+			         lane_name(m, was->lane),
+			         lane_name(m, lp[i].lane));
+			m->sum.lane_changes++;
+		}
+	}
+	memcpy(m->last, lp, (size_t)m->n * sizeof *lp);
+	m->have_last = 1;
+}
+
+int vs_monitor_step(vs_monitor *m, int64_t step, const vs_state *cur,
+                    const vs_lane_pos *lanes, vs_result *res)
+{
+	for (int i = 0; i < m->n; i++) {
+		const vs_state *s = &cur[i];
+		/* Lateral acceleration of steady cornering, V r: free of the
+		 * spikes a finite difference shows where a kinematic model
+		 * steers instantly. */
+		double v = sqrt(s->vx * s->vx + s->vy * s->vy + s->vz * s->vz);
+		m->sum.max_lat_acc = fmax(m->sum.max_lat_acc, fabs(v * s->wz));
+		m->sum.max_yaw_rate = fmax(m->sum.max_yaw_rate, fabs(s->wz));
+	}
+	int began = pairs(m, step, cur, res);
+	if (lanes)
+		lanes_step(m, step, lanes, res);
+	return began;
+}
+
+void vs_monitor_finish(vs_monitor *m, vs_result *res)
+{
+	if (!m)
+		return;
+	res->summary = m->sum;
+	if (!isfinite(res->summary.min_distance))
+		res->summary.min_distance = NAN;
+	res->summary.on_lane_pct =
+		m->actor_steps ? 100.0 * (double)m->on_lane_steps /
+		                     (double)m->actor_steps
+		               : NAN;
+	free(m->touching);
+	free(m->last);
+	free(m);
+}

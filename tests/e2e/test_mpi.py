@@ -1,0 +1,276 @@
+"""vsweep-mpi: `mpirun -np R vsweep-mpi run` stores exactly the rows of a
+single `vsweep run`; a job killed with SIGKILL leaves part files of whole
+variants that `--resume` (with another rank count) completes, identical
+again; `vsweep merge` takes the part files given explicitly.
+
+Runs in a sandbox: as root (Open MPI's opt-in variables), without network
+or ssh (shared-memory transport, no remote launch agent). Skips only when
+mpirun is absent; tools/deps.sh installs it."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, differences, query, run, scenario  # noqa
+
+SCENARIO = scenario("two_cars.yaml")
+VSWEEP_MPI = os.environ.get("VSWEEP_MPI", "")
+MPIRUN = os.environ.get("MPIRUN") or shutil.which("mpirun")
+STEPS = 2001  # two_cars.yaml: 20 s at 0.01 s, step 0 included
+
+# Open MPI's own allocations are never freed; LeakSanitizer (the ASan
+# build) must not blame vsweep-mpi for them. Components stay loaded so that
+# their frames keep a library name to match, and the full unwinder is used
+# because Open MPI is built without frame pointers. vsweep's leaks are
+# still reported: they have no Open MPI frame.
+LSAN_SUPPRESSIONS = """\
+leak:libmpi.so
+leak:libopen-pal.so
+leak:libopen-rte.so
+leak:libpmix.so
+leak:libhwloc.so
+leak:libevent
+leak:mca_
+"""
+
+
+def sweep_text(n, base=5):
+    lines = ["vsweep: 1", "blocks:", "  - list:"]
+    for i in range(n):
+        lines.append("      - [{actor: 1, speed: %d.%d}, {actor: 2, speed: "
+                     "[%d, %d]}]" % (base + i % 17, i % 10, 8 + i % 7,
+                                     12 + i % 5))
+    return "\n".join(lines) + "\n"
+
+
+@unittest.skipUnless(MPIRUN, "mpirun not found (tools/deps.sh installs "
+                     "openmpi-bin)")
+@unittest.skipUnless(VSWEEP_MPI, "vsweep-mpi not built (no MPI found)")
+class MpiTest(TempDirCase):
+    def setUp(self):
+        super().setUp()
+        supp = self.write("lsan.supp", LSAN_SUPPRESSIONS)
+        asan = os.environ.get("ASAN_OPTIONS", "")
+        self.env = dict(os.environ)
+        self.env.pop("VSWEEP_PLUGIN_PATH", None)
+        self.env.update({
+            "OMPI_ALLOW_RUN_AS_ROOT": "1",
+            "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+            "OMPI_MCA_mca_base_component_disable_dlclose": "1",
+            "PMIX_MCA_mca_base_component_disable_dlclose": "1",
+            "ASAN_OPTIONS": (asan + ":" if asan else "") +
+                            "fast_unwind_on_malloc=0",
+            "LSAN_OPTIONS": "suppressions=%s:print_suppressions=0" % supp,
+        })
+
+    def mpirun(self, np_, *args):
+        return [MPIRUN, "--oversubscribe", "--bind-to", "none",
+                "-np", str(np_),
+                "--mca", "btl", "self,vader",
+                "--mca", "btl_vader_single_copy_mechanism", "none",
+                "--mca", "plm_rsh_agent", "false",
+                VSWEEP_MPI, "run", SCENARIO, *args]
+
+    def mpi(self, np_, *args, timeout=300):
+        p = subprocess.run(self.mpirun(np_, *args), capture_output=True,
+                           text=True, timeout=timeout, env=self.env,
+                           stdin=subprocess.DEVNULL)
+        return p.returncode, p.stdout, p.stderr
+
+    def reference(self, sweep, name):
+        db = self.path(name)
+        rc, _, err = run("run", SCENARIO, "--sweep", sweep, "-o", db,
+                         "-j", "2")
+        self.assertEqual(rc, 0, err)
+        return db
+
+    def parts(self, db):
+        d = db + ".parts"
+        if not os.path.isdir(d):
+            return []
+        return sorted(os.path.join(d, f) for f in os.listdir(d)
+                      if f.startswith("rank-") and f.endswith(".db"))
+
+    def test_two_ranks_store_a_single_runs_rows(self):
+        sweep = self.write("sweep.yaml", sweep_text(40))
+        ref = self.reference(sweep, "ref.db")
+        out = self.path("out.db")
+        t0 = time.time()
+        rc, stdout, err = self.mpi(2, "--sweep", sweep, "-o", out,
+                                   "-j", "1")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("40 variants (40 done, 0 failed, 0 already stored) "
+                      "on 2 ranks", stdout)
+        sys.stderr.write("mpirun -np 2, 40 variants: %.2f s\n"
+                         % (time.time() - t0))
+        self.assertEqual(differences(out, ref), [])
+        self.assertEqual(query(out, "SELECT value FROM meta WHERE key = "
+                               "'shard'"), [("0/1",)])
+        # The parts are gone once merged.
+        self.assertFalse(os.path.exists(out + ".parts"))
+        # An existing output is not overwritten without being told.
+        rc, _, err = self.mpi(2, "--sweep", sweep, "-o", out)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("exists; use --resume", err)
+        # --resume on a finished output: nothing to do.
+        rc, stdout, err = self.mpi(1, "--sweep", sweep, "-o", out,
+                                   "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("nothing to do", stdout)
+
+    def stored_in_parts(self, db):
+        n = 0
+        for p in self.parts(db):
+            try:
+                n += query(p, "SELECT count(*) FROM variant")[0][0]
+            except Exception:  # being created
+                pass
+        return n
+
+    def kill_job(self, p):
+        """SIGKILL to mpirun's process group and to every process of its
+        session: Open MPI puts each rank in a process group of its own."""
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        for pid in self.session(p.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        p.communicate()
+        t0 = time.time()
+        while self.session(p.pid) and time.time() - t0 < 30:
+            time.sleep(0.05)
+        self.assertEqual(self.session(p.pid), [], "ranks outlived mpirun")
+
+    @staticmethod
+    def session(sid):
+        """Live (not zombie) processes of session sid."""
+        pids = []
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                pids.append(int(d))
+        return pids
+
+    def test_sigkill_then_resume_with_another_rank_count(self):
+        n = 200
+        sweep = self.write("sweep.yaml", sweep_text(n, base=6))
+        ref = self.reference(sweep, "ref.db")
+        out = self.path("out.db")
+        for attempt in range(3):
+            p = subprocess.Popen(
+                self.mpirun(2, "--sweep", sweep, "-o", out, "-j", "1",
+                            *(("--overwrite",) if attempt else ())),
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                env=self.env, stdin=subprocess.DEVNULL,
+                start_new_session=True)
+            t0 = time.time()
+            while (p.poll() is None and time.time() - t0 < 120 and
+                   self.stored_in_parts(out) == 0):
+                time.sleep(0.01)
+            finished = p.poll() is not None
+            self.kill_job(p)
+            if not finished and not os.path.exists(out):
+                break
+        else:
+            self.fail("the job finished before every kill")
+        parts = self.parts(out)
+        self.assertTrue(parts)
+        # What is stored: whole variants, none twice, not all of them.
+        seen = set()
+        for part in parts:
+            rows = query(part, "SELECT v.variant_id, v.row_hi - v.row_lo + "
+                         "1, (SELECT count(*) FROM state WHERE rowid "
+                         "BETWEEN v.row_lo AND v.row_hi), (SELECT count(*) "
+                         "FROM actor a WHERE a.variant_id = v.variant_id) "
+                         "FROM variant v")
+            for vid, span, states, actors in rows:
+                self.assertEqual((span, states, actors),
+                                 (2 * STEPS, 2 * STEPS, 2), (part, vid))
+                self.assertNotIn(vid, seen)
+                seen.add(vid)
+        self.assertGreater(len(seen), 0)
+        self.assertLess(len(seen), n)
+        # Parts of this sweep do not continue another one.
+        other = self.write("other.yaml", sweep_text(n, base=7))
+        rc, _, err = self.mpi(1, "--sweep", other, "-o", out, "--resume")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("cannot resume: its sweep_text differs", err)
+        # One rank where there were two: it continues rank-0.db, leaves
+        # rank-1.db as it is, and merges both.
+        rc, stdout, err = self.mpi(1, "--sweep", sweep, "-o", out, "-j",
+                                   "2", "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("%d already stored) on 1 ranks" % len(seen), stdout)
+        self.assertEqual(differences(out, ref), [])
+        self.assertFalse(os.path.exists(out + ".parts"))
+
+    def test_vsweep_merge_takes_parts(self):
+        sweep = self.write("sweep.yaml", sweep_text(40))
+        ref = self.reference(sweep, "ref.db")
+        out = self.path("out.db")
+        rc, _, err = self.mpi(3, "--sweep", sweep, "-o", out, "-j", "1",
+                              "--keep-parts")
+        self.assertEqual(rc, 0, err)
+        parts = self.parts(out)
+        self.assertEqual([os.path.basename(p) for p in parts],
+                         ["rank-0.db", "rank-1.db", "rank-2.db"])
+        self.assertEqual(query(parts[1], "SELECT value FROM meta WHERE key "
+                               "= 'shard'"), [("part 1",)])
+        merged = self.path("merged.db")
+        rc, stdout, err = run("merge", merged, *reversed(parts))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("40 variants from 3 shards", stdout)
+        self.assertEqual(differences(merged, ref), [])
+        # Parts with K/N shards: refused; a part missing: refused unless
+        # --allow-partial.
+        shard = self.path("s0.db")
+        rc, _, err = run("run", SCENARIO, "--sweep", sweep, "-o", shard,
+                         "--shard", "0/2", "-j", "1")
+        self.assertEqual(rc, 0, err)
+        for args, msg in [((shard, *parts), "merge parts only with parts"),
+                          (parts[:2], "of the sweep's 40 variants")]:
+            rc, _, err = run("merge", self.path("m.db"), *args)
+            self.assertEqual(rc, 2, err)
+            self.assertIn(msg, err)
+            self.assertFalse(os.path.exists(self.path("m.db")))
+        held = sum(query(p, "SELECT count(*) FROM variant")[0][0]
+                   for p in parts[:2])
+        rc, stdout, err = run("merge", self.path("m.db"), *parts[:2],
+                              "--allow-partial")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("%d missing" % (40 - held), stdout)
+        # The parts of a finished run resume to the same result (nothing
+        # simulated) once the output is gone.
+        os.unlink(out)
+        rc, stdout, err = self.mpi(2, "--sweep", sweep, "-o", out,
+                                   "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("(0 done, 0 failed, 40 already stored)", stdout)
+        self.assertEqual(differences(out, ref), [])
+
+    def test_usage(self):
+        rc, _, err = self.mpi(1, "--shard", "0/2")
+        self.assertEqual(rc, 2)
+        self.assertIn("--shard is vsweep's", err)
+        p = subprocess.run([VSWEEP_MPI, "--help"], capture_output=True,
+                           text=True, env=self.env)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn("mpirun -np R vsweep-mpi run", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,414 @@
+/* vsweep-mpi: `vsweep run` across MPI ranks. Rank 0 hands variants out,
+ * every rank simulates into its own part file, rank 0 merges the parts
+ * into one results file whose stored rows are a single run's. The other
+ * subcommands (check, merge, plot, plugins) are vsweep's.
+ *
+ *   mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep S] -o OUT.db ... */
+#include <errno.h>
+#include <mpi.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "mpi_run.h"
+#include "parts.h"
+#include "store/merge.h"
+
+static const char usage[] =
+	"usage:\n"
+	"  mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep SWEEP.yaml]\n"
+	"        [-o results.db] [-j N] [--resume | --overwrite]\n"
+	"        [--record-every N] [--record state,wheels,map]\n"
+	"        [--variant-timeout SECONDS] [--plugin-path DIR]\n"
+	"        [--chunk N] [--keep-parts]\n"
+	"  vsweep-mpi --help | --version\n"
+	"\n"
+	"Ranks write OUT.db.parts/rank-R.db; rank 0 merges them into OUT.db\n"
+	"and deletes them (--keep-parts keeps them). -j: threads per rank\n"
+	"(default: the rank's cores). --resume continues the parts with any\n"
+	"number of ranks. check, merge, plot, plugins: use vsweep.\n"
+	"\n"
+	"exit status: 0 success, 1 some variants failed, 2 bad input or usage,\n"
+	"3 internal or I/O failure, 130 interrupted (resume with --resume)\n";
+
+typedef struct args {
+	const char *scenario, *sweep, *out;
+	long jobs;               /* 0: the default */
+	long chunk;
+	int resume, overwrite, keep_parts;
+	long record_every;
+	char record[64];         /* canonical --record list, as vsweep's */
+	int no_wheels;
+	double variant_timeout;  /* s */
+	const char *plugin_path[64];
+	int n_plugin_path;
+} args;
+
+static int rank_of_world = 0;
+
+static int bad_usage(const char *fmt, ...) VS_PRINTF(1, 2);
+
+/* Only rank 0 speaks: every rank parses the same command line. */
+static int bad_usage(const char *fmt, ...)
+{
+	if (rank_of_world == 0) {
+		va_list ap;
+		va_start(ap, fmt);
+		fputs("vsweep-mpi: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputs("\n", stderr);
+		fputs(usage, stderr);
+	}
+	return EXIT_BAD_INPUT;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = s ? strtol(s, &end, 10) : 0;
+	if (!s || errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* As vsweep's --record: canonical order, so equal choices compare equal
+ * on resume (it is part of the sweep's identity). */
+static int parse_record(const char *v, args *a)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", v);
+	int wheels = 0, map = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "wheels"))
+			wheels = 1;
+		else if (!strcmp(t, "map"))
+			map = 1;
+		else if (strcmp(t, "state"))
+			return -1;
+	}
+	a->no_wheels = !wheels;
+	snprintf(a->record, sizeof a->record, "state%s%s",
+	         wheels ? ",wheels" : "", map ? ",map" : "");
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, args *a)
+{
+	a->out = "results.db";
+	a->chunk = 8;
+	a->record_every = 1;
+	strcpy(a->record, "state,wheels,map");
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+		if (!strcmp(o, "--sweep") && v)
+			a->sweep = v;
+		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && v)
+			a->out = v;
+		else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+			if (parse_long(v, 1, 4096, &a->jobs))
+				return bad_usage("-j needs an integer N >= 1, "
+				                 "got '%s'", v ? v : "");
+		} else if (!strcmp(o, "--chunk")) {
+			if (parse_long(v, 1, 64, &a->chunk))
+				return bad_usage("--chunk needs an integer in "
+				                 "[1, 64], got '%s'", v ? v : "");
+		} else if (!strcmp(o, "--record-every")) {
+			if (parse_long(v, 1, 1000000000, &a->record_every))
+				return bad_usage("--record-every needs an "
+				                 "integer N >= 1, got '%s'",
+				                 v ? v : "");
+		} else if (!strcmp(o, "--record")) {
+			if (!v || parse_record(v, a))
+				return bad_usage("--record takes a comma-separated "
+				                 "list of state, wheels, map; got "
+				                 "'%s'", v ? v : "");
+		} else if (!strcmp(o, "--variant-timeout")) {
+			char *end = NULL;
+			a->variant_timeout = v ? strtod(v, &end) : -1;
+			if (!v || end == v || *end || !(a->variant_timeout > 0) ||
+			    a->variant_timeout > 1e9)
+				return bad_usage("--variant-timeout needs seconds "
+				                 "> 0, got '%s'", v ? v : "");
+		} else if (!strcmp(o, "--plugin-path") && v) {
+			if (a->n_plugin_path < 64)
+				a->plugin_path[a->n_plugin_path++] = v;
+		} else if (!strcmp(o, "--shard")) {
+			return bad_usage("%s", "--shard is vsweep's; vsweep-mpi "
+			                 "hands the variants out itself");
+		} else {
+			takes = 0;
+			if (!strcmp(o, "--resume"))
+				a->resume = 1;
+			else if (!strcmp(o, "--overwrite"))
+				a->overwrite = 1;
+			else if (!strcmp(o, "--keep-parts"))
+				a->keep_parts = 1;
+			else if (!strcmp(o, "--progress"))
+				; /* accepted for vsweep's sake; ranks are quiet */
+			else if (o[0] == '-')
+				return bad_usage("unknown or incomplete option "
+				                 "'%s'", o);
+			else if (!a->scenario)
+				a->scenario = o;
+			else
+				return bad_usage("unexpected argument '%s'", o);
+		}
+		i += takes;
+	}
+	if (a->resume && a->overwrite)
+		return bad_usage("%s", "--resume and --overwrite exclude each "
+		                 "other");
+	if (!a->scenario)
+		return bad_usage("%s", "missing SCENARIO.yaml");
+	return 0;
+}
+
+/* Scenario, plugins and sweep, validated; a status and err on failure. */
+static int load_inputs(const args *a, vs_registry **reg, vs_scenario **scn,
+                       vs_sweep **sw, vs_error *err)
+{
+	*scn = vs_scenario_load(a->scenario, err);
+	if (!*scn)
+		return EXIT_BAD_INPUT;
+	*reg = cli_registry(a->plugin_path, a->n_plugin_path);
+	if (vs_scenario_bind(*scn, *reg, err))
+		return EXIT_BAD_INPUT;
+	*sw = a->sweep ? vs_sweep_load(a->sweep, *scn, err)
+	               : vs_sweep_single();
+	return *sw ? 0 : EXIT_BAD_INPUT;
+}
+
+/* Threads per rank unless -j says: the cores this process may use (Open
+ * MPI binds a rank to a core or a socket), shared with the other ranks on
+ * the node when it is not bound. */
+static int default_jobs(void)
+{
+	MPI_Comm node;
+	int on_node = 1;
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+	                    MPI_INFO_NULL, &node);
+	MPI_Comm_size(node, &on_node);
+	MPI_Comm_free(&node);
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int usable = omp_get_num_procs(); /* the affinity mask's CPUs */
+	int jobs = usable;
+	if (usable >= online && on_node > 1)
+		jobs = usable / on_node;
+	return jobs < 1 ? 1 : jobs;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	vs_run_stop = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int status_of(int64_t rc)
+{
+	return rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+}
+
+/* Rank 0, after every rank is done: the parts into OUT. */
+static int finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
+                  int size, double t0)
+{
+	char *dir = parts_dir(a->out);
+	int status;
+	if (t->rc != 0) {
+		fprintf(stderr, "vsweep-mpi: %s keeps every variant stored so "
+		        "far; once the problem is fixed, rerun with --resume\n",
+		        dir);
+		status = status_of(t->rc);
+		goto out;
+	}
+	if (t->interrupted || vs_run_stop) {
+		fprintf(stderr, "vsweep-mpi: interrupted; %s keeps every "
+		        "variant stored so far. Resume with the same command "
+		        "and --resume (any number of ranks)\n", dir);
+		status = EXIT_INTERRUPTED;
+		goto out;
+	}
+	char **paths;
+	int n;
+	vs_error err = {{0}};
+	vs_merge_summary ms;
+	int rc = parts_list(dir, &paths, &n, &err);
+	if (!rc)
+		rc = vs_merge(a->out, (const char *const *)paths, n, 0, &ms,
+		              &err);
+	for (int i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	if (rc) {
+		fprintf(stderr, "vsweep-mpi: merging %s: %s\n", dir, err.msg);
+		status = status_of(rc);
+		goto out;
+	}
+	if (!a->keep_parts)
+		parts_remove(dir);
+	double dt = now() - t0;
+	printf("vsweep-mpi: %s: %llu variants (%lld done, %lld failed, %llu "
+	       "already stored) on %d ranks in %.2f s, %.3g actor-steps/s\n",
+	       a->out, (unsigned long long)plan->count, (long long)t->done,
+	       (long long)t->failed, (unsigned long long)plan->stored, size,
+	       dt, dt > 0 ? (double)t->actor_steps / dt : 0);
+	status = t->failed ? EXIT_SOME_FAILED : EXIT_OK;
+out:
+	free(dir);
+	return status;
+}
+
+/* Everything between MPI_Init and MPI_Finalize. */
+static int run(const args *a, int rank, int size)
+{
+	vs_registry *reg = NULL;
+	vs_scenario *scn = NULL;
+	vs_sweep *sw = NULL;
+	vs_error err = {{0}};
+	mpi_plan plan = {0};
+	double t0 = now();
+	/* Every rank loads the inputs; rank 0's verdict comes first so that
+	 * a bad file is reported once, not once per rank. */
+	int status = load_inputs(a, &reg, &scn, &sw, &err);
+	int first = status;
+	MPI_Bcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	if (status && (rank == 0 || first == 0))
+		fprintf(stderr, "vsweep-mpi: %s\n", err.msg);
+	MPI_Allreduce(MPI_IN_PLACE, &status, 1, MPI_INT, MPI_MAX,
+	              MPI_COMM_WORLD);
+	if (status)
+		goto out;
+
+	char *dir = parts_dir(a->out);
+	char label[32], *part = parts_path(dir, rank);
+	free(dir);
+	snprintf(label, sizeof label, "part %d", rank);
+	mpi_ctx c = {
+		.rank = rank, .size = size,
+		.jobs = a->jobs ? (int)a->jobs : default_jobs(),
+		.chunk = (int)a->chunk,
+		.seed = scn, .sw = sw, .reg = reg,
+		.opts = {
+			.out = part,
+			/* Rank 0 already applied --overwrite to the parts. */
+			.mode = a->resume ? VS_STORE_RESUME : VS_STORE_CREATE,
+			.shard_n = 1,
+			.record_every = (int)a->record_every,
+			.no_wheels = a->no_wheels,
+			.record = a->record,
+			.variant_timeout = a->variant_timeout,
+			.shard_label = label,
+		},
+		.plan = &plan,
+	};
+	c.opts.jobs = c.jobs;
+	int verdict[2] = {0, 0}; /* status, OUT already complete */
+	if (rank == 0) {
+		vs_store_mode mode = a->resume      ? VS_STORE_RESUME
+		                     : a->overwrite ? VS_STORE_OVERWRITE
+		                                    : VS_STORE_CREATE;
+		int rc = parts_prepare(a->out, mode, scn, sw, &c.opts, &plan,
+		                       &verdict[1], &err);
+		if (rc) {
+			fprintf(stderr, "vsweep-mpi: %s\n", err.msg);
+			verdict[0] = status_of(rc);
+		}
+	}
+	MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);
+	status = verdict[0];
+	if (!status && verdict[1]) {
+		if (rank == 0)
+			printf("vsweep-mpi: %s: already holds all %llu "
+			       "variants; nothing to do\n", a->out,
+			       (unsigned long long)sw->count);
+	} else if (!status) {
+		mpi_tally t;
+		if (mpi_run(&c, &t)) {
+			fprintf(stderr, "vsweep-mpi: rank %d: the MPI launcher "
+			        "died; the parts are consistent, resume with "
+			        "--resume\n", rank);
+			_exit(EXIT_INTERRUPTED); /* MPI calls could hang now */
+		}
+		if (rank == 0)
+			status = finish(a, &plan, &t, size, t0);
+		else if (t.rc)
+			status = status_of(t.rc);
+		else if (t.interrupted)
+			status = EXIT_INTERRUPTED;
+	}
+	free(part);
+out:
+	plan_finish(&plan);
+	vs_sweep_destroy(sw);
+	vs_scenario_destroy(scn);
+	vs_registry_destroy(reg);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	                  !strcmp(argv[1], "help"))) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--version")) {
+		printf("vsweep-mpi %s (plugin ABI %d.%d)\n", VS_VERSION,
+		       VS_ABI_MAJOR, VS_ABI_MINOR);
+		return EXIT_OK;
+	}
+	/* FUNNELED: only the main thread calls MPI (see mpi_run.h). */
+	int provided = 0;
+	MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+	int rank = 0, size = 1;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	rank_of_world = rank;
+	int status;
+	args a;
+	memset(&a, 0, sizeof a);
+	if (provided < MPI_THREAD_FUNNELED) {
+		if (rank == 0)
+			fprintf(stderr, "vsweep-mpi: this MPI library gives no "
+			        "thread support (MPI_THREAD_FUNNELED needed)\n");
+		status = EXIT_INTERNAL;
+	} else if (argc < 2) {
+		status = bad_usage("%s", "missing command");
+	} else if (strcmp(argv[1], "run") != 0) {
+		status = bad_usage("'%s' is vsweep's; vsweep-mpi only runs "
+		                   "sweeps (vsweep-mpi run ...)", argv[1]);
+	} else {
+		status = parse_args(argc, argv, &a);
+	}
+	if (status == 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_signal;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		status = run(&a, rank, size);
+	}
+	fflush(stdout);
+	MPI_Finalize();
+	return status;
+}

@@ -1,0 +1,152 @@
+/* `vsweep plot`: trajectories on the map, or speed over time, from a
+ * results file, as a plain SVG 1.1 file (no runtime dependency).
+ *
+ * plot.c reads the results file and writes the file, plot_traj.c and
+ * plot_speed.c draw the two kinds of chart, plot_lanes.c turns the stored
+ * scenario's map into lane geometry, plot_svg.c holds the pieces both
+ * charts share (colours, ticks, legend, text).
+ *
+ * How a reader maps the SVG back to the data (the e2e test does this):
+ *
+ *  - trajectory: every trajectory is a <path data-variant="V"
+ *    data-actor="A" data-stride="K" d="M x y L x y ..."> whose coordinates
+ *    are world metres (x east, y north) printed with 3 decimals, inside
+ *    <g id="trajectories" transform="matrix(s 0 0 -s tx ty)">: screen =
+ *    (s·x + tx, -s·y + ty), so north is up and both axes share the scale
+ *    s (px/m). The lanes sit in <g id="lanes"> with the same transform.
+ *  - speed: every series is a <path data-variant data-actor data-stride>
+ *    in screen pixels (3 decimals) inside <g id="series" data-t="t0 t1"
+ *    data-speed="v0 v1" data-box="x y w h">: t0 maps to x, t1 to x + w,
+ *    speed v0 to y + h and v1 to y. (A transform would scale the stroke
+ *    differently along the two axes.)
+ *  - decimation: a series of n stored rows (step order) longer than
+ *    PLOT_MAX_POINTS keeps rows 0, K, 2K, ... and always the last row;
+ *    K is data-stride (1: every stored row). A kept row with a
+ *    non-finite value (stored as NULL) is left out and the line breaks
+ *    there with a new "M".
+ */
+#ifndef VS_PLOT_H
+#define VS_PLOT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define PLOT_MAX_VARIANTS 200   /* plotted without --variant */
+#define PLOT_MAX_POINTS 2000    /* per path, before decimation */
+
+struct vs_scenario;
+
+/* One actor of one variant: its stored rows, decimated, in step order. */
+typedef struct plot_series {
+	int variant;        /* index into plot_data.variants */
+	int64_t actor_id;
+	int stride;         /* kept every stride-th stored row (and the last) */
+	int n, cap;         /* points kept, room for them */
+	double *t;          /* s */
+	double *x, *y;      /* m, world */
+	double *speed;      /* m/s, |(vx, vy, vz)| */
+} plot_series;
+
+typedef struct plot_variant {
+	int64_t id;
+	int failed;         /* status 'failed' */
+	char *params;       /* abbreviated "actor1.speed=8; ..." for legends */
+	int has_value;      /* --colour-by: the parameter is a number here */
+	double value;       /* its value */
+} plot_variant;
+
+/* An actor as the legend names it (from the first plotted variant). */
+typedef struct plot_actor {
+	int64_t id;
+	char *name;
+} plot_actor;
+
+/* A polyline of the map, world metres, rows of x y. */
+typedef struct plot_line {
+	int kind;           /* PLOT_LANE_* */
+	int n;
+	double *xy;
+} plot_line;
+
+enum {
+	PLOT_LANE_SURFACE,  /* closed outline of a lane's area (one or two
+	                       rings: an annulus has two) */
+	PLOT_LANE_BOUNDARY, /* a lane's left or right edge */
+	PLOT_LANE_CENTRE    /* its centre line, drawn dashed */
+};
+
+typedef struct plot_lanes {
+	int n;
+	plot_line *lines;
+	int n_lanes;        /* lanes drawn */
+} plot_lanes;
+
+typedef struct plot_data {
+	const char *db_path;
+	char *scenario_name;     /* from the stored scenario, or NULL */
+	int n_variants;
+	plot_variant *variants;
+	int n_actors;
+	plot_actor *actors;
+	int n_series;
+	plot_series *series;
+	const char *colour_by;   /* PARAM, or NULL */
+	double vmin, vmax;       /* over the variants that have a value */
+	int n_no_value;          /* plotted variants without a value */
+	plot_lanes lanes;
+} plot_data;
+
+/* `vsweep plot results.db [--variant I...] [--colour-by PARAM]
+ * [--kind trajectory|speed] -o FILE.svg`. Returns an exit status. */
+int cli_plot(int argc, char **argv);
+
+/* The charts: write the whole SVG document to f. */
+void plot_trajectory(FILE *f, const plot_data *d);
+void plot_speed(FILE *f, const plot_data *d);
+
+/* The lanes of the scenario's map as polylines (lane area outlines,
+ * boundaries, centre lines). Leaves out empty when the scenario has no
+ * map. Returns 0. */
+int plot_map_lanes(const struct vs_scenario *scn, plot_lanes *out);
+void plot_lanes_finish(plot_lanes *l);
+
+/* ---- shared drawing helpers (plot_svg.c) ---- */
+
+/* The stroke colour of a series, as "#rrggbb" into out[8]: by the colour
+ * parameter when there is one, else distinct per variant. */
+void plot_series_colour(const plot_data *d, int variant, char out[8]);
+
+/* Dash pattern of the actor with this index (in screen px, scaled by
+ * unit px per user unit), or "" for solid. */
+void plot_actor_dash(int actor_index, double unit, char *out, size_t size);
+
+/* Index of an actor in d->actors, or 0 if unknown. */
+int plot_actor_index(const plot_data *d, int64_t actor_id);
+
+/* Nice tick step (1, 2 or 5 times a power of ten) for about n ticks over
+ * span; decimals needed to print its multiples. */
+double plot_nice_step(double span, int n, int *decimals);
+
+/* Path data ` d="..."/>` through (X, Y) = (a[0] x + a[1], a[2] y + a[3]),
+ * 3 decimals: "M" at the first point, then "L" and implicit line-tos. A
+ * point with a non-finite coordinate is left out and the line breaks
+ * there (a new "M"). */
+void plot_path(FILE *f, const double *x, const double *y, int n,
+               const double a[4]);
+
+/* Text with XML's special characters escaped. */
+void plot_text(FILE *f, const char *s);
+
+/* The document's start and end, with the mapping comment. */
+void plot_begin(FILE *f, double w, double h, const char *kind,
+                const plot_data *d);
+void plot_end(FILE *f);
+
+/* The legend in a column at (x, y), w px wide: the colour bar (with
+ * --colour-by), variants with their params, actors with their dash
+ * patterns, and for trajectories the start marker and lanes. Writes
+ * nothing when f is NULL. Returns its height in px. */
+double plot_legend(FILE *f, const plot_data *d, double x, double y, double w,
+                   int trajectory);
+
+#endif
