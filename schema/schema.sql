@@ -93,8 +93,33 @@ CREATE TABLE state (
   steer  REAL,                       -- rad, bicycle road-wheel angle
   dist   REAL,                       -- m, origin's forward travel
   turn   REAL,                       -- rad, yaw change, unwrapped
-  roll_l REAL, roll_r REAL           -- m, rolled by the steered wheels
+  roll_l REAL, roll_r REAL,          -- m, rolled by the steered wheels
+  lane     INTEGER,                  -- lane.lane; NULL: no map location
+  on_lane  INTEGER,                  -- IsOnLane, 0/1
+  position REAL,                     -- normalised s in [0, 1]
+  angle    REAL                      -- rad, lane tangent to travel
 );
+
+-- The map's lanes, the same in every variant.
+CREATE TABLE lane (
+  lane       INTEGER PRIMARY KEY,  -- 1..
+  lane_id    TEXT NOT NULL UNIQUE, -- {8-4-4-4-12} UUID
+  road       TEXT NOT NULL,        -- the road's id
+  lane_index INTEGER NOT NULL,     -- 1.. left, -1.. right
+  length     REAL NOT NULL,        -- m
+  width      REAL NOT NULL         -- m
+);
+
+CREATE VIEW lane_info AS
+  SELECT lane_id, road, lane_index AS lane, length, width FROM lane;
+
+CREATE VIEW map_location AS
+  SELECT v.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
+         s.on_lane AS is_on_lane, l.lane_id AS lane_id,
+         s.position AS position, s.angle AS angle
+  FROM variant v CROSS JOIN state s
+    ON s.rowid BETWEEN v.row_lo AND v.row_hi
+  CROSS JOIN lane l ON l.lane = s.lane;
 
 CREATE VIEW variant_info AS
   SELECT variant_id,

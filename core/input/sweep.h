@@ -4,8 +4,8 @@
  * (sweep, i), so any process can build variant i alone (resume, shards):
  * blocks are found by binary search over their first indices, a grid
  * index is decomposed in mixed radix, random draws hash (seed, i, axis).
- * Nothing ever holds the list of variants; vs_sweep_variant costs
- * O(changes of one variant).
+ * Nothing ever holds the list of variants, and no cost grows with their
+ * number: vs_sweep_changes is O(axes) (list: O(changes)) per variant.
  *
  * File format (DESIGN.md "Scenario and sweep files"):
  *
@@ -44,7 +44,9 @@
  * one axis move together (value k of each; they need the same number of
  * values), so a route can carry its own yaws. An axis must vary
  * something. Properties take dotted names in axes (dimension.length,
- * start.yaw); dimension: and start: mappings are list-only.
+ * start.yaw); dimension: and start: mappings are list-only. A param
+ * axis's value: takes the values mapping (or one number), and values:
+ * [...] is short for value: {values: [...]}.
  *   A range {from, to, step} (numbers; step > 0, to >= from) holds
  * floor((to - from)/step + 1e-9) + 1 values from + k*step, computed by
  * multiplication (no drift); it includes its upper limit, as OpenSCENARIO's
@@ -62,11 +64,12 @@
  *                                   weights: [3, 1]}}, speed: 10}
  * uniform and normal take one-number properties; choice takes entries as
  * in list, with optional weights (>= 0, summing to > 0; default equal).
- * A normal's min and max are optional and truncate it (the draw is
- * resampled within them by inverting the distribution function, never
- * clamped). Several varied properties in one random axis must all be
- * choices over the same number of values: one index is drawn for all of
- * them, weighted by the one of them that gives weights (at most one).
+ * A normal's min and max are optional and truncate it: draws come from
+ * the truncated distribution (by inverting its distribution function),
+ * never from clamping. Several varied properties in one random axis must
+ * all be choices over the same number of values: one index is drawn for
+ * all of them, weighted by the one of them that gives weights (at most
+ * one).
  *   Draws are a pure function of (seed, variant index in the whole sweep,
  * axis position in the block): see rng.h.
  *

@@ -307,8 +307,9 @@ int vs_sweep_parse_dist(ctx *c, const vs_propkey *pk, const vs_ynode *vn,
 				return -1;
 			}
 			p->kind = VS_DIST_VALUES;
-			return vs_sweep_read_values(c, pk, vs_ymap_get(vn, "values"),
-			                   num_label(pk, "values"), p);
+			return vs_sweep_read_values(c, pk,
+			                            vs_ymap_get(vn, "values"),
+			                            num_label(pk, "values"), p);
 		}
 		return parse_range(c, pk, vn, p);
 	}

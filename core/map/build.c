@@ -135,7 +135,8 @@ static int check_road(const vs_map_road *roads, int r, const map_marks *marks,
 		if (!(rd->widths[k] > 0) || !coord_ok(rd->widths[k])) {
 			fail(err, path, MARK(lanes), id,
 			     "lanes: width %d is %g; widths must be > 0 and at "
-			     "most %g m", k + 1, rd->widths[k], VS_MAP_MAX_COORD);
+			     "most %g m", k + 1, rd->widths[k],
+			     VS_MAP_MAX_COORD);
 			return -1;
 		}
 	if (rd->is_circle) {
@@ -221,8 +222,8 @@ static int road_segments(const vs_map_road *rd, map_road *g, int r,
 	}
 	for (int i = 0; i < n; i++) {
 		const map_seg *s = &g->segs[i];
-		/* The edge at offset y runs len + (ke - ks)·y along the segment:
-		 * linear in y, so the outermost edges decide. */
+		/* The edge at offset y runs len + (ke - ks)·y along the
+		 * segment: linear in y, so the outermost edges decide. */
 		for (int side = 0; side < 2; side++) {
 			double y = side ? ymax : ymin;
 			if (s->len + (s->ke - s->ks) * y > 1e-9 * s->len)
@@ -240,9 +241,9 @@ static int road_segments(const vs_map_road *rd, map_road *g, int r,
 	return 0;
 }
 
-/* Lays out the lanes of road r from index first on, and their records. */
+/* Lays out the lanes of road r, and its records. */
 static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
-                       int *n_quads, int *n_rings)
+                       int *n_quads, int *n_rings, int *n_across)
 {
 	map_road *g = &m->roads[r];
 	int n = rd->n_left + rd->n_right;
@@ -290,50 +291,54 @@ static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
 		}
 		l->length = q->seg_s[g->n_points - 1];
 	}
-	/* Records: segment by segment, the road's lanes side by side. */
-	int n_seg = g->is_circle ? 1 : g->n_points - 1;
-	for (int i = 0; i < n_seg; i++)
+	if (g->is_circle) {
+		int id = m->n_quads + (*n_rings)++;
+		m->rings[id - m->n_quads] = (map_ring){
+			g->cx, g->cy, g->radius - in_l, g->radius + in_r};
+		m->info[id] = (map_info){0, g->z, 0, g->first_lane, n,
+		                         rd->n_left, -1, *n_across};
+		/* left is the inside: radius = R - offset */
 		for (int k = 0; k < n; k++) {
-			int li = g->first_lane + k;
-			const vs_lane *l = &m->lanes[li];
-			double lo = fmin(l->inner, l->outer);
-			double hi = fmax(l->inner, l->outer);
-			int id = g->is_circle ? (*n_rings)++ + m->n_quads
-			                      : (*n_quads)++;
-			map_info *f = &m->info[id];
-			f->lane = li;
-			f->dir = m->geo[li].dir;
-			if (g->is_circle) {
-				/* left is the inside: radius = R - offset */
-				m->rings[id - m->n_quads] = (map_ring){
-					g->cx, g->cy, g->radius - hi, g->radius - lo};
-				f->oz = g->z;
-				f->seg = -1;
-				continue;
-			}
-			const map_seg *s = &g->segs[i];
-			const double *p = g->points + 3 * i;
-			/* the corner on the start mitre line at offset lo */
-			map_quad *c = &m->quads[id];
-			c->ox = p[0] + s->ks * lo * s->ux - lo * s->uy;
-			c->oy = p[1] + s->ks * lo * s->uy + lo * s->ux;
-			c->ux = s->ux;
-			c->uy = s->uy;
-			c->len = s->len + (s->ke - s->ks) * lo;
-			c->ks = s->ks;
-			c->ke = s->ke;
-			c->w = hi - lo;
-			f->oz = p[2];
-			f->dz = s->dz;
-			f->seg = i;
-			f->heading = map_wrap(atan2(s->uy, s->ux) +
-			                      (f->dir < 0 ? MAP_PI : 0));
-			/* positions at the segment's ends, in travel order */
-			const double *ss = m->geo[li].seg_s;
-			double L = l->length;
-			f->p0 = (f->dir > 0 ? ss[i] : L - ss[i]) / L;
-			f->p1 = (f->dir > 0 ? ss[i + 1] : L - ss[i + 1]) / L;
+			const vs_lane *l = &m->lanes[g->first_lane + k];
+			m->across[(*n_across)++] = (map_across){
+				g->radius - fmax(l->inner, l->outer),
+				g->radius - fmin(l->inner, l->outer), 0, 0};
 		}
+		return;
+	}
+	/* one quad a segment, its frame on the road's right edge (y = -in_r
+	 * from the reference line) at the start mitre line */
+	for (int i = 0; i + 1 < g->n_points; i++) {
+		const map_seg *s = &g->segs[i];
+		const double *p = g->points + 3 * i;
+		double lo = -in_r;
+		int id = (*n_quads)++;
+		map_quad *c = &m->quads[id];
+		c->ox = p[0] + s->ks * lo * s->ux - lo * s->uy;
+		c->oy = p[1] + s->ks * lo * s->uy + lo * s->ux;
+		c->ux = s->ux;
+		c->uy = s->uy;
+		c->len = s->len + (s->ke - s->ks) * lo;
+		c->ks = s->ks;
+		c->ke = s->ke;
+		c->w = in_l + in_r;
+		m->info[id] = (map_info){atan2(s->uy, s->ux), p[2], s->dz,
+		                         g->first_lane, n, rd->n_left, i,
+		                         *n_across};
+		/* each lane: across the quad from its right edge, and its
+		 * positions at the segment's ends, in its travel order */
+		for (int k = 0; k < n; k++) {
+			const vs_lane *l = &m->lanes[g->first_lane + k];
+			const double *ss = m->geo[g->first_lane + k].seg_s;
+			double L = l->length;
+			int along = m->geo[g->first_lane + k].dir > 0;
+			m->across[(*n_across)++] = (map_across){
+				fmin(l->inner, l->outer) + in_r,
+				fmax(l->inner, l->outer) + in_r,
+				(along ? ss[i] : L - ss[i]) / L,
+				(along ? ss[i + 1] : L - ss[i + 1]) / L};
+		}
+	}
 }
 
 static void *alloc_lines(size_t n)
@@ -353,16 +358,18 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 {
 	if (n_roads < 0)
 		n_roads = 0;
-	int n_lanes = 0, n_quads = 0, n_rings = 0;
+	int n_lanes = 0, n_quads = 0, n_rings = 0, n_across = 0;
 	for (int r = 0; r < n_roads; r++) {
 		if (check_road(roads, r, marks, path, err))
 			return NULL;
 		int n = roads[r].n_left + roads[r].n_right;
 		n_lanes += n;
+		int n_recs = roads[r].is_circle ? 1 : roads[r].n_points - 1;
 		if (roads[r].is_circle)
-			n_rings += n;
+			n_rings++;
 		else
-			n_quads += n * (roads[r].n_points - 1);
+			n_quads += n_recs;
+		n_across += n * n_recs;
 	}
 	int dup, first;
 	if (n_roads > 1 && find_duplicate_id(roads, n_roads, &dup, &first)) {
@@ -388,6 +395,7 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 	m->quads = alloc_lines((size_t)n_quads * sizeof *m->quads);
 	m->rings = alloc_lines((size_t)n_rings * sizeof *m->rings);
 	m->info = vs_xcalloc((size_t)m->n_recs, sizeof *m->info);
+	m->across = vs_xcalloc((size_t)n_across, sizeof *m->across);
 	int lane = 0;
 	for (int r = 0; r < n_roads; r++) {
 		const vs_map_road *rd = &roads[r];
@@ -416,9 +424,9 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 			}
 		}
 	}
-	n_quads = n_rings = 0;
+	n_quads = n_rings = n_across = 0;
 	for (int r = 0; r < n_roads; r++)
-		road_lanes(m, r, &roads[r], &n_quads, &n_rings);
+		road_lanes(m, r, &roads[r], &n_quads, &n_rings, &n_across);
 	map_index_build(m);
 	return m;
 }
@@ -456,6 +464,7 @@ void vs_map_unref(vs_map *m)
 	free(m->quads);
 	free(m->rings);
 	free(m->info);
+	free(m->across);
 	free(m->geo);
 	free(m->lanes);
 	free(m->roads);

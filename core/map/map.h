@@ -13,10 +13,13 @@
  * reference line. Circle lanes are exact arcs (annuli). Polyline lanes are
  * mitred: at each interior point the lane edges meet on the bisector of the
  * turn, so a lane is a chain of trapezoids that tile the road without gaps
- * or overlaps. z only follows the reference line (no banking) and breaks
- * ties between equally aligned lanes (stacked roads); it never decides
- * whether a point is on a lane, because vehicle models may keep z fixed
- * while a road climbs.
+ * or overlaps; s across a trapezoid is measured along the lines from one
+ * mitre to the next, so it is continuous and, on the centre line, the
+ * 3-D arc length. z only follows the reference line (no banking) and
+ * breaks ties between equally aligned lanes (stacked roads); it never
+ * decides whether a point is on a lane, because vehicle models may keep z
+ * fixed while a road climbs. Lanes of different roads may overlap
+ * (junctions, crossings): the most aligned one wins.
  *
  * A map is built once and is then read-only: any number of threads may call
  * the query functions at the same time. It is reference counted (atomic),
@@ -45,9 +48,9 @@ typedef struct vs_lane {
 	int lane;                       /* signed index: 1.. left, -1.. right */
 	double length;                  /* m, along the 3-D centre line */
 	double width;                   /* m */
-	double inner, outer;            /* m, lateral offsets of the lane's edges
-	                                   from the reference line, left > 0;
-	                                   |inner| < |outer| */
+	double inner, outer;            /* m, lateral offsets of the lane's
+	                                   edges from the reference line,
+	                                   left > 0; |inner| < |outer| */
 	int closed;                     /* 1: a ring (circle road), s wraps */
 } vs_lane;
 
@@ -88,8 +91,11 @@ vs_map *vs_map_create(const vs_map_road *roads, int n_roads, vs_error *err);
  * `{roads: [{id, circle: {center: [x, y], radius, z}, lanes}, {id,
  * polyline: [[x, y, z], ...], lanes}, {id, line: [[x, y, z], [x, y, z]],
  * lanes}, ...]}` with `lanes: {left: n, right: n, width: w | [w, ...]}`.
- * Sets *out to the map, or to NULL when there is no map or it has no
- * roads. Returns 0, or -1 with *out NULL and err set to
+ * A circle's z defaults to 0, left and right to 0 (one lane at least); a
+ * width list has one width per lane, left lanes 1..n first, then right
+ * lanes -1..-n (each side from the reference line outward). Unknown keys
+ * are errors. Sets *out to the map, or to NULL when there is no map or it
+ * has no roads. Returns 0, or -1 with *out NULL and err set to
  * "FILE:LINE:COL: message". */
 int vs_map_parse(const struct vs_ydoc *doc, const struct vs_ynode *node,
                  vs_map **out, vs_error *err);

@@ -18,7 +18,7 @@ typedef struct map_seg {
 	double ux, uy;   /* unit direction */
 	double len;      /* m, plan length */
 	double dz;       /* m, rise from start to end */
-	double ks, ke;   /* mitre slopes at start and end (0 at the road ends) */
+	double ks, ke;   /* mitre slopes at start and end (0 at road ends) */
 } map_seg;
 
 typedef struct map_road {
@@ -41,56 +41,68 @@ typedef struct map_lane {
 	                     reference line's start to each vertex, n_points */
 } map_lane;
 
-/* The pieces of lane area the index points at ("records"): a polyline
- * lane's trapezoid over one reference segment (a quad), or a whole circle
- * lane (a ring). A lookup tests the records of its cell for containment,
- * so what that test needs is kept apart and small: a quad is one cache
- * line, a ring half of one; the rest, needed only by candidates, is in
+/* The pieces of road area the index points at ("records"): a polyline
+ * road's trapezoid over one reference segment, all its lanes side by side
+ * (a quad), or a whole circle road (a ring). A lookup tests the records
+ * of its cell for containment, then finds the lane across the record, so
+ * what that test needs is kept apart and small: a quad is one cache line,
+ * a ring half of one; the rest, needed only by candidates, is in
  * map_info. Record ids: quads 0..n_quads-1, then rings. */
 
 /* A quad in its own frame: origin at its corner on the start mitre line
- * and on the lane edge at the lower lateral offset, x along the reference
- * segment, y across it to the left. The lane piece is 0 <= y <= w,
- * ks·y <= x <= len + ke·y. */
+ * and the road's right edge, x along the reference segment, y across it
+ * to the left. The piece is 0 <= y <= w, ks·y <= x <= len + ke·y. */
 typedef struct map_quad {
 	double ox, oy;   /* m: the corner */
 	double ux, uy;   /* the reference segment's unit direction */
-	double len;      /* m: the lower edge's length (> 0) */
+	double len;      /* m: the right edge's length (> 0) */
 	double ks, ke;   /* mitre slopes at the start and end (0 at road
 	                    ends) */
-	double w;        /* m: the lane's width */
+	double w;        /* m: the road's width */
 } map_quad;
 
 /* A ring: the annulus lo <= |p - o| <= hi. */
 typedef struct map_ring {
 	double ox, oy;   /* m: the circle's centre */
-	double lo, hi;   /* m: inner and outer radius */
+	double lo, hi;   /* m: the road's inner and outer radius */
 } map_ring;
 
 typedef struct map_info {
-	double heading;  /* rad from +X: the lane's travel direction (quad) */
-	double oz, dz;   /* m: z at the piece's start and its rise (quad); the
-	                    circle's z (ring) */
-	double p0, p1;   /* the lane's normalised position at the piece's
-	                    start and end mitre lines (quad) */
-	int32_t lane;    /* index into vs_map.lanes */
-	int32_t seg;     /* reference segment; -1: a ring */
-	int32_t dir;     /* +1 along the reference line, -1 against */
+	double heading;      /* rad from +X: the reference direction (quad) */
+	double oz, dz;       /* m: z at the piece's start and its rise (quad);
+	                        the circle's z (ring) */
+	int32_t first_lane;  /* the road's lanes: first_lane + k, k < n_lanes;
+	                        the first n_left run against the reference */
+	int32_t n_lanes, n_left;
+	int32_t seg;         /* reference segment; -1: a ring */
+	int32_t across;      /* its lanes are across[across + k] */
 } map_info;
 
+/* Lane k of a record: where it is across the record, and (quad) its
+ * normalised position at the start and end mitre lines. */
+typedef struct map_across {
+	double y0, y1;   /* m: from the road's right edge (quad), or radii
+	                    (ring); y0 < y1 */
+	double p0, p1;
+} map_across;
+
 /* A cell of a uniform grid, found through an open-addressing hash so that
- * empty space costs nothing. Short record lists sit in the slot itself
- * (one cache miss for the cell); longer ones in map_grid.cell_recs. */
-#define MAP_SLOT_IDS 5
+ * empty space costs nothing. Short record lists sit in the slot itself,
+ * so that a cell costs one cache miss; longer ones in map_grid.cell_recs.
+ * Four slots to a cache line. */
+#define MAP_SLOT_IDS 2
+#define MAP_SLOT_MANY 0xffffu  /* count field: the count is stored in
+                                  cell_recs just before the list */
 typedef struct map_slot {
-	uint64_t key;                 /* iy * nx + ix; MAP_NO_KEY: empty */
-	uint32_t count;               /* records in the cell */
-	uint32_t ids[MAP_SLOT_IDS];   /* count <= MAP_SLOT_IDS: the record
-	                                 indices; else ids[0] is where they
-	                                 start in cell_recs */
+	uint64_t word;               /* key << 16 | count (at most
+	                                MAP_SLOT_MANY), key = iy·nx + ix;
+	                                MAP_NO_KEY: empty */
+	uint32_t ids[MAP_SLOT_IDS];  /* count <= MAP_SLOT_IDS: the record
+	                                ids; else ids[0] is where they start
+	                                in cell_recs */
 } map_slot;
 
-#define MAP_NO_KEY UINT64_MAX
+#define MAP_NO_KEY UINT64_MAX  /* no cell key reaches 2^48 - 1 */
 #define MAP_LEVELS 8   /* grids, each 8 times coarser than the last */
 
 /* Cell (ix, iy) covers x0 + [ix, ix + 1)·cell, likewise y; only
@@ -116,10 +128,10 @@ struct vs_map {
 	vs_lane *lanes;
 	map_lane *geo;      /* n_lanes */
 	int n_recs, n_quads;
-	map_quad *quads;    /* road by road, segment by segment, lane by lane:
-	                       the lanes of one stretch of road sit together */
+	map_quad *quads;    /* road by road, segment by segment */
 	map_ring *rings;    /* n_recs - n_quads, road by road */
 	map_info *info;     /* n_recs, by record id */
+	map_across *across; /* per record, one per lane of its road */
 	/* levels[0] finds the lanes containing a point; the coarser ones
 	 * bound the search for the nearest lane off the road, so that a
 	 * point far from any lane costs a few cells too. */
@@ -127,7 +139,7 @@ struct vs_map {
 	map_grid levels[MAP_LEVELS];
 };
 
-/* Builds the grids over the records. */
+/* Builds the grids over the records (grid.c). */
 void map_index_build(vs_map *m);
 
 /* Frees the grids. */
@@ -148,5 +160,54 @@ typedef struct map_marks {
 } map_marks;
 vs_map *map_build(const vs_map_road *roads, int n_roads,
                   const map_marks *marks, const char *path, vs_error *err);
+
+
+/* ---- helpers for grid.c and locate.c ----------------------------------- */
+
+static inline int map_is_ring(const vs_map *m, uint32_t id)
+{
+	return id >= (uint32_t)m->n_quads;
+}
+
+static inline const map_ring *map_ring_of(const vs_map *m, uint32_t id)
+{
+	return &m->rings[id - (uint32_t)m->n_quads];
+}
+
+/* Coordinates of (px, py) in a quad's frame. */
+static inline void map_local(const map_quad *r, double px, double py,
+                             double *x, double *y)
+{
+	double dx = px - r->ox, dy = py - r->oy;
+	*x = dx * r->ux + dy * r->uy;
+	*y = dy * r->ux - dx * r->uy;
+}
+
+/* The quad's corners in its frame, counter-clockwise: start-right,
+ * end-right, end-left, start-left. */
+static inline void map_corners(const map_quad *r, double c[4][2])
+{
+	c[0][0] = 0;
+	c[0][1] = 0;
+	c[1][0] = r->len;
+	c[1][1] = 0;
+	c[2][0] = r->len + r->ke * r->w;
+	c[2][1] = r->w;
+	c[3][0] = r->ks * r->w;
+	c[3][1] = r->w;
+}
+
+static inline uint64_t map_cell_key(const map_grid *g, int64_t ix,
+                                    int64_t iy)
+{
+	return (uint64_t)iy * (uint64_t)g->nx + (uint64_t)ix;
+}
+
+/* Where a cell key's probe starts in a grid's slots. */
+static inline uint64_t map_slot_hash(const map_grid *g, uint64_t key)
+{
+	key *= 0x9e3779b97f4a7c15u;
+	return (key ^ (key >> 29)) % g->n_slots;
+}
 
 #endif

@@ -135,9 +135,9 @@ static int parse_lanes(const vs_ydoc *doc, const vs_ynode *n,
 	} else if (count != lanes) {
 		free(v);
 		vs_error_at(err, doc->path, w->mark,
-		            "%s: %d widths for %d lanes; give one width, or one "
-		            "per lane: left 1..%d, then right -1..-%d", key,
-		            count, lanes, rd->n_left, rd->n_right);
+		            "%s: %d widths for %d lanes; give one width, or "
+		            "one per lane: left 1..%d, then right -1..-%d",
+		            key, count, lanes, rd->n_left, rd->n_right);
 		return -1;
 	} else {
 		st->widths = v;
@@ -170,9 +170,9 @@ static int parse_road(const vs_ydoc *doc, const vs_ynode *n, vs_map_road *rd,
 				continue;
 			if (geom) {
 				vs_error_at(err, doc->path, k->mark,
-				            "%s: has both '%s' and '%s'; give one "
-				            "of circle, polyline or line", road,
-				            kind, k->str);
+				            "%s: has both '%s' and '%s'; "
+				            "give one of circle, polyline "
+				            "or line", road, kind, k->str);
 				return -1;
 			}
 			geom = vs_ymap_value(n, i);
@@ -218,7 +218,8 @@ int vs_map_parse(const vs_ydoc *doc, const vs_ynode *node, vs_map **out,
 	road_store *st = vs_xcalloc((size_t)n, sizeof *st);
 	int rc = 0;
 	for (int i = 0; i < n && !rc; i++)
-		rc = parse_road(doc, roads->kids[i], &rd[i], &mk[i], &st[i], err);
+		rc = parse_road(doc, roads->kids[i], &rd[i], &mk[i], &st[i],
+		                err);
 	if (!rc) {
 		*out = map_build(rd, n, mk, doc->path, err);
 		rc = *out ? 0 : -1;

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "map/map.h"
 #include "sim/sim.h"
 
 volatile sig_atomic_t vs_run_stop;
@@ -100,7 +101,7 @@ static void simulate(runner *R, uint64_t i, slot *s)
 		return;
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
-	                  o->no_wheels};
+	                  o->no_wheels, o->no_map};
 	int rc = vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = now() - t0;
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
@@ -473,6 +474,23 @@ static void build_record(record *rec, const vs_scenario *seed,
 	}
 }
 
+/* The map's lanes, so that map_location can name them. */
+static int store_lanes(const vs_scenario *seed, vs_store *st, vs_error *err)
+{
+	int n = seed->map ? vs_map_lane_count(seed->map) : 0;
+	if (n == 0)
+		return 0;
+	vs_lane_row *rows = vs_xcalloc((size_t)n, sizeof *rows);
+	for (int i = 0; i < n; i++) {
+		const vs_lane *l = vs_map_lane(seed->map, i);
+		rows[i] = (vs_lane_row){l->uuid, l->road, l->lane, l->length,
+		                        l->width};
+	}
+	int rc = vs_store_set_lanes(st, rows, n, err) ? -2 : 0;
+	free(rows);
+	return rc;
+}
+
 int vs_run(const vs_scenario *seed, const vs_sweep *sw,
            const vs_registry *reg, const vs_run_opts *o,
            vs_run_summary *sum, vs_error *err)
@@ -487,7 +505,9 @@ int vs_run(const vs_scenario *seed, const vs_sweep *sw,
 	                             rec.n_plugins, err);
 	if (!st)
 		return -1;
-	int rc = run_store(seed, sw, o, st, sum, err);
+	int rc = store_lanes(seed, st, err);
+	if (!rc)
+		rc = run_store(seed, sw, o, st, sum, err);
 	vs_error cerr = {{0}};
 	if (vs_store_close(st, &cerr) && rc == 0) {
 		vs_error_set(err, "%s", cerr.msg);

@@ -32,6 +32,7 @@ typedef struct vs_run_opts {
 	vs_store_mode mode;
 	int record_every;        /* >= 1 */
 	int no_wheels;           /* --record without wheels */
+	int no_map;              /* --record without map */
 	const char *record;      /* what is stored, as given to --record */
 	double variant_timeout;  /* s of wall time per variant; 0: none */
 	int progress;            /* print a progress line to stderr */

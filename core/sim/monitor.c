@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "map/map.h"
 #include "sim/obb.h"
 
 struct vs_monitor {
 	int n;
 	const vs_actor_info *info;
 	const int64_t *parent;
-	const char *const *lane_ids;
+	const struct vs_map *map;
 	unsigned char *touching;  /* n x n: footprints overlapped last step */
 	vs_lane_pos *last;        /* lane positions last step */
 	int have_last;
@@ -22,13 +23,13 @@ struct vs_monitor {
 
 vs_monitor *vs_monitor_create(int n, const vs_actor_info *info,
                               const int64_t *parent,
-                              const char *const *lane_ids)
+                              const struct vs_map *map)
 {
 	vs_monitor *m = vs_xcalloc(1, sizeof *m);
 	m->n = n;
 	m->info = info;
 	m->parent = parent;
-	m->lane_ids = lane_ids;
+	m->map = map;
 	m->touching = vs_xcalloc((size_t)n * (size_t)n, 1);
 	m->last = vs_xcalloc((size_t)n, sizeof *m->last);
 	m->sum.max_lat_acc = 0;
@@ -94,7 +95,7 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 
 static const char *lane_name(const vs_monitor *m, int lane)
 {
-	return lane >= 0 && m->lane_ids ? m->lane_ids[lane] : "?";
+	return lane >= 0 && m->map ? vs_map_lane(m->map, lane)->uuid : "?";
 }
 
 static void lanes_step(vs_monitor *m, int64_t step, const vs_lane_pos *lp,

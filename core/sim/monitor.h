@@ -18,11 +18,13 @@ typedef struct vs_lane_pos {
 	int on_lane;   /* the origin lies between the lane's boundaries */
 } vs_lane_pos;
 
-/* n actors with their infos and parent IDs (0: the world). lane_ids names
- * lane indices in event details (NULL: no map). */
+struct vs_map;
+
+/* n actors with their infos and parent IDs (0: the world); the map names
+ * lanes in event details (NULL: no map). */
 vs_monitor *vs_monitor_create(int n, const vs_actor_info *info,
                               const int64_t *parent,
-                              const char *const *lane_ids);
+                              const struct vs_map *map);
 
 /* Step k's states (cur) and lane positions (NULL without a map). Appends
  * events to res. Returns the number of collisions that began this step. */

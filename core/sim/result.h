@@ -34,12 +34,21 @@ typedef struct vs_wheel_acc {
 	double roll_r; /* m, rolled by the right steered wheel */
 } vs_wheel_acc;
 
+/* MapLocation of one actor at one step (core/map's vs_map_locate). */
+typedef struct vs_map_row {
+	int lane;        /* lane index, -1: none (no map, or not recorded) */
+	int on_lane;     /* IsOnLane */
+	double position; /* normalised s in [0, 1] */
+	double angle;    /* rad, lane tangent to travel direction */
+} vs_map_row;
+
 /* One actor at one recorded step. */
 typedef struct vs_state_row {
 	int64_t actor_id;
 	int64_t step;
 	vs_state s;
 	vs_wheel_acc w;
+	vs_map_row m;
 } vs_state_row;
 
 /* One wheel's fixed geometry, actor frame. */

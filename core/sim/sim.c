@@ -9,6 +9,7 @@
 
 #include "plugin/registry.h"
 #include "sim/attach.h"
+#include "map/map.h"
 #include "sim/monitor.h"
 #include "sim/wheels.h"
 
@@ -26,6 +27,9 @@ typedef struct sim {
 	int64_t *ids;
 	int64_t *parent;        /* parent actor IDs, 0: the world */
 	vs_monitor *monitor;    /* events and summary */
+	const struct vs_map *map; /* NULL: no map, or not recorded */
+	vs_map_row *loc;        /* map location at step k */
+	vs_lane_pos *lanes;     /* the same, for the monitor */
 	vs_state *prev, *cur;   /* step k-1, step k */
 	vs_wheel_acc *wacc;     /* wheel accumulators, at step k */
 	vs_control *ctl;
@@ -228,6 +232,7 @@ static void record(sim *S, int64_t step)
 		row->actor_id = S->ids[i];
 		row->step = step;
 		row->s = S->cur[i];
+		row->m = S->loc[i];
 		if (!S->no_wheels)
 			row->w = S->wacc[i];
 		else
@@ -426,7 +431,20 @@ static int step(sim *S, int64_t k)
  * number of collisions that began at this step. */
 static int observe(sim *S, int64_t k)
 {
-	return vs_monitor_step(S->monitor, k, S->cur, NULL, S->res);
+	if (S->map) {
+		for (int i = 0; i < S->n; i++) {
+			const vs_state *s = &S->cur[i];
+			vs_map_location l;
+			vs_map_locate(S->map, s->x, s->y, s->z,
+			              vs_map_travel_heading(s->vx, s->vy, s->yaw),
+			              &l);
+			S->loc[i] = (vs_map_row){l.lane, l.is_on_lane,
+			                         l.position, l.angle};
+			S->lanes[i] = (vs_lane_pos){l.lane, l.is_on_lane};
+		}
+	}
+	return vs_monitor_step(S->monitor, k, S->cur,
+	                       S->map ? S->lanes : NULL, S->res);
 }
 
 static void teardown(sim *S)
@@ -439,6 +457,8 @@ static void teardown(sim *S)
 	}
 	free(S->ids);
 	free(S->parent);
+	free(S->loc);
+	free(S->lanes);
 	free(S->prev);
 	free(S->wacc);
 	free(S->cur);
@@ -463,6 +483,11 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	size_t n = (size_t)S.n;
 	S.ids = vs_xcalloc(n, sizeof *S.ids);
 	S.parent = vs_xcalloc(n, sizeof *S.parent);
+	S.loc = vs_xcalloc(n, sizeof *S.loc);
+	S.lanes = vs_xcalloc(n, sizeof *S.lanes);
+	for (int i = 0; i < S.n; i++)
+		S.loc[i].lane = -1;
+	S.map = opts && opts->no_map ? NULL : scn->map;
 	S.prev = vs_xcalloc(n, sizeof *S.prev);
 	S.wacc = vs_xcalloc(n, sizeof *S.wacc);
 	S.cur = vs_xcalloc(n, sizeof *S.cur);
@@ -489,7 +514,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	int64_t steps = vs_scenario_steps(scn);
 	int stopped = 0;
 	if (start(&S) == 0) {
-		S.monitor = vs_monitor_create(S.n, S.info, S.parent, NULL);
+		S.monitor = vs_monitor_create(S.n, S.info, S.parent, S.map);
 		observe(&S, 0);
 		record(&S, 0);
 		for (int64_t k = 1; k < steps; k++) {

@@ -13,6 +13,7 @@ typedef struct vs_sim_opts {
 	volatile sig_atomic_t *stop; /* polled; nonzero aborts (may be NULL) */
 	double timeout;            /* s of wall time per variant; 0: none */
 	int no_wheels;             /* store no wheel geometry or rolling */
+	int no_map;                /* store no map location */
 } vs_sim_opts;
 
 /* The host-services table handed to every plugin at entry. */

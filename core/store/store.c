@@ -9,11 +9,12 @@
 
 #include "common/error.h"
 
-/* Rows per multi-row INSERT: 19 columns x 50 = 950 parameters, well under
+/* Rows per multi-row INSERT: 23 columns x 50 = 1150 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
  * program run per 50 rows). */
 #define ROWS_PER_INSERT 50
-#define STATE_COLS 19
+#define STATE_COLS 23
+#define STATE_REALS 17 /* x .. roll_r */
 
 struct vs_store {
 	sqlite3 *db;
@@ -59,7 +60,7 @@ static int prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
 static char *state_insert_sql(int rows)
 {
 	const char *head = "INSERT INTO state VALUES ";
-	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
 	char *sql = vs_xcalloc(1, n);
 	strcpy(sql, head);
@@ -109,6 +110,38 @@ static void bind_meta_value(sqlite3_stmt *s, int col, const vs_meta *m)
 		                  SQLITE_STATIC);
 	else
 		sqlite3_bind_double(s, col, m->number);
+}
+
+int vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
+                       vs_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	if (prepare(st, "SELECT count(*) FROM lane", &q, err))
+		return -1;
+	int have = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
+	sqlite3_finalize(q);
+	if (have > 0 || n == 0)
+		return 0;
+	if (exec(st, "BEGIN", err) ||
+	    prepare(st, "INSERT INTO lane VALUES (?,?,?,?,?,?)", &q, err))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		sqlite3_bind_int(q, 1, i + 1);
+		sqlite3_bind_text(q, 2, lanes[i].lane_id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q, 3, lanes[i].road, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q, 4, lanes[i].lane_index);
+		sqlite3_bind_double(q, 5, lanes[i].length);
+		sqlite3_bind_double(q, 6, lanes[i].width);
+		int rc = sqlite3_step(q);
+		sqlite3_reset(q);
+		if (rc != SQLITE_DONE) {
+			sqlite3_finalize(q);
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return db_fail(st, err, "writing lanes");
+		}
+	}
+	sqlite3_finalize(q);
+	return exec(st, "COMMIT", err);
 }
 
 int vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err)
@@ -351,14 +384,27 @@ static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
 {
 	const vs_state *v = &r->s;
 	const vs_wheel_acc *w = &r->w;
-	double vals[STATE_COLS - 2] = {
+	double vals[STATE_REALS] = {
 		v->x, v->y, v->z, v->roll, v->pitch, v->yaw,
 		v->vx, v->vy, v->vz, v->wx, v->wy, v->wz,
 		v->steer, w->dist, w->turn, w->roll_l, w->roll_r};
 	sqlite3_bind_int64(s, base + 1, r->actor_id);
 	sqlite3_bind_int64(s, base + 2, r->step);
-	for (int i = 0; i < STATE_COLS - 2; i++)
+	for (int i = 0; i < STATE_REALS; i++)
 		sqlite3_bind_double(s, base + 3 + i, vals[i]);
+	/* Map location: lanes are numbered from 1 in the lane table; NULLs
+	 * (no map, or not recorded) cost no payload bytes. */
+	const vs_map_row *m = &r->m;
+	int c = base + 3 + STATE_REALS;
+	if (m->lane >= 0) {
+		sqlite3_bind_int(s, c, m->lane + 1);
+		sqlite3_bind_int(s, c + 1, m->on_lane);
+		sqlite3_bind_double(s, c + 2, m->position);
+		sqlite3_bind_double(s, c + 3, m->angle);
+	} else {
+		for (int k = 0; k < 4; k++)
+			sqlite3_bind_null(s, c + k);
+	}
 }
 
 static int put_rows(vs_store *st, const vs_result *r, vs_error *err)

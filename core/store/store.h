@@ -58,6 +58,19 @@ void vs_store_rollback(vs_store *st);
  * inside a transaction. Returns 0 or -1 with err set. */
 int vs_store_put(vs_store *st, const vs_result *r, vs_error *err);
 
+/* One lane of the map (table lane), numbered from 1 in the given order. */
+typedef struct vs_lane_row {
+	const char *lane_id;  /* UUID */
+	const char *road;
+	int lane_index;       /* signed: 1.. left, -1.. right */
+	double length, width; /* m */
+} vs_lane_row;
+
+/* Stores the map's lanes unless the file has them already (a resume).
+ * Returns 0 or -1 with err set. */
+int vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
+                       vs_error *err);
+
 /* Sets a meta row (inside or outside a transaction). */
 int vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err);
 

@@ -70,6 +70,29 @@ class CliTest(TempDirCase):
         self.assertEqual(rc, 0)
         self.assertIn("variants: 1", out)
 
+    def test_check_counts_per_block(self):
+        sweep = self.write("s.yaml", """\
+vsweep: 1
+seed: 42
+blocks:
+  - list:
+      - [{actor: 1, speed: 10}]
+  - grid:
+      - {actor: 1, speed: {from: 5, to: 30, step: 5}}
+      - {actor: 1, param: vehicle_model.steering_ratio, values: [14, 15, 16]}
+  - random:
+      count: 1000
+      axes:
+        - {actor: 2, speed: {uniform: [5, 25]}}
+""")
+        rc, out, err = run("check", scenario("two_cars.yaml"), "--sweep",
+                           sweep)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("block 1 (list): 1 variants", out)
+        self.assertIn("block 2 (grid): 18 variants", out)  # 6 x 3
+        self.assertIn("block 3 (random): 1000 variants", out)
+        self.assertIn("variants: 1019", out)
+
     def test_plugins_lists_shipped_with_params(self):
         rc, out, err = run("plugins")
         self.assertEqual(rc, 0, err)

@@ -1,7 +1,8 @@
 /* MapLocation lookups on maps of 10, 1,000 and 10,000 lanes: the spatial
  * index should make a lookup cost about the same whatever the map's size.
- * Each map is tiles of 300 m, each holding a straight 4-lane road (200 m,
- * a different heading per tile) or a 4-lane ring (radius 60 m). Points are
+ * Each map is tiles of 300 m, each holding a 4-lane road that bends
+ * gently (SEGS segments of 20 m, as map data come; a different heading per
+ * tile) or a 4-lane ring (radius 60 m). Points are
  * drawn near lanes (a random lane, position, and lateral offset up to 1 m
  * past its edges), so most are on a lane and some just off; a second run
  * draws points anywhere over the map's area (mostly off the road).
@@ -19,6 +20,7 @@
 
 #define PI 3.14159265358979323846
 #define TILE 300.0   /* m */
+#define SEGS 10      /* per bending road */
 #define N_POINTS (1 << 18)
 #define RUNS 5       /* timings per figure; the best is printed */
 
@@ -43,7 +45,7 @@ static vs_map *make_map(int n_lanes, double *side)
 	int n_roads = (n_lanes + 3) / 4;
 	int per_row = (int)ceil(sqrt((double)n_roads));
 	vs_map_road *roads = calloc((size_t)n_roads, sizeof *roads);
-	double *pts = calloc((size_t)n_roads * 6, sizeof *pts);
+	double *pts = calloc((size_t)n_roads * 3 * (SEGS + 1), sizeof *pts);
 	char (*ids)[16] = calloc((size_t)n_roads, sizeof *ids);
 	static const double width[4] = {3.5, 3.5, 3.5, 3.5};
 	for (int r = 0, left = n_lanes; r < n_roads; r++) {
@@ -63,13 +65,17 @@ static vs_map *make_map(int n_lanes, double *side)
 			rd->center[1] = cy;
 			rd->radius = 60;
 		} else {
-			double h = 0.7 * r;
-			double *p = pts + 6 * r;
+			/* from the tile's centre - 100 m, turning 4 degrees a
+			 * point one way, then the other */
+			double h = 0.7 * r, *p = pts + 3 * (SEGS + 1) * r;
 			p[0] = cx - 100 * cos(h);
 			p[1] = cy - 100 * sin(h);
-			p[3] = cx + 100 * cos(h);
-			p[4] = cy + 100 * sin(h);
-			rd->n_points = 2;
+			for (int k = 1; k <= SEGS; k++) {
+				h += (k <= SEGS / 2 ? 4 : -4) * PI / 180;
+				p[3 * k] = p[3 * k - 3] + 20 * cos(h);
+				p[3 * k + 1] = p[3 * k - 2] + 20 * sin(h);
+			}
+			rd->n_points = SEGS + 1;
 			rd->points = p;
 		}
 	}
@@ -114,8 +120,8 @@ static double make_points(const vs_map *m, int n_lanes, double side,
 		double *p = near + 4 * i;
 		int lane = (int)(urand(&s) * n_lanes);
 		double w = vs_map_lane(m, lane)->width;
-		vs_map_lane_point(m, lane, urand(&s), (urand(&s) - 0.5) * (w + 2),
-		                  p, NULL);
+		double lateral = (urand(&s) - 0.5) * (w + 2);
+		vs_map_lane_point(m, lane, urand(&s), lateral, p, NULL);
 		p[3] = (urand(&s) - 0.5) * 2 * PI;
 		vs_map_location loc;
 		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
@@ -154,10 +160,10 @@ int main(int argc, char **argv)
 	 * then spoils one run of each, not every run of one size */
 	for (int run = 0; run < RUNS; run++)
 		for (int k = 0; k < SIZES; k++) {
-			near_ns[k] = fmin(near_ns[k], time_lookups(maps[k], near[k],
-			                                           n, &check));
-			any_ns[k] = fmin(any_ns[k], time_lookups(maps[k], any[k],
-			                                         n / 4, &check));
+			double t = time_lookups(maps[k], near[k], n, &check);
+			near_ns[k] = fmin(near_ns[k], t);
+			t = time_lookups(maps[k], any[k], n / 4, &check);
+			any_ns[k] = fmin(any_ns[k], t);
 		}
 	printf("%8s %10s %12s %14s %14s\n", "lanes", "build ms", "on lane %",
 	       "near ns/look", "any ns/look");

@@ -44,7 +44,7 @@ typedef struct args {
 	int resume, overwrite, keep_parts;
 	long record_every;
 	char record[64];         /* canonical --record list, as vsweep's */
-	int no_wheels;
+	int no_wheels, no_map;
 	double variant_timeout;  /* s */
 	const char *plugin_path[64];
 	int n_plugin_path;
@@ -98,6 +98,7 @@ static int parse_record(const char *v, args *a)
 			return -1;
 	}
 	a->no_wheels = !wheels;
+	a->no_map = !map;
 	snprintf(a->record, sizeof a->record, "state%s%s",
 	         wheels ? ",wheels" : "", map ? ",map" : "");
 	return 0;
@@ -315,6 +316,7 @@ static int run(const args *a, int rank, int size)
 			.shard_n = 1,
 			.record_every = (int)a->record_every,
 			.no_wheels = a->no_wheels,
+			.no_map = a->no_map,
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
 			.shard_label = label,

@@ -252,6 +252,7 @@ static int cmd_run(const args *a, int argc, char **argv)
 		                       : VS_STORE_CREATE,
 		.record_every = (int)a->record_every,
 		.no_wheels = a->no_wheels,
+		.no_map = a->no_map,
 		.record = a->record,
 		.variant_timeout = a->variant_timeout,
 		.progress = a->progress || isatty(STDERR_FILENO),
@@ -295,7 +296,8 @@ static int cmd_check(const args *a)
 		       scn->n_actors, (long long)vs_scenario_steps(scn),
 		       scn->step);
 		for (int i = 0; i < sw->n_blocks; i++)
-			printf("block %d (list): %llu variants\n", i + 1,
+			printf("block %d (%s): %llu variants\n", i + 1,
+			       vs_block_kind_name(sw->blocks[i].kind),
 			       (unsigned long long)sw->blocks[i].count);
 		printf("variants: %llu\n", (unsigned long long)sw->count);
 	}

@@ -148,8 +148,8 @@ START_TEST(create_errors)
 	rd[1].n_points = 1;
 	memset(&err, 0, sizeof err);
 	ck_assert_ptr_null(vs_map_create(rd, 2, &err));
-	ck_assert_str_eq(err.msg, "road 'b': polyline: needs at least 2 points, "
-	                          "got 1");
+	ck_assert_str_eq(err.msg, "road 'b': polyline: needs at least 2 "
+	                          "points, got 1");
 	w[1] = 0;
 	rd[1] = rd[0];
 	rd[1].id = "b";

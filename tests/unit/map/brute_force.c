@@ -26,6 +26,30 @@ typedef struct bf_map {
 	bf_lane *lanes;
 } bf_map;
 
+/* The lanes of road r, in the map's order: left 1..n, right -1..-n. */
+static void bf_add_lanes(bf_map *b, const vs_map_road *r)
+{
+	double in_l = 0, in_r = 0;
+	for (int k = 0; k < r->n_left + r->n_right; k++) {
+		bf_lane *l = &b->lanes[b->n_lanes++];
+		l->road = r;
+		if (k < r->n_left) {
+			l->dir = -1;
+			l->lo = in_l;
+			l->hi = in_l += r->widths[k];
+		} else {
+			l->dir = 1;
+			l->hi = -in_r;
+			l->lo = -(in_r += r->widths[k]);
+		}
+		if (r->is_circle) { /* radii: left is the inside */
+			double lo = r->radius - l->hi;
+			l->hi = r->radius - l->lo;
+			l->lo = lo;
+		}
+	}
+}
+
 static double urand(unsigned *s, double a, double b)
 {
 	*s = *s * 1103515245u + 12345u;
@@ -49,7 +73,8 @@ static void bf_make(bf_map *b, int n_lanes, unsigned seed, double apart)
 		ids[b->n_roads] = malloc(16);
 		snprintf(ids[b->n_roads], 16, "r%d", b->n_roads);
 		r->id = ids[b->n_roads];
-		int left = (int)urand(&seed, 0, 3), right = 1 + (int)urand(&seed, 0, 3);
+		int left = (int)urand(&seed, 0, 3);
+		int right = 1 + (int)urand(&seed, 0, 3);
 		if (left + right > n_lanes - b->n_lanes) {
 			left = 0;
 			right = n_lanes - b->n_lanes;
@@ -87,25 +112,7 @@ static void bf_make(bf_map *b, int n_lanes, unsigned seed, double apart)
 			r->n_points = 2;
 			r->points = p;
 		}
-		double in_l = 0, in_r = 0;
-		for (int k = 0; k < left + right; k++) {
-			bf_lane *l = &b->lanes[b->n_lanes++];
-			l->road = r;
-			if (k < left) {
-				l->dir = -1;
-				l->lo = in_l;
-				l->hi = in_l += w[k];
-			} else {
-				l->dir = 1;
-				l->hi = -in_r;
-				l->lo = -(in_r += w[k]);
-			}
-			if (r->is_circle) { /* radii: left is the inside */
-				double lo = r->radius - l->hi;
-				l->hi = r->radius - l->lo;
-				l->lo = lo;
-			}
-		}
+		bf_add_lanes(b, r);
 		b->n_roads++;
 	}
 	free(ids); /* the strings are freed in bf_free through the roads */
@@ -219,7 +226,10 @@ static int compare(const bf_map *b, const vs_map *m, int n, unsigned seed,
 		              "(%.17g, %.17g): lane %d on %d, brute force %d "
 		              "on %d", x, y, got.lane, got.is_on_lane,
 		              want.lane, want.is_on_lane);
-		double tol = 1e-9 * fmax(1, want.distance);
+		/* rounding: relative to the distance, and to the coordinates
+		 * (an ulp of 9e6 m is 2e-9 m) */
+		double tol = 1e-9 * fmax(1, want.distance) +
+		             1e-15 * (fabs(x) + fabs(y));
 		ck_assert_double_eq_tol(got.distance, want.distance, tol);
 		ck_assert_double_eq_tol(got.position, want.position, 1e-9);
 		ck_angle_eq(got.angle, want.angle, 1e-9);
@@ -254,6 +264,36 @@ START_TEST(index_sparse_map)
 	ck_assert_msg(m, "%s", err.msg);
 	compare(&b, m, 1000, 31, -9.1e6, 9.1e6, 9.9e6);
 	compare(&b, m, 1000, 32, 9e6 - 500, 9e6 + 2500, 1e5);
+	vs_map_unref(m);
+	bf_free(&b);
+}
+END_TEST
+
+/* 70,000 roads through one point: more records in a cell than a slot's
+ * count field holds. */
+START_TEST(index_crowded_cell)
+{
+	enum { N = 70000 };
+	bf_map b = {0, 0, calloc(N, sizeof(vs_map_road)),
+	            calloc(7 * N, sizeof(double)), calloc(N, sizeof(bf_lane))};
+	for (int k = 0; k < N; k++) {
+		vs_map_road *r = &b.roads[b.n_roads++];
+		double *p = b.store + 7 * k, h = 2 * PI * k / N;
+		p[0] = -5 * cos(h);
+		p[1] = -5 * sin(h);
+		p[3] = 5 * cos(h);
+		p[4] = 5 * sin(h);
+		p[6] = 0.5;
+		char *id = malloc(16);
+		snprintf(id, 16, "s%d", k);
+		*r = (vs_map_road){.id = id, .n_points = 2, .points = p,
+		                   .n_right = 1, .widths = p + 6};
+		bf_add_lanes(&b, r);
+	}
+	vs_error err = {{0}};
+	vs_map *m = vs_map_create(b.roads, b.n_roads, &err);
+	ck_assert_msg(m, "%s", err.msg);
+	compare(&b, m, 24, 5, -8, 8, 30);
 	vs_map_unref(m);
 	bf_free(&b);
 }
@@ -299,8 +339,8 @@ START_TEST(concurrent_readers)
 	job jobs[T];
 	for (int t = 0; t < T; t++) {
 		jobs[t] = (job){vs_map_ref(m), N, pts, outs + t * N};
-		ck_assert_int_eq(pthread_create(&th[t], NULL, run_job, &jobs[t]),
-		                 0);
+		int rc = pthread_create(&th[t], NULL, run_job, &jobs[t]);
+		ck_assert_int_eq(rc, 0);
 	}
 	for (int t = 0; t < T; t++) {
 		pthread_join(th[t], NULL);
@@ -321,6 +361,7 @@ TCase *index_tcase(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, index_matches_brute_force);
 	tcase_add_test(tc, index_sparse_map);
+	tcase_add_test(tc, index_crowded_cell);
 	tcase_add_test(tc, concurrent_readers);
 	return tc;
 }

@@ -175,6 +175,18 @@ START_TEST(most_aligned)
 	l = at(m, 1, -1, 0.2);
 	ck_assert_str_eq(vs_map_lane(m, l.lane)->road, "ew");
 	vs_map_unref(m);
+
+	/* stacked roads, the same way: equally aligned, the nearer in z */
+	m = must_parse("roads:\n"
+	               "  - {id: low, line: [[0, 0, 0], [50, 0, 0]],\n"
+	               "     lanes: {right: 1, width: 4}}\n"
+	               "  - {id: high, line: [[0, 0, 6], [50, 0, 6]],\n"
+	               "     lanes: {right: 1, width: 4}}\n");
+	vs_map_locate(m, 20, -2, 5.5, 0, &l);
+	ck_assert_str_eq(vs_map_lane(m, l.lane)->road, "high");
+	vs_map_locate(m, 20, -2, 0.5, 0, &l);
+	ck_assert_str_eq(vs_map_lane(m, l.lane)->road, "low");
+	vs_map_unref(m);
 }
 END_TEST
 
@@ -396,6 +408,67 @@ START_TEST(polyline_mitre)
 }
 END_TEST
 
+/* Zigzag polylines turning both ways, climbing: a point drawn on a lane
+ * at position p and lateral offset y is found on that lane at p, aligned
+ * with it; just past the outermost edges it is off the road. */
+START_TEST(polyline_round_trip)
+{
+	unsigned seed = 2024 + (unsigned)_i;
+	double pts[3 * 12], w[6] = {3.5, 3, 4, 3.5, 3, 4};
+	double x = 0, y = 0, z = 0, h = 0.3 * _i;
+	for (int k = 0; k < 12; k++) {
+		pts[3 * k] = x;
+		pts[3 * k + 1] = y;
+		pts[3 * k + 2] = z;
+		seed = seed * 1103515245u + 12345u;
+		double r = ((seed >> 8) & 0xffff) / 65536.0;
+		double len = 20 + 40 * r;
+		h += (r - 0.5) * 2 * PI / 3; /* turns up to 60 degrees */
+		x += len * cos(h);
+		y += len * sin(h);
+		z += (r - 0.5) * 4;
+	}
+	vs_map_road rd = {.id = "zz", .n_points = 12, .points = pts,
+	                  .n_left = 3, .n_right = 3, .widths = w};
+	vs_error err = {{0}};
+	vs_map *m = vs_map_create(&rd, 1, &err);
+	ck_assert_msg(m, "%s", err.msg);
+	for (int i = 0; i < 6; i++) {
+		double wi = vs_map_lane(m, i)->width;
+		/* (not at the very ends: a point on an end line is on the
+		 * lane's boundary, in or out by rounding) */
+		for (int k = 1; k < 200; k++) {
+			double p = k / 200.0, lat = (k % 7 - 3) / 6.1 * wi;
+			double q[3], head;
+			int rc = vs_map_lane_point(m, i, p, lat, q, &head);
+			ck_assert_int_eq(rc, 0);
+			vs_map_location l;
+			vs_map_locate(m, q[0], q[1], q[2], head, &l);
+			ck_assert_msg(l.is_on_lane && l.lane == i,
+			              "lane %d p %g lat %g: on %d lane %d", i,
+			              p, lat, l.is_on_lane, l.lane);
+			ck_assert_double_eq_tol(l.position, p, 1e-9);
+			ck_angle_eq(l.angle, 0, 1e-9);
+		}
+	}
+	/* lanes 3 and -3 are the outermost, their outer edges on their right
+	 * (keep right): just past them is off the road */
+	for (int k = 1; k < 100; k++) {
+		double q[3], head;
+		vs_map_location l;
+		vs_map_lane_point(m, 2, k / 100.0, -2 - 1e-6, q, &head);
+		vs_map_locate(m, q[0], q[1], q[2], head, &l);
+		ck_assert_int_eq(l.is_on_lane, 0);
+		ck_assert_int_eq(l.lane, 2);
+		vs_map_lane_point(m, 5, k / 100.0, -2 - 1e-6, q, &head);
+		vs_map_locate(m, q[0], q[1], q[2], head, &l);
+		ck_assert_int_eq(l.is_on_lane, 0);
+		ck_assert_int_eq(l.lane, 5);
+	}
+	vs_map_unref(m);
+}
+END_TEST
+
 START_TEST(width_list)
 {
 	vs_map *m = must_parse(
@@ -517,7 +590,8 @@ START_TEST(scenario_shares_map)
 		"      circle: {center: [0, 0], radius: 57.3}\n"
 		"      lanes: {left: 4, right: 4, width: 3.5}\n"
 		"assets:\n  box: {length: 1, width: 1, height: 1}\n"
-		"actors:\n  - {id: 1, asset: box, start: {position: [0, 0, 0]}}\n";
+		"actors:\n"
+		"  - {id: 1, asset: box, start: {position: [0, 0, 0]}}\n";
 	vs_error err = {{0}};
 	vs_scenario *s = vs_scenario_parse("s.yaml", text, strlen(text), &err);
 	ck_assert_msg(s, "%s", err.msg);
@@ -543,7 +617,8 @@ START_TEST(scenario_shares_map)
 	static const char none[] =
 		"vsweep: 1\nstep: 0.1\nduration: 1\nmap:\n"
 		"assets:\n  box: {length: 1, width: 1, height: 1}\n"
-		"actors:\n  - {id: 1, asset: box, start: {position: [0, 0, 0]}}\n";
+		"actors:\n"
+		"  - {id: 1, asset: box, start: {position: [0, 0, 0]}}\n";
 	memset(&err, 0, sizeof err);
 	s = vs_scenario_parse("s.yaml", none, strlen(none), &err);
 	ck_assert_msg(s, "%s", err.msg);
@@ -569,6 +644,7 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, circle_position_angle);
 	tcase_add_test(tc, lane_points);
 	tcase_add_test(tc, polyline_mitre);
+	tcase_add_loop_test(tc, polyline_round_trip, 0, 8);
 	tcase_add_test(tc, width_list);
 	tcase_add_test(tc, uuids);
 	tcase_add_test(tc, empty_and_odd);

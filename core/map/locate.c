@@ -1,0 +1,370 @@
+/* The lane query: which lanes of the records in the point's own fine
+ * cell contain it (a point on a lane is always inside a record of its
+ * cell), and off the road, rings of cells searched outward until no
+ * unvisited cell can be nearer than the best lane found; after a few rings
+ * the search moves to a grid 8 times coarser, so a point far from every
+ * lane reads a few cells too. A lookup thus reads a handful of records
+ * whatever the size of the map, and writes nothing but its own stack. */
+#include <math.h>
+#include <stdint.h>
+
+#include "map/map_internal.h"
+
+#define RINGS_PER_LEVEL 4    /* rings searched before moving up a level
+                                (empty cells cost a bit test) */
+
+_Static_assert(sizeof(map_quad) == 64, "a quad is one cache line");
+
+/* ---- geometry of one record ------------------------------------------- */
+
+static int quad_holds(const map_quad *r, double x, double y)
+{
+	return y >= 0 && y <= r->w && x >= r->ks * y && x <= r->len + r->ke * y;
+}
+
+/* The quad's corners in its frame, counter-clockwise: start-right,
+
+ * bounded far below overflow.) */
+static double seg_dist2(double x, double y, const double *a, const double *b,
+                        double *qx, double *qy)
+{
+	double ex = b[0] - a[0], ey = b[1] - a[1];
+	double t = ((x - a[0]) * ex + (y - a[1]) * ey) / (ex * ex + ey * ey);
+	t = t > 0 ? (t < 1 ? t : 1) : 0;
+	*qx = a[0] + t * ex;
+	*qy = a[1] + t * ey;
+	return (x - *qx) * (x - *qx) + (y - *qy) * (y - *qy);
+}
+
+/* Plan distance (m) from the point (x, y) in a quad's frame to the quad,
+ * 0 inside; (qx, qy) is the quad's nearest point. */
+static double quad_nearest(const map_quad *r, double x, double y, double *qx,
+                           double *qy)
+{
+	*qx = x;
+	*qy = y;
+	if (quad_holds(r, x, y))
+		return 0;
+	/* outside a convex quadrilateral: the nearest edge */
+	double c[4][2], best = INFINITY;
+	map_corners(r, c);
+	for (int e = 0; e < 4; e++) {
+		double ex, ey;
+		double d2 = seg_dist2(x, y, c[e], c[(e + 1) % 4], &ex, &ey);
+		if (d2 < best) {
+			best = d2;
+			*qx = ex;
+			*qy = ey;
+		}
+	}
+	return sqrt(best);
+}
+
+/* A point relative to a record: quad frame coordinates (x, y), or for a
+ * ring x = 0 and y = the radius. */
+static void rec_local(const vs_map *m, uint32_t id, double px, double py,
+                      double *x, double *y)
+{
+	if (map_is_ring(m, id)) {
+		const map_ring *r = map_ring_of(m, id);
+		double dx = px - r->ox, dy = py - r->oy;
+		*x = 0;
+		*y = sqrt(dx * dx + dy * dy);
+		return;
+	}
+	map_local(&m->quads[id], px, py, x, y);
+}
+
+/* Plan distance (m) from (px, py) to a record's area (0 inside) and the
+ * y (quad frame, or radius) of its nearest point; INFINITY when a cheap
+ * bound shows the distance is more than limit (m). */
+static double rec_distance(const vs_map *m, uint32_t id, double px,
+                           double py, double limit, double *qy)
+{
+	double x, y, qx;
+	rec_local(m, id, px, py, &x, &y);
+	if (map_is_ring(m, id)) {
+		const map_ring *r = map_ring_of(m, id);
+		*qy = y < r->lo ? r->lo : y > r->hi ? r->hi : y;
+		return fabs(y - *qy);
+	}
+	const map_quad *r = &m->quads[id];
+	/* outside the quad's box in its frame is at least this far */
+	double bx = fmax(fmax(fmin(0, r->ks * r->w) - x,
+	                      x - fmax(r->len, r->len + r->ke * r->w)), 0);
+	double by = fmax(fmax(-y, y - r->w), 0);
+	if (bx * bx + by * by > limit * limit)
+		return INFINITY;
+	return quad_nearest(r, x, y, &qx, qy);
+}
+
+/* Lane k of the record's road at the point (px, py), or at the record's
+ * point nearest it: the lane's position p in [0, 1], the angle from its
+ * tangent there to travel_heading, and its z there. */
+static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
+                     double py, double travel_heading, double *p,
+                     double *angle, double *z)
+{
+	const map_info *f = &m->info[id];
+	int dir = k < f->n_left ? -1 : 1;
+	if (map_is_ring(m, id)) {
+		/* exact arc: the angle round the centre is the position */
+		const map_ring *r = map_ring_of(m, id);
+		double th = atan2(py - r->oy, px - r->ox);
+		if (th < 0)
+			th += 2 * MAP_PI;
+		if (th >= 2 * MAP_PI)
+			th = 0;
+		double pos = th / (2 * MAP_PI);
+		pos = dir > 0 ? pos : 1 - pos;
+		*p = pos >= 1 ? 0 : pos; /* a ring's s = 1 is its s = 0 */
+		*angle = map_wrap(travel_heading - (th + dir * MAP_PI / 2));
+		*z = f->oz;
+		return;
+	}
+	const map_quad *r = &m->quads[id];
+	double x, y;
+	map_local(r, px, py, &x, &y);
+	quad_nearest(r, x, y, &x, &y);
+	/* the fraction along the piece, measured on the lateral line at y,
+	 * so that neighbouring pieces agree on their shared mitre line */
+	double t = (x - r->ks * y) / (r->len + (r->ke - r->ks) * y);
+	t = t > 0 ? (t < 1 ? t : 1) : 0;
+	const map_across *q = &m->across[f->across + k];
+	double pos = q->p0 + t * (q->p1 - q->p0);
+	*p = pos > 0 ? (pos < 1 ? pos : 1) : 0;
+	*angle = map_wrap(travel_heading - f->heading -
+	                  (dir > 0 ? 0 : MAP_PI));
+	*z = f->oz + t * f->dz;
+}
+
+/* ---- the query -------------------------------------------------------- */
+
+/* The records of cell (ix, iy) of grid g: NULL when it has none. */
+static const uint32_t *cell_ids(const map_grid *g, int64_t ix, int64_t iy,
+                                uint32_t *count)
+{
+	uint64_t key = map_cell_key(g, ix, iy);
+	if (g->occupied && !(g->occupied[key / 64] >> (key % 64) & 1))
+		return NULL;
+	for (uint64_t h = map_slot_hash(g, key);;
+	     h = h + 1 < g->n_slots ? h + 1 : 0) {
+		const map_slot *s = &g->slots[h];
+		if (s->word == MAP_NO_KEY)
+			return NULL;
+		if (s->word >> 16 != key)
+			continue;
+		*count = (uint32_t)(s->word & MAP_SLOT_MANY);
+		if (*count <= MAP_SLOT_IDS)
+			return s->ids;
+		if (*count == MAP_SLOT_MANY)
+			*count = g->cell_recs[s->ids[0] - 1];
+		return g->cell_recs + s->ids[0];
+	}
+}
+
+/* The best candidate so far, a lane of a record: on a lane, the most
+ * aligned (|angle|, then |dz|), else the nearest; lane and segment break
+ * exact ties, so the answer does not depend on the order candidates are
+ * met in. */
+typedef struct best {
+	int64_t id;  /* record; -1: none yet */
+	int lane;    /* index into vs_map.lanes */
+	double k1, k2;
+} best;
+
+static void consider(const vs_map *m, best *b, uint32_t id, int lane,
+                     double k1, double k2)
+{
+	int better;
+	if (b->id < 0 || k1 != b->k1)
+		better = b->id < 0 || k1 < b->k1;
+	else if (k2 != b->k2)
+		better = k2 < b->k2;
+	else if (lane != b->lane)
+		better = lane < b->lane;
+	else
+		better = m->info[id].seg < m->info[b->id].seg;
+	if (better)
+		*b = (best){id, lane, k1, k2};
+}
+
+typedef struct query {
+	double x, y, z, heading;
+	best on, near;
+} query;
+
+/* The fine cell of the point: the lanes of its records that contain the
+ * point (two, on the line they share). */
+static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
+                      uint32_t count)
+{
+	for (uint32_t k = 0; k < count; k++) {
+		uint32_t id = ids[k];
+		double x, y;
+		rec_local(m, id, q->x, q->y, &x, &y);
+		if (map_is_ring(m, id) ? y < map_ring_of(m, id)->lo ||
+		                         y > map_ring_of(m, id)->hi
+		                   : !quad_holds(&m->quads[id], x, y))
+			continue;
+		const map_info *f = &m->info[id];
+		for (int j = 0; j < f->n_lanes; j++) {
+			const map_across *l = &m->across[f->across + j];
+			if (y < l->y0 || y > l->y1)
+				continue;
+			double p, a, z;
+			rec_eval(m, id, j, q->x, q->y, q->heading, &p, &a, &z);
+			consider(m, &q->on, id, f->first_lane + j, fabs(a),
+			         fabs(q->z - z));
+		}
+	}
+}
+
+/* The lowest-index lane of the record's road at y across it. */
+static int lane_at(const vs_map *m, uint32_t id, double y)
+{
+	const map_info *f = &m->info[id];
+	const map_across *l = &m->across[f->across];
+	for (int j = 0; j < f->n_lanes; j++)
+		if (y >= l[j].y0 && y <= l[j].y1)
+			return f->first_lane + j;
+	/* not reached: the lanes' ranges cover the record's exactly (they
+	 * are the same sums); the nearer edge lane, to be safe */
+	const map_across *a = &l[0], *b = &l[f->n_lanes - 1];
+	return fabs(y - (a->y0 + a->y1) / 2) <= fabs(y - (b->y0 + b->y1) / 2)
+	               ? f->first_lane
+	               : f->first_lane + f->n_lanes - 1;
+}
+
+/* Any cell: how near its records are. */
+static void visit_near(const vs_map *m, query *q, const uint32_t *ids,
+                       uint32_t count)
+{
+	for (uint32_t k = 0; k < count; k++) {
+		double limit = q->near.id < 0 ? INFINITY : q->near.k1, y;
+		double d = rec_distance(m, ids[k], q->x, q->y, limit, &y);
+		if (d <= limit)
+			consider(m, &q->near, ids[k], lane_at(m, ids[k], y), d,
+			         0);
+	}
+}
+
+/* Visits ring k of grid g round cell (cx, cy), clipped to the grid. */
+static void visit_ring(const vs_map *m, const map_grid *g, query *q,
+                       int64_t cx, int64_t cy, int64_t k)
+{
+	if (k == 0) {
+		uint32_t n;
+		const uint32_t *ids = cell_ids(g, cx, cy, &n);
+		if (ids)
+			visit_near(m, q, ids, n);
+		return;
+	}
+	int64_t x0 = cx - k, x1 = cx + k, y0 = cy - k, y1 = cy + k;
+	int64_t ax = x0 < 0 ? 0 : x0, bx = x1 >= g->nx ? g->nx - 1 : x1;
+	int64_t ay = y0 + 1 < 0 ? 0 : y0 + 1;
+	int64_t by = y1 - 1 >= g->ny ? g->ny - 1 : y1 - 1;
+	/* rows y0 and y1 whole, columns x0 and x1 between them */
+	for (int side = 0; side < 4; side++) {
+		int row = side < 2;
+		int64_t at = side == 0 ? y0
+		             : side == 1 ? y1
+		             : side == 2 ? x0
+		                         : x1;
+		if (at < 0 || at >= (row ? g->ny : g->nx))
+			continue;
+		int64_t from = row ? ax : ay, to = row ? bx : by;
+		for (int64_t i = from; i <= to; i++) {
+			uint32_t n;
+			const uint32_t *ids = row ? cell_ids(g, i, at, &n)
+			                          : cell_ids(g, at, i, &n);
+			if (ids)
+				visit_near(m, q, ids, n);
+		}
+	}
+}
+
+/* The point's cell in grid g (clamped far outside, where only the bound
+ * on distances gets looser, never wrong), and how far (in cells) the
+ * point is from that cell's nearest side. */
+static void locate_cell(const map_grid *g, double x, double y, int64_t *cx,
+                        int64_t *cy, double *edge)
+{
+	const double lim = 1099511627776.0; /* 2^40 cells */
+	double gx = fmax(-lim, fmin(lim, (x - g->x0) / g->cell));
+	double gy = fmax(-lim, fmin(lim, (y - g->y0) / g->cell));
+	*cx = (int64_t)floor(gx);
+	*cy = (int64_t)floor(gy);
+	double fx = gx - (double)*cx, fy = gy - (double)*cy;
+	*edge = fmin(fmin(fx, 1 - fx), fmin(fy, 1 - fy));
+}
+
+static int64_t max64(int64_t a, int64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Off every lane: rings of cells outward, finest grid first, until no
+ * cell left can hold a lane nearer than the best found. A cell of ring k
+ * is at least (k - 1 + edge) cells from the point. */
+static void search_near(const vs_map *m, query *q)
+{
+	for (int l = 0; l < m->n_levels; l++) {
+		const map_grid *g = &m->levels[l];
+		int top = l == m->n_levels - 1;
+		int64_t cx, cy;
+		double edge;
+		locate_cell(g, q->x, q->y, &cx, &cy, &edge);
+		/* rings that miss the grid altogether hold nothing */
+		int64_t k0 = max64(cx < 0 ? -cx : cx - (g->nx - 1),
+		                   cy < 0 ? -cy : cy - (g->ny - 1));
+		int64_t kmax = max64(max64(cx, g->nx - 1 - cx),
+		                     max64(cy, g->ny - 1 - cy));
+		/* the finest grid's own cell was read already */
+		int64_t k = max64(k0 > 0 ? k0 : 0, l == 0 ? 1 : 0);
+		for (;; k++) {
+			if (q->near.id >= 0 &&
+			    q->near.k1 < ((double)k - 1 + edge) * g->cell)
+				return;
+			if (k > kmax)
+				return; /* every cell of the grid was read */
+			if (!top && k > RINGS_PER_LEVEL)
+				break;
+			visit_ring(m, g, q, cx, cy, k);
+		}
+	}
+}
+
+void vs_map_locate(const vs_map *m, double x, double y, double z,
+                   double travel_heading, vs_map_location *out)
+{
+	*out = (vs_map_location){0, -1, 0, 0, 0};
+	if (!m || m->n_recs == 0 || !isfinite(x) || !isfinite(y) ||
+	    !isfinite(z) || !isfinite(travel_heading))
+		return;
+	query q = {x, y, z, travel_heading, {-1, -1, 0, 0}, {-1, -1, 0, 0}};
+	const map_grid *g = &m->levels[0];
+	int64_t cx, cy;
+	double edge;
+	locate_cell(g, x, y, &cx, &cy, &edge);
+	const uint32_t *ids = NULL;
+	uint32_t n = 0;
+	if (cx >= 0 && cx < g->nx && cy >= 0 && cy < g->ny &&
+	    (ids = cell_ids(g, cx, cy, &n)))
+		visit_own(m, &q, ids, n);
+	const best *b = &q.on;
+	if (q.on.id < 0) {
+		if (ids)
+			visit_near(m, &q, ids, n);
+		search_near(m, &q);
+		b = &q.near;
+	}
+	double zl;
+
+	out->is_on_lane = b == &q.on;
+	out->lane = b->lane;
+	out->distance = b == &q.on ? 0 : b->k1;
+	rec_eval(m, (uint32_t)b->id, b->lane - m->info[b->id].first_lane, x, y,
+	         travel_heading, &out->position, &out->angle, &zl);
+}
+

@@ -1,0 +1,153 @@
+"""MapLocation end to end: an actor crossing the lanes of a straight road
+and one driving round the article's 57.3 m course. Lanes, s and angle are
+checked against plane geometry computed here from the stored positions."""
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, query, run  # noqa: E402
+
+W = 3.5  # m, lane width
+
+STRAIGHT = """\
+vsweep: 1
+name: lane crossing
+step: 0.05
+duration: 30
+map:
+  roads:
+    - id: main
+      line: [[0, 0, 0], [300, 0, 0]]
+      lanes: {left: 2, right: 2, width: 3.5}
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    waypoints: [[10, -5.25, 0], [100, -5.25, 0], [160, 1.75, 0],
+                [290, 1.75, 0]]
+    speed: 10
+    behaviour: {plugin: waypoints}
+"""
+
+L_CAR = 3.0
+R_LANE = 57.3 + W / 2                      # m, centre of lane -1
+R_REAR = math.sqrt(R_LANE ** 2 - 1.5 ** 2)  # rear axle 1.5 m behind origin
+STEER_DEG = math.degrees(math.atan(L_CAR / R_REAR)) * 15
+
+RING = """\
+vsweep: 1
+name: ring
+step: 0.02
+duration: 45
+map:
+  roads:
+    - id: ring
+      circle: {center: [0, 0], radius: 57.3}
+      lanes: {left: 4, right: 4, width: 3.5}
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    start: {position: [%r, 1.5, 0], yaw: 0}
+    speed: 10
+    behaviour: {plugin: constant_steer, params: {steering_wheel_deg: %r}}
+""" % (R_REAR, STEER_DEG)
+
+
+def wrap(a):
+    return math.pi - (math.pi - a) % (2 * math.pi)
+
+
+class MapTest(TempDirCase):
+    def lanes(self, db):
+        return {(road, lane): lid for lid, road, lane in
+                query(db, "SELECT lane_id, road, lane FROM lane_info")}
+
+    def test_crossing_a_straight_road(self):
+        db = self.path("s.db")
+        rc, _, err = run("run", self.write("s.yaml", STRAIGHT), "-o", db)
+        self.assertEqual(rc, 0, err)
+        ids = self.lanes(db)
+        self.assertEqual(len(ids), 4)
+        for lid in ids.values():
+            self.assertRegex(lid, r"^\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+                                  r"[0-9a-f]{4}-[0-9a-f]{12}\}$")
+        self.assertEqual(query(db, "SELECT DISTINCT length, width FROM "
+                               "lane_info"), [(300.0, 3.5)])
+        rows = query(db, "SELECT s.x, s.y, s.vx, s.vy, m.is_on_lane, "
+                     "m.lane_id, m.position, m.angle FROM actor_state s "
+                     "JOIN map_location m USING (variant_id, actor_id, step) "
+                     "ORDER BY s.step")
+        self.assertEqual(len(rows), 601)
+        seq = []
+        for x, y, vx, vy, on, lid, pos, ang in rows:
+            # Right lanes (y < 0) run along +X; left lanes against it.
+            k = math.floor(abs(y) / W) + 1
+            lane = k if y > 0 else -k
+            if min(abs(y % W), W - abs(y % W)) < 1e-6:
+                continue  # on a boundary: either lane is right
+            self.assertEqual(on, 1)
+            self.assertEqual(lid, ids[("main", lane)], (x, y))
+            s = x / 300 if lane < 0 else (300 - x) / 300
+            self.assertAlmostEqual(pos, s, places=9)
+            travel = math.atan2(vy, vx) if math.hypot(vx, vy) >= 0.1 \
+                else None
+            if travel is not None:
+                tangent = 0.0 if lane < 0 else math.pi
+                self.assertAlmostEqual(wrap(ang - wrap(travel - tangent)),
+                                       0, places=9)
+            if not seq or seq[-1] != lane:
+                seq.append(lane)
+        self.assertEqual(seq, [-2, -1, 1])
+        changes = query(db, "SELECT detail FROM event WHERE kind = "
+                        "'lane_change' ORDER BY t")
+        self.assertEqual([d for (d,) in changes],
+                         ["%s -> %s" % (ids[("main", a)], ids[("main", b)])
+                          for a, b in [(-2, -1), (-1, 1)]])
+        self.assertEqual(query(db, "SELECT time_on_lane_pct, lane_changes "
+                               "FROM variant_summary"), [(100.0, 2)])
+
+    def test_round_the_articles_course(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", self.write("r.yaml", RING), "-o", db)
+        self.assertEqual(rc, 0, err)
+        ids = self.lanes(db)
+        self.assertEqual(len(ids), 8)
+        # Lane -1 runs counter-clockwise round 57.3 .. 60.8 m: its
+        # centre-line length is 2 pi 59.05.
+        (length,), = query(db, "SELECT length FROM lane_info WHERE lane = "
+                           "-1")
+        self.assertAlmostEqual(length, 2 * math.pi * R_LANE, places=6)
+        rows = query(db, "SELECT s.x, s.y, s.vx, s.vy, m.is_on_lane, "
+                     "m.lane_id, m.position, m.angle FROM actor_state s "
+                     "JOIN map_location m USING (variant_id, actor_id, step) "
+                     "ORDER BY s.step")
+        wraps = 0
+        last = None
+        for x, y, vx, vy, on, lid, pos, ang in rows:
+            r = math.hypot(x, y)
+            self.assertTrue(57.3 < r < 60.8, r)
+            self.assertEqual((on, lid), (1, ids[("ring", -1)]))
+            theta = math.atan2(y, x) % (2 * math.pi)
+            self.assertAlmostEqual(min(abs(pos - theta / (2 * math.pi)),
+                                       1 - abs(pos - theta / (2 * math.pi))),
+                                   0, places=9)
+            travel = math.atan2(vy, vx)
+            self.assertAlmostEqual(wrap(ang - (travel - theta - math.pi / 2)),
+                                   0, places=9)
+            if last is not None and pos < last - 0.5:
+                wraps += 1
+            last = pos
+        # 45 s at 10 m/s on a 371 m lap: once past s = 1 back to 0.
+        self.assertEqual(wraps, 1)
+        self.assertEqual(query(db, "SELECT count(*) FROM event"), [(0,)])
+
+
+if __name__ == "__main__":
+    unittest.main()
