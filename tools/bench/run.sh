@@ -21,23 +21,36 @@ trap 'rm -rf "$tmp"' EXIT
   done
 } > "$tmp/sweep.yaml"
 
-t0=$(date +%s.%N)
-build-bench/tools/vsweep/vsweep run tools/bench/bench.yaml \
-  --sweep "$tmp/sweep.yaml" -o "$tmp/v.db" -j 2 >/dev/null
-t1=$(date +%s.%N)
+# One vsweep run; prints "start end bytes" (s since the epoch, bytes).
+sweep() {
+  rm -f "$tmp/v.db"
+  local t0 t1
+  t0=$(date +%s.%N)
+  build-bench/tools/vsweep/vsweep run tools/bench/bench.yaml \
+    --sweep "$tmp/sweep.yaml" -o "$tmp/v.db" -j 2 "$@" >/dev/null
+  t1=$(date +%s.%N)
+  echo "$t0 $t1 $(stat -c %s "$tmp/v.db")"
+}
+read -r s_all e_all b_all < <(sweep)
 rows=$(sqlite3 "$tmp/v.db" "SELECT count(*) FROM state")
-bytes=$(stat -c %s "$tmp/v.db")
+read -r s_nomap e_nomap b_nomap < <(sweep --record state,wheels)
+read -r s_state e_state b_state < <(sweep --record state)
 plain=$(build-bench/tools/bench/plain_insert "$tmp/p.db" "$rows")
 pbytes=$(stat -c %s "$tmp/p.db")
-python3 - "$n" "$rows" "$t0" "$t1" "$plain" "$bytes" "$pbytes" <<'PY'
+python3 - "$n" "$rows" "$plain" "$pbytes" "$s_all" "$e_all" "$b_all" \
+  "$s_nomap" "$e_nomap" "$b_nomap" "$s_state" "$e_state" "$b_state" <<'PY'
 import sys
-n, rows, t0, t1, plain, b, pb = sys.argv[1:]
-rows = int(rows); dt = float(t1) - float(t0); plain = float(plain)
-rate = rows / dt
-print("variants            %d (2 actors, 20 s at 100 Hz, -j 2)" % int(n))
-print("actor-steps stored  %d" % rows)
-print("vsweep              %.0f actor-steps/s (%.2f s, whole run)" % (rate, dt))
-print("plain insert        %.0f rows/s (prepared single-row, WAL, 10k/commit)" % plain)
-print("ratio               %.2f" % (rate / plain))
-print("bytes/actor-step    %.1f (plain: %.1f)" % (int(b) / rows, int(pb) / rows))
+n, rows, plain, pb = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+a = sys.argv[5:]
+runs = [(name, float(a[3 * k + 1]) - float(a[3 * k]), a[3 * k + 2]) for k, name in
+        enumerate(["everything (state, wheels, map)", "without map location",
+                   "state only"])]
+print("variants            %d (2 actors, 20 s at 100 Hz, -j 2)" % n)
+print("actor-steps         %d" % rows)
+print("plain insert        %.0f rows/s (prepared single-row, WAL, 10k/commit), %.1f bytes/row"
+      % (plain, pb / rows))
+for name, t, b in runs:
+    rate = rows / float(t)
+    print("vsweep %-30s %.0f actor-steps/s  ratio %.2f  %.1f bytes/actor-step  (%.2f s)"
+          % (name, rate, rate / plain, int(b) / rows, float(t)))
 PY
