@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages vsweep needs, if any is missing.
 set -euo pipefail
-pkgs=(meson ninja-build gcc pkg-config check libyaml-dev libsqlite3-dev
+pkgs=(meson ninja-build gcc g++ pkg-config check libyaml-dev libsqlite3-dev
       sqlite3 python3 librsvg2-bin
       openmpi-bin libopenmpi-dev)  # vsweep-mpi and its test
 missing=()

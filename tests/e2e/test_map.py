@@ -112,6 +112,14 @@ class MapTest(TempDirCase):
                           for a, b in [(-2, -1), (-1, 1)]])
         self.assertEqual(query(db, "SELECT time_on_lane_pct, lane_changes "
                                "FROM variant_summary"), [(100.0, 2)])
+        # Each change is stamped at the first step whose stored position is
+        # past the boundary it crosses (y = -3.5, then y = 0).
+        ys = query(db, "SELECT t, y FROM actor_state ORDER BY step")
+        for (t_ev,), edge in zip(query(db, "SELECT t FROM event WHERE kind "
+                                       "= 'lane_change' ORDER BY t"),
+                                 (-W, 0.0)):
+            first = next(t for t, y in ys if y > edge)
+            self.assertAlmostEqual(t_ev, first, places=9)
 
     def test_round_the_articles_course(self):
         db = self.path("r.db")

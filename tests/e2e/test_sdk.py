@@ -1,0 +1,72 @@
+"""The SDK as an outside author uses it: install, find the header and the
+plugin directory through pkg-config, build a plugin with one cc command,
+and run it."""
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import SRC, TempDirCase, query, run  # noqa: E402
+
+BUILD = os.environ["VSWEEP_BUILD_ROOT"]
+
+
+class SdkTest(TempDirCase):
+    def test_out_of_tree_plugin(self):
+        dest = self.path("root")
+        subprocess.run(["meson", "install", "-C", BUILD, "--destdir", dest,
+                        "--quiet", "--no-rebuild"], check=True,
+                       capture_output=True)
+        pcs = [os.path.join(d, f) for d, _, fs in os.walk(dest) for f in fs
+               if f == "vsweep.pc"]
+        self.assertEqual(len(pcs), 1)
+        env = dict(os.environ, PKG_CONFIG_PATH=os.path.dirname(pcs[0]))
+        prefix = subprocess.run(["pkg-config", "--variable=prefix", "vsweep"],
+                                env=env, capture_output=True, text=True,
+                                check=True).stdout.strip()
+        define = ["--define-variable=prefix=" + dest + prefix]
+        cflags = subprocess.run(["pkg-config", *define, "--cflags", "vsweep"],
+                                env=env, capture_output=True, text=True,
+                                check=True).stdout.split()
+        plugindir = subprocess.run(
+            ["pkg-config", *define, "--variable=plugindir", "vsweep"],
+            env=env, capture_output=True, text=True, check=True).stdout.strip()
+        # The installed shipped plugins are where plugindir says.
+        self.assertTrue(os.path.exists(os.path.join(plugindir,
+                                                    "kinematic_bicycle.so")))
+        out = self.path("plugins")
+        os.mkdir(out)
+        cc = shutil.which("cc") or "gcc"
+        subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-pedantic",
+                        "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
+                        *cflags, "-o", os.path.join(out, "my_model.so"),
+                        os.path.join(SRC, "tests", "sdk", "my_model.c"),
+                        "-lm"], check=True)
+        rc, stdout, err = run("plugins", "--plugin-path", out)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("my_model 0.1 (vehicle model)", stdout)
+        scn = self.write("s.yaml", """\
+vsweep: 1
+step: 0.1
+duration: 2
+assets:
+  car: {length: 4, width: 2, height: 1.5, wheelbase: 2.5, front_overhang: 0.75}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    vehicle_model: {plugin: my_model}
+""")
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "-o", db, "--plugin-path", out)
+        self.assertEqual(rc, 0, err)
+        # Straight north at 5 m/s for 2 s.
+        (y,), = query(db, "SELECT y FROM actor_state WHERE step = 20")
+        self.assertAlmostEqual(y, 10.0, places=9)
+
+
+if __name__ == "__main__":
+    unittest.main()
