@@ -4,11 +4,9 @@
  * subcommands (check, merge, plot, plugins) are vsweep's.
  *
  *   mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep S] -o OUT.db ... */
-#include <errno.h>
 #include <mpi.h>
 #include <omp.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,152 +32,57 @@ static const char usage[] =
 	"(default: the rank's cores). --resume continues the parts with any\n"
 	"number of ranks. check, merge, plot, plugins: use vsweep.\n"
 	"\n"
-	"exit status: 0 success, 1 some variants failed, 2 bad input or usage,\n"
-	"3 internal or I/O failure, 130 interrupted (resume with --resume)\n";
+	CLI_USAGE_EXIT_STATUS;
 
+/* vsweep's run options (run.progress is accepted for vsweep's sake but
+ * unused: ranks are quiet), and the launcher's own. */
 typedef struct args {
-	const char *scenario, *sweep, *out;
-	long jobs;               /* 0: the default */
+	cli_run_args run;        /* run.jobs 0: default_jobs() */
 	long chunk;
-	int resume, overwrite, keep_parts;
-	long record_every;
-	char record[64];         /* canonical --record list, as vsweep's */
-	int no_wheels, no_map;
-	double variant_timeout;  /* s */
-	const char *plugin_path[64];
-	int n_plugin_path;
+	int keep_parts;
 } args;
 
-static int rank_of_world = 0;
+/* Only rank 0 speaks (quiet on the others): every rank parses the same
+ * command line. */
+static cli_prog prog = {"vsweep-mpi", usage, 0};
 
-static int bad_usage(const char *fmt, ...) VS_PRINTF(1, 2);
-
-/* Only rank 0 speaks: every rank parses the same command line. */
-static int bad_usage(const char *fmt, ...)
+/* --chunk and --keep-parts; --shard is vsweep's and refused here. */
+static int own_option(void *own, const char *o, const char *v, int *takes)
 {
-	if (rank_of_world == 0) {
-		va_list ap;
-		va_start(ap, fmt);
-		fputs("vsweep-mpi: ", stderr);
-		vfprintf(stderr, fmt, ap);
-		va_end(ap);
-		fputs("\n", stderr);
-		fputs(usage, stderr);
+	args *a = own;
+	if (!strcmp(o, "--chunk")) {
+		*takes = 1;
+		if (cli_parse_long(v, 1, 64, &a->chunk))
+			return cli_bad_usage(&prog, "--chunk needs an "
+			                     "integer in [1, 64], got '%s'",
+			                     v ? v : "");
+	} else if (!strcmp(o, "--keep-parts")) {
+		a->keep_parts = 1;
+	} else if (!strcmp(o, "--shard")) {
+		return cli_bad_usage(&prog, "%s", "--shard is vsweep's; "
+		                     "vsweep-mpi hands the variants out "
+		                     "itself");
+	} else {
+		return CLI_NOT_MINE;
 	}
-	return EXIT_BAD_INPUT;
-}
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end = NULL;
-	errno = 0;
-	long v = s ? strtol(s, &end, 10) : 0;
-	if (!s || errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
 	return 0;
 }
 
-/* As vsweep's --record: canonical order, so equal choices compare equal
- * on resume (it is part of the sweep's identity). */
-static int parse_record(const char *v, args *a)
-{
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", v);
-	int wheels = 0, map = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ",", &save); t;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(t, "wheels"))
-			wheels = 1;
-		else if (!strcmp(t, "map"))
-			map = 1;
-		else if (strcmp(t, "state"))
-			return -1;
-	}
-	a->no_wheels = !wheels;
-	a->no_map = !map;
-	snprintf(a->record, sizeof a->record, "state%s%s",
-	         wheels ? ",wheels" : "", map ? ",map" : "");
-	return 0;
-}
-
+/* Unlike vsweep, which checks it later for commands that need one, the
+ * scenario is required here: run is the only command. */
 static int parse_args(int argc, char **argv, args *a)
 {
-	a->out = "results.db";
 	a->chunk = 8;
-	a->record_every = 1;
-	strcpy(a->record, "state,wheels,map");
-	for (int i = 2; i < argc; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
-		if (!strcmp(o, "--sweep") && v)
-			a->sweep = v;
-		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && v)
-			a->out = v;
-		else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (parse_long(v, 1, 4096, &a->jobs))
-				return bad_usage("-j needs an integer N >= 1, "
-				                 "got '%s'", v ? v : "");
-		} else if (!strcmp(o, "--chunk")) {
-			if (parse_long(v, 1, 64, &a->chunk))
-				return bad_usage("--chunk needs an integer in "
-				                 "[1, 64], got '%s'", v ? v : "");
-		} else if (!strcmp(o, "--record-every")) {
-			if (parse_long(v, 1, 1000000000, &a->record_every))
-				return bad_usage("--record-every needs an "
-				                 "integer N >= 1, got '%s'",
-				                 v ? v : "");
-		} else if (!strcmp(o, "--record")) {
-			if (!v || parse_record(v, a))
-				return bad_usage("--record takes a comma-separated "
-				                 "list of state, wheels, map; got "
-				                 "'%s'", v ? v : "");
-		} else if (!strcmp(o, "--variant-timeout")) {
-			char *end = NULL;
-			a->variant_timeout = v ? strtod(v, &end) : -1;
-			if (!v || end == v || *end || !(a->variant_timeout > 0) ||
-			    a->variant_timeout > 1e9)
-				return bad_usage("--variant-timeout needs seconds "
-				                 "> 0, got '%s'", v ? v : "");
-		} else if (!strcmp(o, "--plugin-path") && v) {
-			if (a->n_plugin_path < 64)
-				a->plugin_path[a->n_plugin_path++] = v;
-		} else if (!strcmp(o, "--shard")) {
-			return bad_usage("%s", "--shard is vsweep's; vsweep-mpi "
-			                 "hands the variants out itself");
-		} else {
-			takes = 0;
-			if (!strcmp(o, "--resume"))
-				a->resume = 1;
-			else if (!strcmp(o, "--overwrite"))
-				a->overwrite = 1;
-			else if (!strcmp(o, "--keep-parts"))
-				a->keep_parts = 1;
-			else if (!strcmp(o, "--progress"))
-				; /* accepted for vsweep's sake; ranks are quiet */
-			else if (o[0] == '-')
-				return bad_usage("unknown or incomplete option "
-				                 "'%s'", o);
-			else if (!a->scenario)
-				a->scenario = o;
-			else
-				return bad_usage("unexpected argument '%s'", o);
-		}
-		i += takes;
-	}
-	if (a->resume && a->overwrite)
-		return bad_usage("%s", "--resume and --overwrite exclude each "
-		                 "other");
-	if (!a->scenario)
-		return bad_usage("%s", "missing SCENARIO.yaml");
-	return 0;
+	a->keep_parts = 0;
+	int rc = cli_run_parse(&prog, argc, argv, &a->run, own_option, a);
+	if (!rc && !a->run.scenario)
+		rc = cli_bad_usage(&prog, "%s", "missing SCENARIO.yaml");
+	return rc;
 }
 
 /* Scenario, plugins and sweep, validated; a status and err on failure. */
-static int load_inputs(const args *a, vs_registry **reg, vs_scenario **scn,
-                       vs_sweep **sw, vs_error *err)
+static int load_inputs(const cli_run_args *a, vs_registry **reg,
+                       vs_scenario **scn, vs_sweep **sw, vs_error *err)
 {
 	*scn = vs_scenario_load(a->scenario, err);
 	if (!*scn)
@@ -233,7 +136,7 @@ static int status_of(int64_t rc)
 static int finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
                   int size, double t0)
 {
-	char *dir = parts_dir(a->out);
+	char *dir = parts_dir(a->run.out);
 	int status;
 	if (t->rc != 0) {
 		fprintf(stderr, "vsweep-mpi: %s keeps every variant stored so "
@@ -255,7 +158,7 @@ static int finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
 	vs_merge_summary ms;
 	int rc = parts_list(dir, &paths, &n, &err);
 	if (!rc)
-		rc = vs_merge(a->out, (const char *const *)paths, n, 0, &ms,
+		rc = vs_merge(a->run.out, (const char *const *)paths, n, 0, &ms,
 		              &err);
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
@@ -270,7 +173,7 @@ static int finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
 	double dt = now() - t0;
 	printf("vsweep-mpi: %s: %llu variants (%lld done, %lld failed, %llu "
 	       "already stored) on %d ranks in %.2f s, %.3g actor-steps/s\n",
-	       a->out, (unsigned long long)plan->count, (long long)t->done,
+	       a->run.out, (unsigned long long)plan->count, (long long)t->done,
 	       (long long)t->failed, (unsigned long long)plan->stored, size,
 	       dt, dt > 0 ? (double)t->actor_steps / dt : 0);
 	status = t->failed ? EXIT_SOME_FAILED : EXIT_OK;
@@ -280,8 +183,9 @@ out:
 }
 
 /* Everything between MPI_Init and MPI_Finalize. */
-static int run(const args *a, int rank, int size)
+static int run(const args *own, int rank, int size)
 {
+	const cli_run_args *a = &own->run;
 	vs_registry *reg = NULL;
 	vs_scenario *scn = NULL;
 	vs_sweep *sw = NULL;
@@ -307,7 +211,7 @@ static int run(const args *a, int rank, int size)
 	mpi_ctx c = {
 		.rank = rank, .size = size,
 		.jobs = a->jobs ? (int)a->jobs : default_jobs(),
-		.chunk = (int)a->chunk,
+		.chunk = (int)own->chunk,
 		.seed = scn, .sw = sw, .reg = reg,
 		.opts = {
 			.out = part,
@@ -352,7 +256,7 @@ static int run(const args *a, int rank, int size)
 			_exit(EXIT_INTERRUPTED); /* MPI calls could hang now */
 		}
 		if (rank == 0)
-			status = finish(a, &plan, &t, size, t0);
+			status = finish(own, &plan, &t, size, t0);
 		else if (t.rc)
 			status = status_of(t.rc);
 		else if (t.interrupted)
@@ -385,7 +289,7 @@ int main(int argc, char **argv)
 	int rank = 0, size = 1;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	rank_of_world = rank;
+	prog.quiet = rank != 0;
 	int status;
 	args a;
 	memset(&a, 0, sizeof a);
@@ -395,10 +299,11 @@ int main(int argc, char **argv)
 			        "thread support (MPI_THREAD_FUNNELED needed)\n");
 		status = EXIT_INTERNAL;
 	} else if (argc < 2) {
-		status = bad_usage("%s", "missing command");
+		status = cli_bad_usage(&prog, "%s", "missing command");
 	} else if (strcmp(argv[1], "run") != 0) {
-		status = bad_usage("'%s' is vsweep's; vsweep-mpi only runs "
-		                   "sweeps (vsweep-mpi run ...)", argv[1]);
+		status = cli_bad_usage(&prog, "'%s' is vsweep's; vsweep-mpi "
+		                       "only runs sweeps (vsweep-mpi run ...)",
+		                       argv[1]);
 	} else {
 		status = parse_args(argc, argv, &a);
 	}

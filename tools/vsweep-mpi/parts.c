@@ -12,9 +12,10 @@
 
 char *parts_dir(const char *out)
 {
-	size_t n = strlen(out) + sizeof ".parts";
-	char *d = vs_xcalloc(1, n);
-	snprintf(d, n, "%s.parts", out);
+	size_t len = strlen(out);
+	char *d = vs_xcalloc(1, len + sizeof ".parts");
+	memcpy(d, out, len);
+	memcpy(d + len, ".parts", sizeof ".parts");
 	return d;
 }
 

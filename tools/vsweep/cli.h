@@ -13,6 +13,55 @@ enum {
 	EXIT_INTERRUPTED = 130
 };
 
+/* The end of both programs' usage text; a macro so that each usage stays
+ * one literal. */
+#define CLI_USAGE_EXIT_STATUS                                              \
+"exit status: 0 success, 1 some variants failed, 2 bad input or usage,\n"  \
+"3 internal or I/O failure, 130 interrupted (resume with --resume)\n"
+
+/* Who speaks on usage errors: vsweep and vsweep-mpi print the same
+ * messages, each under its own name and with its own usage text. */
+typedef struct cli_prog {
+	const char *name;   /* message prefix, "vsweep" */
+	const char *usage;  /* printed after the message */
+	int quiet;          /* print nothing: MPI ranks other than 0 */
+} cli_prog;
+
+/* "NAME: message", then the usage, on stderr; returns EXIT_BAD_INPUT. */
+int cli_bad_usage(const cli_prog *p, const char *fmt, ...) VS_PRINTF(2, 3);
+
+/* Parses a whole decimal integer in [lo, hi]; 0 on success, -1 when s is
+ * NULL (a missing value) or anything else. */
+int cli_parse_long(const char *s, long lo, long hi, long *out);
+
+/* The `run` options both programs take (vsweep's check and plugins use
+ * some of them); one parser, so both accept and reject alike. */
+typedef struct cli_run_args {
+	const char *scenario, *sweep, *out;
+	long jobs;                         /* 0: the program's default */
+	unsigned long long shard_k, shard_n;
+	int resume, overwrite, progress;
+	long record_every;
+	char record[64];                   /* canonical --record list */
+	int no_wheels, no_map;
+	double variant_timeout;            /* s; 0: none */
+	const char *plugin_path[64];
+	int n_plugin_path;
+} cli_run_args;
+
+/* A program's own option, tried before the shared ones (so it may also
+ * refuse one of them): 0 when it took o (*takes = 1 when it also took v,
+ * the next word, NULL at the end), CLI_NOT_MINE, or the exit status of a
+ * usage error it reported. */
+enum { CLI_NOT_MINE = -1 };
+typedef int (*cli_own_option)(void *own, const char *o, const char *v,
+                              int *takes);
+
+/* Fills a with the defaults, then from argv[2..] (after the program and
+ * its command); own_fn may be NULL. 0, or the status of a usage error. */
+int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
+                  cli_own_option own_fn, void *own);
+
 /* Loads plugins from --plugin-path dirs, then VSWEEP_PLUGIN_PATH, then the
  * build or install plugin directory. */
 vs_registry *cli_registry(const char *const *extra, int n_extra);

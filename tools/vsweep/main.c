@@ -1,8 +1,6 @@
 /* vsweep: expand a seed scenario into variants, simulate them in parallel,
  * store every actor at every step in one SQLite file. */
-#include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,169 +27,24 @@ static const char usage[] =
 	"  vsweep plugins [--plugin-path DIR]\n"
 	"  vsweep --help | --version\n"
 	"\n"
-	"exit status: 0 success, 1 some variants failed, 2 bad input or usage,\n"
-	"3 internal or I/O failure, 130 interrupted (resume with --resume)\n";
+	CLI_USAGE_EXIT_STATUS;
 
-typedef struct args {
-	const char *cmd;
-	const char *scenario;
-	const char *sweep;
-	const char *out;
-	long jobs;
-	unsigned long long shard_k, shard_n;
-	int resume, overwrite, progress;
-	long record_every;
-	char record[64];         /* canonical --record list */
-	int no_wheels, no_map;
-	double variant_timeout;  /* s */
-	const char *plugin_path[64];
-	int n_plugin_path;
-} args;
+static const cli_prog prog = {"vsweep", usage, 0};
 
-static int bad_usage(const char *fmt, ...) VS_PRINTF(1, 2);
-
-static int bad_usage(const char *fmt, ...)
+/* -j's default: every online core. */
+static long online_cores(void)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("vsweep: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\n", stderr);
-	fputs(usage, stderr);
-	return EXIT_BAD_INPUT;
-}
-
-/* Parses a whole decimal integer in [lo, hi]; 0 on success. */
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end = NULL;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_shard(const char *s, args *a)
-{
-	char *end = NULL;
-	errno = 0;
-	unsigned long long k = strtoull(s, &end, 10);
-	if (errno || end == s || *end != '/' || *s == '-')
-		return -1;
-	const char *t = end + 1;
-	unsigned long long n = strtoull(t, &end, 10);
-	if (errno || end == t || *end || *t == '-' || n == 0 || k >= n)
-		return -1;
-	a->shard_k = k;
-	a->shard_n = n;
-	return 0;
-}
-
-/* --record LIST: which attributes to store besides actor_state (always).
- * Canonical order, so equal choices compare equal on resume. */
-static int parse_record(const char *v, args *a)
-{
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", v);
-	int wheels = 0, map = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ",", &save); t;
-	     t = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(t, "wheels"))
-			wheels = 1;
-		else if (!strcmp(t, "map"))
-			map = 1;
-		else if (strcmp(t, "state"))
-			return -1;
-	}
-	a->no_wheels = !wheels;
-	a->no_map = !map;
-	snprintf(a->record, sizeof a->record, "state%s%s",
-	         wheels ? ",wheels" : "", map ? ",map" : "");
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, args *a)
-{
-	a->cmd = argv[1];
-	a->out = "results.db";
-	a->jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	if (a->jobs < 1)
-		a->jobs = 1;
-	a->shard_n = 1;
-	a->record_every = 1;
-	strcpy(a->record, "state,wheels,map");
-	for (int i = 2; i < argc; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
-		if (!strcmp(o, "--sweep") && v)
-			a->sweep = v;
-		else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && v)
-			a->out = v;
-		else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-			if (!v || parse_long(v, 1, 4096, &a->jobs))
-				return bad_usage("-j needs an integer N >= 1, "
-				                 "got '%s'", v ? v : "");
-		} else if (!strcmp(o, "--shard")) {
-			if (!v || parse_shard(v, a))
-				return bad_usage("--shard needs K/N with 0 <= "
-				                 "K < N, got '%s'", v ? v : "");
-		} else if (!strcmp(o, "--record-every")) {
-			if (!v || parse_long(v, 1, 1000000000,
-			                     &a->record_every))
-				return bad_usage("--record-every needs an "
-				                 "integer N >= 1, got '%s'",
-				                 v ? v : "");
-		} else if (!strcmp(o, "--record")) {
-			if (!v || parse_record(v, a))
-				return bad_usage("--record takes a comma-separated "
-				                 "list of state, wheels, map; got "
-				                 "'%s'", v ? v : "");
-		} else if (!strcmp(o, "--variant-timeout")) {
-			char *end = NULL;
-			a->variant_timeout = v ? strtod(v, &end) : -1;
-			if (!v || end == v || *end || !(a->variant_timeout > 0) ||
-			    a->variant_timeout > 1e9)
-				return bad_usage("--variant-timeout needs seconds "
-				                 "> 0, got '%s'", v ? v : "");
-		} else if (!strcmp(o, "--plugin-path") && v) {
-			if (a->n_plugin_path < 64)
-				a->plugin_path[a->n_plugin_path++] = v;
-		} else {
-			takes = 0;
-			if (!strcmp(o, "--resume"))
-				a->resume = 1;
-			else if (!strcmp(o, "--overwrite"))
-				a->overwrite = 1;
-			else if (!strcmp(o, "--progress"))
-				a->progress = 1;
-			else if (o[0] == '-')
-				return bad_usage("unknown or incomplete option "
-				                 "'%s'", o);
-			else if (!a->scenario)
-				a->scenario = o;
-			else
-				return bad_usage("unexpected argument '%s'", o);
-		}
-		i += takes;
-	}
-	if (a->resume && a->overwrite)
-		return bad_usage("%s", "--resume and --overwrite exclude each "
-		                 "other");
-	return 0;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n;
 }
 
 /* Scenario, plugins and sweep, validated; NULLs and a status on error. */
-static int load_inputs(const args *a, vs_registry **reg, vs_scenario **scn,
-                       vs_sweep **sw)
+static int load_inputs(const cli_run_args *a, vs_registry **reg,
+                       vs_scenario **scn, vs_sweep **sw)
 {
 	vs_error err = {{0}};
 	if (!a->scenario)
-		return bad_usage("%s", "missing SCENARIO.yaml");
+		return cli_bad_usage(&prog, "%s", "missing SCENARIO.yaml");
 	*scn = vs_scenario_load(a->scenario, &err);
 	if (!*scn)
 		goto bad;
@@ -228,7 +81,7 @@ static void print_resume_hint(int argc, char **argv)
 	fprintf(stderr, "%s\n", has_resume ? "" : " --resume");
 }
 
-static int cmd_run(const args *a, int argc, char **argv)
+static int cmd_run(const cli_run_args *a, int argc, char **argv)
 {
 	vs_registry *reg = NULL;
 	vs_scenario *scn = NULL;
@@ -285,7 +138,7 @@ out:
 	return status;
 }
 
-static int cmd_check(const args *a)
+static int cmd_check(const cli_run_args *a)
 {
 	vs_registry *reg = NULL;
 	vs_scenario *scn = NULL;
@@ -318,7 +171,8 @@ static int cmd_merge(int argc, char **argv)
 			partial = 1;
 		else if (argv[i][0] == '-') {
 			free(shards);
-			return bad_usage("unknown option '%s'", argv[i]);
+			return cli_bad_usage(&prog, "unknown option '%s'",
+			                     argv[i]);
 		} else if (!out)
 			out = argv[i];
 		else
@@ -326,8 +180,8 @@ static int cmd_merge(int argc, char **argv)
 	}
 	if (!out || n == 0) {
 		free(shards);
-		return bad_usage("%s", "merge needs OUT.db and at least one "
-		                 "SHARD.db");
+		return cli_bad_usage(&prog, "%s", "merge needs OUT.db and at "
+		                     "least one SHARD.db");
 	}
 	vs_merge_summary sum;
 	vs_error err = {{0}};
@@ -349,7 +203,7 @@ static int cmd_merge(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return bad_usage("%s", "missing command");
+		return cli_bad_usage(&prog, "%s", "missing command");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
@@ -364,21 +218,23 @@ int main(int argc, char **argv)
 		return cmd_merge(argc, argv);
 	if (!strcmp(argv[1], "plot"))
 		return cli_plot(argc, argv);
-	args a;
-	memset(&a, 0, sizeof a);
-	int rc = parse_args(argc, argv, &a);
+	cli_run_args a;
+	int rc = cli_run_parse(&prog, argc, argv, &a, NULL, NULL);
 	if (rc)
 		return rc;
-	if (!strcmp(a.cmd, "run"))
+	if (a.jobs == 0)
+		a.jobs = online_cores();
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "run"))
 		return cmd_run(&a, argc, argv);
-	if (!strcmp(a.cmd, "check"))
+	if (!strcmp(cmd, "check"))
 		return cmd_check(&a);
-	if (!strcmp(a.cmd, "plugins")) {
+	if (!strcmp(cmd, "plugins")) {
 		vs_registry *reg = cli_registry(a.plugin_path,
 		                                a.n_plugin_path);
 		rc = cli_plugins(reg);
 		vs_registry_destroy(reg);
 		return rc;
 	}
-	return bad_usage("unknown command '%s'", a.cmd);
+	return cli_bad_usage(&prog, "unknown command '%s'", cmd);
 }

@@ -1,0 +1,176 @@
+/* The `run` options of vsweep and vsweep-mpi: one parser, so that both
+ * programs accept, reject and word their complaints alike. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_bad_usage(const cli_prog *p, const char *fmt, ...)
+{
+	if (p->quiet)
+		return EXIT_BAD_INPUT;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s: ", p->name);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	fputs(p->usage, stderr);
+	return EXIT_BAD_INPUT;
+}
+
+int cli_parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end = NULL;
+	errno = 0;
+	long v = s ? strtol(s, &end, 10) : 0;
+	if (!s || errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* K/N, 0 <= K < N; strtoull would take a leading '-', hence the checks. */
+static int parse_shard(const char *s, cli_run_args *a)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long k = strtoull(s, &end, 10);
+	if (errno || end == s || *end != '/' || *s == '-')
+		return -1;
+	const char *t = end + 1;
+	unsigned long long n = strtoull(t, &end, 10);
+	if (errno || end == t || *end || *t == '-' || n == 0 || k >= n)
+		return -1;
+	a->shard_k = k;
+	a->shard_n = n;
+	return 0;
+}
+
+/* --record LIST: which attributes to store besides actor_state (always).
+ * Canonical order, so equal choices compare equal on resume (the list is
+ * part of the sweep's identity). */
+static int parse_record(const char *v, cli_run_args *a)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", v);
+	int wheels = 0, map = 0;
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "wheels"))
+			wheels = 1;
+		else if (!strcmp(t, "map"))
+			map = 1;
+		else if (strcmp(t, "state"))
+			return -1;
+	}
+	a->no_wheels = !wheels;
+	a->no_map = !map;
+	snprintf(a->record, sizeof a->record, "state%s%s",
+	         wheels ? ",wheels" : "", map ? ",map" : "");
+	return 0;
+}
+
+/* Seconds in (0, 1e9]; NaN fails the comparison and is refused too. */
+static int parse_seconds(const char *v, double *out)
+{
+	char *end = NULL;
+	double s = v ? strtod(v, &end) : -1;
+	if (!v || end == v || *end || !(s > 0) || s > 1e9)
+		return -1;
+	*out = s;
+	return 0;
+}
+
+/* The options that take a value; the CLI_NOT_MINE convention of
+ * cli_own_option. A bad value is an error even as the last word. */
+static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
+                        const char *v)
+{
+	const char *shown = v ? v : "";
+	if (!strcmp(o, "--sweep") && v)
+		a->sweep = v;
+	else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && v)
+		a->out = v;
+	else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+		if (cli_parse_long(v, 1, 4096, &a->jobs))
+			return cli_bad_usage(p, "-j needs an integer N >= 1, "
+			                     "got '%s'", shown);
+	} else if (!strcmp(o, "--shard")) {
+		if (!v || parse_shard(v, a))
+			return cli_bad_usage(p, "--shard needs K/N with 0 <= "
+			                     "K < N, got '%s'", shown);
+	} else if (!strcmp(o, "--record-every")) {
+		if (cli_parse_long(v, 1, 1000000000, &a->record_every))
+			return cli_bad_usage(p, "--record-every needs an "
+			                     "integer N >= 1, got '%s'", shown);
+	} else if (!strcmp(o, "--record")) {
+		if (!v || parse_record(v, a))
+			return cli_bad_usage(p, "--record takes a comma-"
+			                     "separated list of state, wheels, "
+			                     "map; got '%s'", shown);
+	} else if (!strcmp(o, "--variant-timeout")) {
+		if (parse_seconds(v, &a->variant_timeout))
+			return cli_bad_usage(p, "--variant-timeout needs "
+			                     "seconds > 0, got '%s'", shown);
+	} else if (!strcmp(o, "--plugin-path") && v) {
+		if (a->n_plugin_path < 64)
+			a->plugin_path[a->n_plugin_path++] = v;
+	} else {
+		return CLI_NOT_MINE;
+	}
+	return 0;
+}
+
+/* A flag, the scenario, or a usage error. */
+static int word(const cli_prog *p, cli_run_args *a, const char *o)
+{
+	if (!strcmp(o, "--resume"))
+		a->resume = 1;
+	else if (!strcmp(o, "--overwrite"))
+		a->overwrite = 1;
+	else if (!strcmp(o, "--progress"))
+		a->progress = 1;
+	else if (o[0] == '-')
+		return cli_bad_usage(p, "unknown or incomplete option '%s'", o);
+	else if (!a->scenario)
+		a->scenario = o;
+	else
+		return cli_bad_usage(p, "unexpected argument '%s'", o);
+	return 0;
+}
+
+int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
+                  cli_own_option own_fn, void *own)
+{
+	memset(a, 0, sizeof *a);
+	a->out = "results.db";
+	a->shard_n = 1;
+	a->record_every = 1;
+	strcpy(a->record, "state,wheels,map");
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 0;
+		int rc = own_fn ? own_fn(own, o, v, &takes) : CLI_NOT_MINE;
+		if (rc == CLI_NOT_MINE) {
+			rc = value_option(p, a, o, v);
+			takes = 1;
+		}
+		if (rc == CLI_NOT_MINE) {
+			rc = word(p, a, o);
+			takes = 0;
+		}
+		if (rc)
+			return rc;
+		i += takes;
+	}
+	if (a->resume && a->overwrite)
+		return cli_bad_usage(p, "%s", "--resume and --overwrite "
+		                     "exclude each other");
+	return 0;
+}
