@@ -77,7 +77,7 @@ static vs_status bicycle_create(const vs_create_args *args, void **instance)
 	 * apart; a pedestrian or a box has neither. */
 	if (a->n_axles < 2 || !(a->wheelbase > 0.0) || !isfinite(a->wheelbase)) {
 		LOG(args->host_ctx, VS_LOG_ERROR,
-		    "kinematic_bicycle: actor %s (ID %lld) is not a vehicle "
+		    "actor %s (ID %lld) is not a vehicle "
 		    "(%u axles, wheelbase %g m): it needs two axles and a "
 		    "wheelbase > 0; give it a vehicle asset or another model",
 		    a->name ? a->name : "?", (long long)a->id,
@@ -87,7 +87,7 @@ static vs_status bicycle_create(const vs_create_args *args, void **instance)
 	bicycle *b = calloc(1, sizeof *b);
 	if (!b) {
 		LOG(args->host_ctx, VS_LOG_ERROR,
-		    "kinematic_bicycle: out of memory");
+		    "out of memory");
 		return VS_ERROR;
 	}
 	b->host_ctx = args->host_ctx;
@@ -172,7 +172,7 @@ static vs_status bicycle_step(void *instance, double t, double dt,
 	/* The model is planar: z, roll and pitch are left as they were. */
 	if (!state_finite(s)) {
 		LOG(b->host_ctx, VS_LOG_ERROR,
-		    "kinematic_bicycle: non-finite state at t = %g s (speed %g "
+		    "non-finite state at t = %g s (speed %g "
 		    "m/s, steering wheel %g rad)",
 		    t, control->speed, control->steering_wheel);
 		return VS_ERROR;

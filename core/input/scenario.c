@@ -16,6 +16,7 @@
 
 #define PI 3.14159265358979323846
 #define MAX_STEPS 1e8 /* duration / step, so one variant stays tractable */
+#define MAX_ACTORS 4096 /* actor pairs are checked every step */
 #define DEFAULT_VEHICLE_MODEL "kinematic_bicycle"
 #define DEFAULT_ROUTE_BEHAVIOUR "waypoints"
 
@@ -453,6 +454,12 @@ static int parse_actors(const vs_ydoc *doc, const vs_ynode *root,
 		return missing(doc, root, "scenario", "actors", err);
 	if (vs_y_nonempty_seq(doc, list, "actors", "actor", err))
 		return -1;
+	if (list->n > MAX_ACTORS) {
+		/* Every pair is checked for contact at every step. */
+		vs_error_at(err, doc->path, list->mark, "%d actors; at most %d "
+		            "allowed", list->n, MAX_ACTORS);
+		return -1;
+	}
 	name_ref *sorted = vs_xcalloc((size_t)scn->n_assets, sizeof *sorted);
 	for (int i = 0; i < scn->n_assets; i++)
 		sorted[i] = (name_ref){scn->assets[i].name, i};
@@ -624,6 +631,21 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		snprintf(what, sizeof what, "actor %lld: vehicle_model",
 		         (long long)a->id);
 		vs_plugin_use *vm = &a->vehicle_model;
+		if (!vm->plugin && scn->assets[a->asset].n_axles == 0) {
+			/* An object without axles and without a model of its
+			 * own stands still (a static obstacle). */
+			if (a->n_waypoints > 0 || a->behaviour.plugin) {
+				vs_error_at(err, scn->path, a->mark,
+				            "actor %lld: asset '%s' has no axles, "
+				            "so nothing moves it: name a "
+				            "vehicle_model, or remove its route and "
+				            "behaviour to make it a static object",
+				            (long long)a->id,
+				            scn->assets[a->asset].name);
+				return -1;
+			}
+			continue;
+		}
 		if (!vm->plugin)
 			vm->mark = a->mark;
 		if (bind_use(scn, reg, vm,
@@ -690,7 +712,10 @@ vs_scenario *vs_scenario_clone(const vs_scenario *s)
 	vs_scenario *c = vs_xcalloc(1, sizeof *c);
 	*c = *s;
 	c->path = vs_strdup(s->path);
-	c->text = memdup(s->text, s->text_len + 1);
+	/* A variant never needs the file's text (only the seed's is stored);
+	 * copying up to 64 MiB into every variant in flight would not do. */
+	c->text = NULL;
+	c->text_len = 0;
 	c->name = vs_strdup(s->name);
 	c->assets = memdup(s->assets, (size_t)s->n_assets * sizeof *s->assets);
 	for (int i = 0; i < s->n_assets; i++) {

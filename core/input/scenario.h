@@ -99,7 +99,8 @@ vs_scenario *vs_scenario_parse(const char *path, const char *text, size_t len,
 int vs_scenario_bind(vs_scenario *scn, const struct vs_registry *reg,
                      vs_error *err);
 
-/* A deep copy (bound plugins included), for building one variant. */
+/* A deep copy (bound plugins included), for building one variant; the
+ * copy has no file text (text NULL). */
 vs_scenario *vs_scenario_clone(const vs_scenario *scn);
 
 void vs_scenario_destroy(vs_scenario *scn);

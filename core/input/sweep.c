@@ -388,6 +388,15 @@ int vs_sweep_check_rules(ctx *c, const vs_change_set *set, const char *scope)
 		}
 		const vs_actor_spec *a =
 			&c->seed->actors[vs_scenario_find_actor(c->seed, ch->actor)];
+		if (a->attach.present && ch->prop != VS_PROP_DIMENSION) {
+			/* Its parent places and moves it: a route, start or
+			 * plugin change would be stored but have no effect. */
+			vs_error_at(c->err, path, ch->mark,
+			            "actor %lld: is attached to actor %lld, which "
+			            "moves it; only its dimension can vary", id,
+			            (long long)a->attach.parent_id);
+			return -1;
+		}
 		if (ch->prop == VS_PROP_WAYPOINTS) {
 			if (!find_change(set, ch->actor, VS_PROP_SPEED)) {
 				vs_error_at(c->err, path, ch->mark,

@@ -270,11 +270,43 @@ static void writer(runner *R, vs_store *st)
 		in_tx = 0;
 	if (in_tx)
 		vs_store_rollback(st);
+	/* Under the mutex, so that a worker about to wait for space cannot
+	 * miss the news and wait forever. */
+	pthread_mutex_lock(&R->mu);
 	if (vs_error_is_set(&R->io_err))
 		R->stop = 1;
 	pthread_cond_broadcast(&R->space);
+	pthread_mutex_unlock(&R->mu);
 	if (o->progress)
 		progress(R, t0, 1);
+}
+
+/* How many results may be in flight: 4 per worker, fewer when variants are
+ * big, so that what waits for the writer stays within half the machine's
+ * memory. A variant too big even for one per worker is an input error. */
+static int size_window(uint64_t *window, const vs_scenario *seed,
+                       const vs_run_opts *o, vs_error *err)
+{
+	double rows = ((double)vs_scenario_steps(seed) / o->record_every + 1) *
+	              seed->n_actors;
+	double per = rows * (double)sizeof(vs_state_row); /* bytes */
+	double budget = 0.5 * (double)sysconf(_SC_PHYS_PAGES) *
+	                (double)sysconf(_SC_PAGESIZE);
+	uint64_t want = 4 * (uint64_t)o->jobs + 2, least = (uint64_t)o->jobs + 1;
+	if (budget > 0 && per * (double)least > budget) {
+		vs_error_set(err, "%s: each variant holds %.3g GiB of rows until "
+		             "it is stored (%.3g actor-steps recorded); with -j "
+		             "%d that is more than half of this machine's memory:"
+		             " use --record-every or a smaller -j", seed->path,
+		             per / 1073741824.0, rows, o->jobs);
+		return -1;
+	}
+	*window = want;
+	if (budget > 0 && per * (double)want > budget)
+		*window = (uint64_t)(budget / per) > least
+		                    ? (uint64_t)(budget / per)
+		                    : least;
+	return 0;
 }
 
 static uint64_t shard_total(uint64_t count, uint64_t k, uint64_t n)
@@ -343,7 +375,8 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 	sum->total = R.total;
 	sum->skipped = R.written;
 	R.next = R.written;
-	R.window = 4 * (uint64_t)o->jobs + 2;
+	if (size_window(&R.window, seed, o, err))
+		return -1;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
 	pthread_mutex_init(&R.src_mu, NULL);
 	pthread_mutex_init(&R.mu, NULL);
@@ -500,11 +533,15 @@ int vs_run(const vs_scenario *seed, const vs_sweep *sw,
 	record rec;
 	memset(&rec, 0, sizeof rec);
 	build_record(&rec, seed, sw, o);
+	uint64_t window;
+	if (size_window(&window, seed, o, err)) /* before any file exists */
+		return -1;
+	int io = 0;
 	vs_store *st = vs_store_open(o->out, o->mode, rec.meta, rec.n_meta,
 	                             rec.n_identity, rec.plugins,
-	                             rec.n_plugins, err);
+	                             rec.n_plugins, err, &io);
 	if (!st)
-		return -1;
+		return io ? -2 : -1;
 	int rc = store_lanes(seed, st, err);
 	if (!rc)
 		rc = run_store(seed, sw, o, st, sum, err);
@@ -528,11 +565,12 @@ int64_t vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
 	record rec;
 	memset(&rec, 0, sizeof rec);
 	build_record(&rec, seed, sw, o);
+	int io = 0;
 	vs_store *st = vs_store_open(path, VS_STORE_RESUME, rec.meta,
 	                             rec.n_meta, rec.n_identity, rec.plugins,
-	                             rec.n_plugins, err);
+	                             rec.n_plugins, err, &io);
 	if (!st)
-		return -1;
+		return io ? -2 : -1;
 	int64_t n = vs_store_variant_count(st);
 	if (n < 0)
 		vs_error_set(err, "%s: cannot read its variants", path);

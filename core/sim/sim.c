@@ -299,6 +299,10 @@ static int start(sim *S)
 		const vs_actor_spec *a = &S->scn->actors[i];
 		vs_sim_actor_info(S->scn, i, &S->info[i]);
 		S->cur[i] = S->info[i].start;
+		if (!a->vehicle_model.loaded && !a->attach.present) {
+			/* Nothing moves it: a static object, at rest. */
+			S->cur[i].speed = S->cur[i].vx = S->cur[i].vy = 0;
+		}
 		struct {
 			const vs_plugin_use *use;
 			const vs_plugin **p;

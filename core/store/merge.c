@@ -723,13 +723,18 @@ int vs_merge(const char *out, const char *const *paths, int n,
 	if (!rc) {
 		remove_db(tmp);
 		rc = write_output(tmp, s, n, count, allow_partial, sum, err);
-		if (rc == 0 && rename(tmp, out) != 0) {
-			vs_error_set(err, "%s: cannot rename %s into place", out,
-			             tmp);
-			rc = -2;
+		/* link() never replaces: a file that appeared at out
+		 * while merging stays, and the merge says so. */
+		if (rc == 0 && link(tmp, out) != 0) {
+			if (errno == EEXIST)
+				vs_error_set(err, "%s: exists (it appeared while "
+				             "merging); merge into a new file", out);
+			else
+				vs_error_set(err, "%s: cannot move %s into place: "
+				             "%s", out, tmp, strerror(errno));
+			rc = errno == EEXIST ? -1 : -2;
 		}
-		if (rc)
-			remove_db(tmp);
+		remove_db(tmp); /* merged: out is its other name */
 	}
 	sum->shards = n;
 	for (int i = 0; i < n; i++)

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -268,31 +270,63 @@ static void remove_files(const char *path)
 	unlink(buf);
 }
 
+static void exists_error(const char *path, vs_error *err)
+{
+	vs_error_set(err, "%s: exists; use --resume to continue it or "
+	             "--overwrite to replace it", path);
+}
+
 vs_store *vs_store_open(const char *path, vs_store_mode mode,
                         const vs_meta *meta, int n_meta, int n_identity,
                         const vs_plugin_row *plugins, int n_plugins,
-                        vs_error *err)
+                        vs_error *err, int *io_error)
 {
+	int io_dummy;
+	if (!io_error)
+		io_error = &io_dummy;
+	*io_error = 0;
 	int exists = access(path, F_OK) == 0;
 	if (exists && mode == VS_STORE_CREATE) {
-		vs_error_set(err, "%s: exists; use --resume to continue it or "
-		             "--overwrite to replace it", path);
+		exists_error(path, err);
 		return NULL;
 	}
 	if (exists && mode == VS_STORE_OVERWRITE)
 		remove_files(path);
 	int fresh = !exists || mode == VS_STORE_OVERWRITE;
+	if (fresh) {
+		/* Made here, exclusively: of two runs racing for one path,
+		 * one gets it and the other is told it exists; only a file
+		 * this call made is ever removed on failure. */
+		int fd = open(path, O_CREAT | O_EXCL | O_RDWR, 0644);
+		if (fd < 0) {
+			if (errno == EEXIST)
+				exists_error(path, err);
+			else {
+				vs_error_set(err, "%s: cannot create: %s", path,
+				             strerror(errno));
+				*io_error = 1;
+			}
+			return NULL;
+		}
+		close(fd);
+	}
 
 	vs_store *st = vs_xcalloc(1, sizeof *st);
 	st->path = vs_strdup(path);
 	/* One connection, used by the writer thread only: no mutexes. */
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-	            SQLITE_OPEN_NOMUTEX;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		db_fail(st, err, "cannot open");
+		*io_error = 1;
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, 5000);
+	/* A file to resume is checked before anything is changed in it:
+	 * another program's SQLite file stays as it was. */
+	if (!fresh && (check_identity(st, meta, n_identity, plugins,
+	                              n_plugins, err)))
+		goto fail;
 	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
 	 * open transaction, never consistency; 64 MiB of page cache keeps the
 	 * b-tree's right edge hot. */
@@ -305,11 +339,8 @@ vs_store *vs_store_open(const char *path, vs_store_mode mode,
 	if (fresh) {
 		if (create_schema(st, meta, n_meta, plugins, n_plugins, err))
 			goto fail;
-	} else {
-		if (check_identity(st, meta, n_identity, plugins, n_plugins,
-		                   err) ||
-		    prepare_all(st, err))
-			goto fail;
+	} else if (prepare_all(st, err)) {
+		goto fail;
 	}
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(rowid), 0) FROM "

@@ -28,8 +28,9 @@ typedef struct vs_plugin_row {
 	const char *name, *kind, *version, *path, *digest;
 } vs_plugin_row;
 
-/* Opens the results file. With VS_STORE_CREATE an existing file is an
- * error; VS_STORE_OVERWRITE deletes it (and its -wal/-shm) first. A new
+/* Opens the results file. *io_error (may be NULL) is set to 1 when the
+ * failure is the system's (cannot create, disk I/O), 0 for input
+ * problems. With VS_STORE_CREATE an existing file is an error; VS_STORE_OVERWRITE deletes it (and its -wal/-shm) first. A new
  * file gets the schema, the meta rows and the plugin rows. An existing
  * file (RESUME) is checked: every meta row flagged identity must match,
  * and every plugin row; a difference is an error saying what differs.
@@ -38,7 +39,7 @@ typedef struct vs_plugin_row {
 vs_store *vs_store_open(const char *path, vs_store_mode mode,
                         const vs_meta *meta, int n_meta, int n_identity,
                         const vs_plugin_row *plugins, int n_plugins,
-                        vs_error *err);
+                        vs_error *err, int *io_error);
 
 /* Number of variants already stored, and the largest stored index + 1
  * check: the stored variant indices must be exactly the first `count` of

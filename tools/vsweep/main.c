@@ -67,6 +67,25 @@ static void on_signal(int sig)
 	vs_run_stop = 1;
 }
 
+/* One argument as a shell reads it back: quoted when it holds anything
+ * but the plainest characters. */
+static void print_shell_word(const char *w)
+{
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                    "0123456789-_./=:,+@%") == strlen(w)) {
+		fprintf(stderr, " %s", w);
+		return;
+	}
+	fputs(" '", stderr);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", stderr);
+		else
+			fputc(*w, stderr);
+	}
+	fputc('\'', stderr);
+}
+
 static void print_resume_hint(int argc, char **argv)
 {
 	fprintf(stderr, "vsweep: interrupted; the results file is consistent."
@@ -76,7 +95,7 @@ static void print_resume_hint(int argc, char **argv)
 		if (!strcmp(argv[i], "--overwrite"))
 			continue;
 		has_resume |= !strcmp(argv[i], "--resume");
-		fprintf(stderr, " %s", argv[i]);
+		print_shell_word(argv[i]);
 	}
 	fprintf(stderr, "%s\n", has_resume ? "" : " --resume");
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "common/error.h"
@@ -585,6 +586,32 @@ static int write_chart(const plot_args *a, const plot_data *d)
 	return status;
 }
 
+/* True (with a message) when -o names the results file itself or another
+ * SQLite file: a plot never replaces results. */
+static int clobbers_results(const plot_args *a)
+{
+	struct stat so, sd;
+	if (stat(a->out, &so) != 0)
+		return 0;
+	if (stat(a->db, &sd) == 0 && so.st_dev == sd.st_dev &&
+	    so.st_ino == sd.st_ino) {
+		fprintf(stderr, "vsweep: %s: is the results file being plotted; "
+		        "give another -o\n", a->out);
+		return 1;
+	}
+	char head[16] = {0};
+	FILE *f = fopen(a->out, "rb");
+	size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+	if (f)
+		fclose(f);
+	if (n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0) {
+		fprintf(stderr, "vsweep: %s: is an SQLite file; a plot does not "
+		        "replace it: give another -o\n", a->out);
+		return 1;
+	}
+	return 0;
+}
+
 int cli_plot(int argc, char **argv)
 {
 	plot_args a;
@@ -595,6 +622,10 @@ int cli_plot(int argc, char **argv)
 	int status = parse_plot_args(argc, argv, &a);
 	if (status) {
 		status = status < 0 ? EXIT_OK : status;  /* -1: --help */
+		goto out;
+	}
+	if (clobbers_results(&a)) {
+		status = EXIT_BAD_INPUT;
 		goto out;
 	}
 	d.db_path = a.db;

@@ -38,7 +38,7 @@ static const vs_plugin_row plugins[] = {
 static vs_store *open_mode(vs_store_mode mode, const vs_meta *m,
                            vs_error *err)
 {
-	return vs_store_open(path, mode, m, 3, 2, plugins, 1, err);
+	return vs_store_open(path, mode, m, 3, 2, plugins, 1, err, NULL);
 }
 
 /* A variant with n_steps steps of one actor on a known motion. */
@@ -131,7 +131,7 @@ START_TEST(resume_checks_plugin_build)
 	vs_plugin_row other = plugins[0];
 	other.digest = "abcd";
 	vs_store *st = vs_store_open(path, VS_STORE_RESUME, meta, 3, 2,
-	                             &other, 1, &err);
+	                             &other, 1, &err, NULL);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(err.msg, "kinematic_bicycle"));
 	ck_assert_ptr_nonnull(strstr(err.msg, "not the build"));

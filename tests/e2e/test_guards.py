@@ -1,0 +1,112 @@
+"""Guards found in review: results files are never clobbered or changed by
+mistake, oversized variants and meaningless changes are refused as input
+errors, objects without axles stand still, I/O failures exit 3."""
+import hashlib
+import os
+import sqlite3
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, query, run, scenario  # noqa: E402
+
+CIRCLE = scenario("circle.yaml")
+
+OBJECT = """\
+vsweep: 1
+step: 0.1
+duration: 3
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+  box: {length: 1, width: 1, height: 1}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, -20, 0], yaw: 0}
+    speed: 10
+  - id: 2
+    asset: box
+    start: {position: [0, 0, 0], yaw: 0}
+"""
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class GuardTest(TempDirCase):
+    def test_resume_leaves_a_foreign_sqlite_file_as_it_was(self):
+        db = self.path("user.db")
+        c = sqlite3.connect(db)
+        c.execute("CREATE TABLE t (x)")
+        c.commit()
+        c.close()
+        before = digest(db)
+        rc, _, err = run("run", CIRCLE, "-o", db, "--resume")
+        self.assertEqual(rc, 2)
+        self.assertIn("not a vsweep results file", err)
+        self.assertEqual(digest(db), before)
+        self.assertFalse(os.path.exists(db + "-wal"))
+
+    def test_output_in_a_missing_directory_is_an_io_failure(self):
+        rc, _, err = run("run", CIRCLE, "-o", self.path("no/dir/r.db"))
+        self.assertEqual(rc, 3)
+        self.assertIn("cannot create", err)
+
+    def test_variant_too_big_for_memory_is_refused_before_any_file(self):
+        with open(CIRCLE, encoding="utf-8") as f:
+            text = f.read()
+        big = self.write("long.yaml", text.replace("duration: 30 ",
+                                                   "duration: 1000000 "))
+        db = self.path("r.db")
+        rc, _, err = run("run", big, "-o", db, "-j", "1")
+        self.assertEqual(rc, 2)
+        self.assertIn("use --record-every", err)
+        self.assertFalse(os.path.exists(db))
+
+    def test_plot_never_replaces_a_results_file(self):
+        a, b = self.path("a.db"), self.path("b.db")
+        for db in (a, b):
+            rc, _, err = run("run", CIRCLE, "-o", db)
+            self.assertEqual(rc, 0, err)
+        before = digest(b)
+        for out in (a, b):
+            rc, _, err = run("plot", a, "-o", out)
+            self.assertEqual(rc, 2, err)
+        self.assertEqual(digest(b), before)
+        self.assertEqual(query(a, "SELECT count(*) FROM variant"), [(1,)])
+
+    def test_changes_to_attached_actors_are_refused(self):
+        sw = self.write("s.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 2, speed: 10}]\n")
+        rc, _, err = run("check", scenario("semi_trailer.yaml"), "--sweep",
+                         sw)
+        self.assertEqual(rc, 2)
+        self.assertRegex(err, r"s\.yaml:4:21: actor 2: is attached to actor "
+                              r"1, which moves it")
+
+    def test_object_without_axles_stands_still(self):
+        db = self.path("o.db")
+        rc, _, err = run("run", self.write("o.yaml", OBJECT), "-o", db)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT kind, wheel_count, vehicle_model "
+                               "FROM actor_info WHERE actor_id = 2"),
+                         [("object", 0, None)])
+        self.assertEqual(query(db, "SELECT DISTINCT x, y, vx, vy FROM "
+                               "actor_state WHERE actor_id = 2"),
+                         [(0.0, 0.0, 0.0, 0.0)])
+        # The car's front (2.25 m ahead) meets the box's back (0.5 m
+        # behind its centre) after 17.25 m at 10 m/s: first step past it.
+        self.assertEqual(query(db, "SELECT t, actor_id, other_actor_id FROM "
+                               "event WHERE kind = 'collision'"),
+                         [(1.8, 1, 2)])
+        moving = self.write("m.yaml", OBJECT + "    waypoints: [[0, 0, 0], "
+                            "[10, 0, 0]]\n    speed: 1\n")
+        rc, _, err = run("check", moving)
+        self.assertEqual(rc, 2)
+        self.assertIn("has no axles, so nothing moves it", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
