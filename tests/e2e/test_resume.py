@@ -78,6 +78,33 @@ class ResumeTest(TempDirCase):
         self.assertEqual(self.stored(db), self.N)
         self.assertEqual(differences(db, self.ref), [])
 
+    def test_disk_full_then_resume(self):
+        # RLIMIT_FSIZE makes writes past 8 MiB fail with EFBIG, as a full
+        # disk would (SIGXFSZ ignored, so the process sees the error).
+        import resource
+
+        def limit():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (8 << 20, 8 << 20))
+
+        db = self.path("full.db")
+        p = subprocess.run(
+            [VSWEEP, "run", SCENARIO, "--sweep", self.sweep, "-o", db, "-j",
+             "2"], preexec_fn=limit, capture_output=True, text=True,
+            stdin=subprocess.DEVNULL, timeout=300)
+        self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("--resume", p.stderr)
+        n = self.stored(db)
+        self.assertGreater(n, 0)
+        self.assertLess(n, self.N)
+        ids = [v for (v,) in query(db, "SELECT variant_id FROM variant "
+                                   "ORDER BY 1")]
+        self.assertEqual(ids, list(range(n)))
+        rc, _, err = run("run", SCENARIO, "--sweep", self.sweep, "-o", db,
+                         "-j", "2", "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(db, self.ref), [])
+
     def stored_safely(self, db):
         try:
             return self.stored(db)

@@ -86,10 +86,10 @@ static void print_shell_word(const char *w)
 	fputc('\'', stderr);
 }
 
-static void print_resume_hint(int argc, char **argv)
+static void print_resume_hint(const char *why, int argc, char **argv)
 {
-	fprintf(stderr, "vsweep: interrupted; the results file is consistent."
-	        " Resume with:\n ");
+	fprintf(stderr, "vsweep: %s; the results file is consistent. Resume "
+	        "with:\n ", why);
 	int has_resume = 0;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--overwrite"))
@@ -135,6 +135,9 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
 		status = rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+		/* A write that failed (disk full, say) left whole variants. */
+		if (rc == -2 && access(a->out, F_OK) == 0)
+			print_resume_hint("stopped", argc, argv);
 		goto out;
 	}
 	double rate = sum.seconds > 0 ? (double)sum.actor_steps / sum.seconds
@@ -145,7 +148,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	       (unsigned long long)sum.done, (unsigned long long)sum.failed,
 	       (unsigned long long)sum.skipped, sum.seconds, rate);
 	if (sum.interrupted) {
-		print_resume_hint(argc, argv);
+		print_resume_hint("interrupted", argc, argv);
 		status = EXIT_INTERRUPTED;
 	} else {
 		status = sum.failed ? EXIT_SOME_FAILED : EXIT_OK;
