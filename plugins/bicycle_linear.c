@@ -41,15 +41,11 @@
  * The stored state is the actor origin's, as the design's contract asks;
  * the CG lies lf behind the front axle.
  *
- * Built against <vsweep/plugin.h> only, like any outside plugin.
+ * Built against <vsweep/plugin.h> only, like any outside plugin (the shared
+ * helpers in vehicle_common.h are header-only).
  */
-#include <math.h>
-#include <stdlib.h>
+#include "vehicle_common.h"
 
-#include <vsweep/plugin.h>
-
-#define PI 3.14159265358979323846
-#define DEG (PI / 180.0)
 /* m/s: below this the kinematic fallback runs. At 0.5 m/s the tyre-slip
  * time constants m V / (2 (Kf + Kr)) are a few ms; lower still, they say
  * nothing about a car that is parking. */
@@ -69,26 +65,15 @@ enum {
 /* Defaults are the article's; it has no yaw inertia, so Iz is a typical
  * value for a 2-tonne sedan (m lf lr would give 4480 kg m^2). */
 static const vs_param params[N_PARAMS] = {
-	[P_M] = {"m", 2000.0, 1.0, 1e6, "kg", "vehicle mass"},
+	[P_M] = VC_PARAM_M,
 	[P_IZ] = {"Iz", 3000.0, 1.0, 1e8, "kg*m^2",
 	          "yaw moment of inertia about the CG"},
-	/* The range only bounds the number; create() checks 0 < lf < l
-	 * against the actor's wheelbase and says so if not. */
-	[P_LF] = {"lf", 1.4, 0.0, 100.0, "m",
-	          "CG to front axle; lr = wheelbase - lf"},
-	[P_KF] = {"Kf", 30e3, 1.0, 1e7, "N/rad",
-	          "front cornering power per tyre (two tyres per axle)"},
-	[P_KR] = {"Kr", 30e3, 1.0, 1e7, "N/rad",
-	          "rear cornering power per tyre (two tyres per axle)"},
-	/* The design contract: every vehicle model takes steering_ratio. */
-	[P_STEERING_RATIO] = {"steering_ratio", 15.0, 0.1, 100.0, "",
-	                      "steering-wheel angle : road-wheel angle"},
-	[P_MAX_STEER_DEG] = {"max_steer_deg", 45.0, 0.0, 89.0, "deg",
-	                     "road-wheel angle limit, either side"},
+	[P_LF] = VC_PARAM_LF,
+	[P_KF] = VC_PARAM_KF,
+	[P_KR] = VC_PARAM_KR,
+	[P_STEERING_RATIO] = VC_PARAM_STEERING_RATIO,
+	[P_MAX_STEER_DEG] = VC_PARAM_MAX_STEER_DEG,
 };
-
-/* Set once at entry, read-only afterwards (instances on many threads). */
-static const vs_host *host;
 
 typedef struct linear {
 	void *host_ctx;
@@ -103,31 +88,6 @@ typedef struct linear {
 	double beta;           /* rad, CG sideslip, state */
 	double r;              /* rad/s, yaw rate, state */
 } linear;
-
-/* The host tags each message with the variant, the actor and this
- * plugin's name, so messages do not repeat them. */
-#define LOG(ctx, level, ...)                                               \
-	do {                                                               \
-		if (host && host->log)                                     \
-			host->log((ctx), (level), __VA_ARGS__);            \
-	} while (0)
-
-/* Wraps an angle into (-pi, pi], the stored yaw convention. */
-static double wrap_angle(double a)
-{
-	a = remainder(a, 2.0 * PI); /* [-pi, pi] */
-	if (a <= -PI)
-		a += 2.0 * PI;
-	return a;
-}
-
-/* sin(x)/x, accurate near 0 where the quotient loses digits. */
-static double sinc(double x)
-{
-	if (fabs(x) < 1e-4)
-		return 1.0 - x * x / 6.0 * (1.0 - x * x / 20.0);
-	return sin(x) / x;
-}
 
 /* For z = w^2 t^2 (either sign): *c = cosh(w t) and *sh = sinh(w t)/(w t),
  * which for z < 0 are cos and sin(.)/(.) of sqrt(-z); continuous through
@@ -151,32 +111,13 @@ static void cosh_sinhc(double z, double *c, double *sh)
 static vs_status linear_create(const vs_create_args *args, void **instance)
 {
 	*instance = NULL;
-	const vs_actor_info *a = args->actor;
-	const char *name = a->name ? a->name : "?";
-	if (a->n_axles < 2 || !(a->wheelbase > 0.0) || !isfinite(a->wheelbase)) {
-		LOG(args->host_ctx, VS_LOG_ERROR,
-		    "actor %s (ID %lld) is not a vehicle (%u axles, "
-		    "wheelbase %g m): it needs two axles and a wheelbase "
-		    "> 0; give it a vehicle asset or another model",
-		    name, (long long)a->id, (unsigned)a->n_axles, a->wheelbase);
+	const double lf = args->params[P_LF]; /* m */
+	if (!vc_check_vehicle(args) || !vc_check_cg(args, lf))
 		return VS_ERROR;
-	}
-	const double l = a->wheelbase;
-	const double lf = args->params[P_LF];
-	/* The CG must lie between the axles, or lr <= 0 and the moment
-	 * balance means nothing. */
-	if (!(lf > 0.0 && lf < l)) {
-		LOG(args->host_ctx, VS_LOG_ERROR,
-		    "lf = %g m puts the CG outside the wheelbase of "
-		    "actor %s (ID %lld): it must lie in (0, %g) m",
-		    lf, name, (long long)a->id, l);
+	linear *b = vc_alloc(args, sizeof *b);
+	if (!b)
 		return VS_ERROR;
-	}
-	linear *b = calloc(1, sizeof *b);
-	if (!b) {
-		LOG(args->host_ctx, VS_LOG_ERROR, "out of memory");
-		return VS_ERROR;
-	}
+	const double l = args->actor->wheelbase; /* m */
 	b->host_ctx = args->host_ctx;
 	b->m = args->params[P_M];
 	b->iz = args->params[P_IZ];
@@ -185,17 +126,10 @@ static vs_status linear_create(const vs_create_args *args, void **instance)
 	b->lr = l - lf;
 	b->kf = args->params[P_KF];
 	b->kr = args->params[P_KR];
-	b->cg_y = a->front_axle_y - lf;
-	/* + 0.0: a neutral set-up's -0 would print as "-0.0e+00". */
-	b->A = -b->m / (2.0 * l * l) * (lf * b->kf - b->lr * b->kr) /
-	               (b->kf * b->kr) +
-	       0.0;
+	b->cg_y = args->actor->front_axle_y - lf;
+	b->A = vc_stability_factor(args, b->m, l, lf, b->kf, b->kr);
 	b->steering_ratio = args->params[P_STEERING_RATIO];
 	b->max_steer = args->params[P_MAX_STEER_DEG] * DEG;
-	LOG(args->host_ctx, VS_LOG_DEBUG,
-	    "%s set-up, stability factor A = %.3e s^2/m^2",
-	    b->A > 0.0 ? "understeer" : b->A < 0.0 ? "oversteer" : "neutral",
-	    b->A);
 	*instance = b;
 	return VS_OK;
 }
@@ -207,25 +141,8 @@ static vs_status linear_reset(void *instance, vs_state *s)
 	linear *b = instance;
 	b->beta = 0.0;
 	b->r = 0.0;
-	double heading = s->yaw + PI / 2.0; /* from +X; yaw 0 faces +Y */
-	s->yaw = wrap_angle(s->yaw);
-	s->vx = s->speed * cos(heading);
-	s->vy = s->speed * sin(heading);
-	s->vz = 0.0;
-	s->wx = s->wy = s->wz = 0.0;
-	s->steer = 0.0;
+	vc_reset_straight(s);
 	return VS_OK;
-}
-
-static int state_finite(const vs_state *s)
-{
-	const double v[] = {s->x,  s->y,  s->z,  s->roll, s->pitch,
-	                    s->yaw, s->vx, s->vy, s->vz,   s->wx,
-	                    s->wy, s->wz, s->speed, s->steer};
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		if (!isfinite(v[i]))
-			return 0;
-	return 1;
 }
 
 /* Advances (beta, r) over dt at speed v >= V_LOW and road-wheel angle
@@ -271,19 +188,12 @@ static vs_status linear_step(void *instance, double t, double dt,
                              const vs_control *control, vs_state *s)
 {
 	linear *b = instance;
-	double delta = control->steering_wheel / b->steering_ratio; /* rad */
-	if (delta > b->max_steer)
-		delta = b->max_steer;
-	else if (delta < -b->max_steer)
-		delta = -b->max_steer;
+	const double delta = vc_road_wheel(control->steering_wheel,
+	                                   b->steering_ratio,
+	                                   b->max_steer); /* rad */
 	const double v = control->speed; /* m/s, CG, signed */
-	if (!isfinite(v) || !isfinite(delta)) {
-		LOG(b->host_ctx, VS_LOG_ERROR,
-		    "non-finite control at t = %g s (speed %g m/s, "
-		    "steering wheel %g rad)",
-		    t, control->speed, control->steering_wheel);
+	if (!vc_check_control(b->host_ctx, t, delta, control))
 		return VS_ERROR;
-	}
 	const double beta0 = b->beta; /* rad, course = heading + beta */
 	const int kinematic = v < V_LOW;
 	double dpsi;                  /* rad, heading change over the step */
@@ -311,75 +221,23 @@ static vs_status linear_step(void *instance, double t, double dt,
 			return VS_ERROR;
 		}
 	}
-	const double cy = b->cg_y; /* m */
-	double h0 = s->yaw + PI / 2.0;    /* heading from +X */
-	double gx0 = s->x + cy * cos(h0); /* CG = origin + R(yaw)(0, cy, 0) */
-	double gy0 = s->y + cy * sin(h0);
-	/* The low-speed fallback sets beta at once: its course starts from
-	 * the new beta, so that it is the kinematic arc exactly. */
-	double chi0 = h0 + (kinematic ? b->beta : beta0); /* rad, course */
-	double dchi = dpsi + (kinematic ? 0.0 : b->beta - beta0);
-	double chord = v * dt * sinc(0.5 * dchi); /* m, signed with v */
-	double gx1 = gx0 + chord * cos(chi0 + 0.5 * dchi);
-	double gy1 = gy0 + chord * sin(chi0 + 0.5 * dchi);
-
-	double yaw1 = wrap_angle(s->yaw + dpsi);
-	double h1 = yaw1 + PI / 2.0;
-	double fx = cos(h1), fy = sin(h1); /* forward unit vector, world */
-	double cb = cos(b->beta), sb = sin(b->beta);
-	/* CG velocity: V along the course h1 + beta, i.e.
-	 * V (cos beta f + sin beta left) with left = (-fy, fx). */
-	double vgx = v * (cb * fx - sb * fy);
-	double vgy = v * (cb * fy + sb * fx);
-
-	/* Origin = CG - R(yaw)(0, cy, 0); its velocity is the CG's plus
-	 * omega x (origin - CG) = r z x (-cy f), which is lateral. */
-	s->x = gx1 - cy * fx;
-	s->y = gy1 - cy * fy;
-	s->yaw = yaw1;
-	s->vx = vgx + b->r * cy * fy;
-	s->vy = vgy - b->r * cy * fx;
-	s->vz = 0.0;
-	s->wx = s->wy = 0.0;
-	s->wz = b->r;
-	s->speed = v * cb; /* the forward part of the origin's velocity */
+	/* The CG moves at V along its course, heading + beta. The low-speed
+	 * fallback sets beta at once: its course starts from the new beta, so
+	 * that it is the kinematic arc exactly. Otherwise the arc runs from
+	 * the old course to the new, exact once beta and r are steady. */
+	const vc_motion mo = {.v = v,
+	                      .dpsi = dpsi,
+	                      .beta0 = kinematic ? b->beta : beta0,
+	                      .beta1 = b->beta,
+	                      .omega = b->r};
+	vc_advance(s, b->cg_y, dt, &mo);
 	s->steer = delta;
-	/* The model is planar: z, roll and pitch are left as they were. */
-	if (!state_finite(s)) {
-		LOG(b->host_ctx, VS_LOG_ERROR,
-		    "non-finite state at t = %g s (speed %g m/s, "
-		    "steering wheel %g rad)",
-		    t, control->speed, control->steering_wheel);
+	if (!vc_check_state(b->host_ctx, t, control, s))
 		return VS_ERROR;
-	}
 	return VS_OK;
 }
 
-static void linear_destroy(void *instance)
-{
-	free(instance);
-}
-
-static const vs_plugin descriptor = {
-	.abi_major = VS_ABI_MAJOR,
-	.abi_minor = VS_ABI_MINOR,
-	.struct_size = sizeof(vs_plugin),
-	.kind = VS_KIND_VEHICLE_MODEL,
-	.name = "bicycle_linear",
-	.version = "1.0.0",
-	.doc = "linear two-wheel model with sideslip and yaw-rate transient, "
-	       "CG reference",
-	.params = params,
-	.n_params = N_PARAMS,
-	.create = linear_create,
-	.reset = linear_reset,
-	.vehicle_step = linear_step,
-	.behaviour_step = NULL,
-	.destroy = linear_destroy,
-};
-
-VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)
-{
-	host = h;
-	return &descriptor;
-}
+VC_VEHICLE_PLUGIN("bicycle_linear",
+                  "linear two-wheel model with sideslip and yaw-rate "
+                  "transient, CG reference",
+                  linear_create, linear_reset, linear_step)
