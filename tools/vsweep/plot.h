@@ -120,6 +120,12 @@ void plot_series_colour(const plot_data *d, int variant, char out[8]);
  * unit px per user unit), or "" for solid. */
 void plot_actor_dash(int actor_index, double unit, char *out, size_t size);
 
+/* Opens the <path> of one series: its data attributes (variant, actor,
+ * stride, swept value), colour and the actor's dash pattern for lines of
+ * width unit; the caller writes the d attribute and closes it. */
+void plot_path_open(FILE *f, const plot_data *d, const plot_series *s,
+                    double unit);
+
 /* Index of an actor in d->actors, or 0 if unknown. */
 int plot_actor_index(const plot_data *d, int64_t actor_id);
 

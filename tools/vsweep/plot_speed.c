@@ -109,19 +109,7 @@ static void series(FILE *f, const plot_data *d, const axes *a)
 	        a->t1, a->v0, a->v1, a->bx, a->by, a->bw, a->bh, LINE_PX);
 	for (int i = 0; i < d->n_series; i++) {
 		const plot_series *s = &d->series[i];
-		const plot_variant *pv = &d->variants[s->variant];
-		char colour[8], dash[96];
-		plot_series_colour(d, s->variant, colour);
-		plot_actor_dash(plot_actor_index(d, s->actor_id), LINE_PX, dash,
-		                sizeof dash);
-		fprintf(f, "<path data-variant=\"%lld\" data-actor=\"%lld\" "
-		        "data-stride=\"%d\"", (long long)pv->id,
-		        (long long)s->actor_id, s->stride);
-		if (d->colour_by && pv->has_value)
-			fprintf(f, " data-value=\"%.17g\"", pv->value);
-		fprintf(f, " stroke=\"%s\"", colour);
-		if (*dash)
-			fprintf(f, " stroke-dasharray=\"%s\"", dash);
+		plot_path_open(f, d, s, LINE_PX);
 		path_data(f, s, a);
 	}
 	fputs("</g>\n", f);

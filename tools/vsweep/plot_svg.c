@@ -396,3 +396,21 @@ double plot_legend(FILE *f, const plot_data *d, double x, double y, double w,
 		fputs("</g>\n", f);
 	return y - y0;
 }
+
+void plot_path_open(FILE *f, const plot_data *d, const plot_series *s,
+                    double unit)
+{
+	const plot_variant *pv = &d->variants[s->variant];
+	char colour[8], dash[96];
+	plot_series_colour(d, s->variant, colour);
+	plot_actor_dash(plot_actor_index(d, s->actor_id), unit, dash,
+	                sizeof dash);
+	fprintf(f, "<path data-variant=\"%lld\" data-actor=\"%lld\" "
+	        "data-stride=\"%d\"", (long long)pv->id,
+	        (long long)s->actor_id, s->stride);
+	if (d->colour_by && pv->has_value)
+		fprintf(f, " data-value=\"%.17g\"", pv->value);
+	fprintf(f, " stroke=\"%s\"", colour);
+	if (*dash)
+		fprintf(f, " stroke-dasharray=\"%s\"", dash);
+}

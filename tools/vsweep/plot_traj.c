@@ -229,19 +229,7 @@ static void trajectories(FILE *f, const plot_data *d, const view *v)
 	        "\"round\" stroke-linecap=\"round\">\n", lw);
 	for (int i = 0; i < d->n_series; i++) {
 		const plot_series *s = &d->series[i];
-		const plot_variant *pv = &d->variants[s->variant];
-		char colour[8], dash[96];
-		plot_series_colour(d, s->variant, colour);
-		plot_actor_dash(plot_actor_index(d, s->actor_id), lw, dash,
-		                sizeof dash);
-		fprintf(f, "<path data-variant=\"%lld\" data-actor=\"%lld\" "
-		        "data-stride=\"%d\"", (long long)pv->id,
-		        (long long)s->actor_id, s->stride);
-		if (d->colour_by && pv->has_value)
-			fprintf(f, " data-value=\"%.17g\"", pv->value);
-		fprintf(f, " stroke=\"%s\"", colour);
-		if (*dash)
-			fprintf(f, " stroke-dasharray=\"%s\"", dash);
+		plot_path_open(f, d, s, lw);
 		path_data(f, s);
 	}
 	fputs("</g>\n", f);

@@ -7,56 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fake_registry.h"
 #include "input/sweep.h"
 
 #define PI 3.14159265358979323846
 #define EPS 1e-12
 
-/* Actor 1: a car with a bound bicycle_steady and constant_steer; actor 2:
- * a car on a route (waypoints behaviour by default), with yaws; actor 3: a
- * box with neither behaviour nor route. The car's axles: y = 2 - 0.8 and
- * 2.5 behind, so its rear overhang is 4 - 0.8 - 2.5 = 0.7 m. */
-static const char seed_text[] =
-	"vsweep: 1\n"
-	"step: 0.1\n"
-	"duration: 10\n"
-	"assets:\n"
-	"  car: {length: 4, width: 2, height: 1.5, wheelbase: 2.5, "
-	"front_overhang: 0.8}\n"
-	"  box: {length: 1, width: 1, height: 1}\n"
-	"actors:\n"
-	"  - id: 1\n"
-	"    asset: car\n"
-	"    start: {position: [0, 0, 0], yaw: 0}\n"
-	"    speed: 7\n"
-	"    vehicle_model: {plugin: bicycle_steady, params: {lf: 1.2}}\n"
-	"    behaviour: {plugin: constant_steer}\n"
-	"  - id: 2\n"
-	"    asset: car\n"
-	"    waypoints: [[0, 0, 0], [50, 0, 0]]\n"
-	"    speed: 5\n"
-	"    yaw: [-1.5707963267948966, -1.5707963267948966]\n"
-	"  - id: 3\n"
-	"    asset: box\n"
-	"    start: {position: [5, 5, 0]}\n";
-
-static vs_scenario *seed;
-
-static void setup(void)
-{
-	vs_error err = {{0}};
-	seed = vs_scenario_parse("s.yaml", seed_text, strlen(seed_text), &err);
-	ck_assert_msg(seed, "%s", err.msg);
-	ck_assert_msg(vs_scenario_bind(seed, fake_registry(FAKE_N_PLUGINS),
-	                               &err) == 0, "%s", err.msg);
-}
-
-static void teardown(void)
-{
-	vs_scenario_destroy(seed);
-	seed = NULL;
-}
+/* The seed (sweep_seed.h): actor 1 a car with bicycle_steady and
+ * constant_steer; actor 2 a car on a route with yaws; actor 3 a box. The
+ * car's axles: y = 2 - 0.8 and 2.5 behind, so its rear overhang is
+ * 4 - 0.8 - 2.5 = 0.7 m. */
+#include "sweep_seed.h"
 
 static vs_sweep *parse(const char *text, vs_error *err)
 {
