@@ -1,0 +1,49 @@
+/* The shared helpers of util.h. */
+#include "common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+double vs_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double vs_wrap_angle(double a)
+{
+	/* differences of two wrapped angles need one turn at most; anything
+	 * else takes the exact, slower way */
+	if (a > VS_PI && a <= 3 * VS_PI)
+		a -= 2 * VS_PI;
+	else if (a <= -VS_PI && a > -3 * VS_PI)
+		a += 2 * VS_PI;
+	else if (!(a > -VS_PI && a <= VS_PI))
+		a = remainder(a, 2 * VS_PI);
+	if (a <= -VS_PI)
+		a += 2 * VS_PI;
+	return a;
+}
+
+int vs_state_finite(const vs_state *s)
+{
+	const double *v = &s->x;
+	for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+void vs_remove_db_files(const char *path)
+{
+	static const char *const side[] = {"-wal", "-shm", "-journal"};
+	char buf[4200];
+	unlink(path);
+	for (size_t i = 0; i < sizeof side / sizeof side[0]; i++) {
+		snprintf(buf, sizeof buf, "%s%s", path, side[i]);
+		unlink(buf);
+	}
+}
