@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""The write benchmark, interleaved: vsweep sweeps and the plain SQLite
+insert baseline run in turn (A B A B ...), so load on a shared machine hits
+both alike. Prints medians and spread (min-max) of wall and CPU time (user +
+system of the child), rates, their ratio to the baseline and bytes per
+actor-step; then -j 2 against -j 1 with full recording, and the simulation
+cost per actor-step for 2 .. 512 actors (recording only step 0).
+
+  tools/bench/run.sh [VARIANTS] [REPEATS]      (defaults 300 and 5)
+"""
+import os
+import resource
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.join(ROOT, "build-bench")
+VSWEEP = os.path.join(BUILD, "tools", "vsweep", "vsweep")
+PLAIN = os.path.join(BUILD, "tools", "bench", "plain_insert")
+
+
+def timed(cmd):
+    """Runs cmd; returns (wall s, CPU s of the child)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE)
+    wall = time.monotonic() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def sweep_file(path, n):
+    with open(path, "w") as f:
+        f.write("vsweep: 1\nblocks:\n  - list:\n")
+        for i in range(n):
+            f.write("      - [{actor: 1, speed: %d.%d}, {actor: 2, speed: [%d, %d]}]\n"
+                    % (5 + i % 25, i % 7, 8 + i % 9, 12 + i % 5))
+
+
+def crowd_file(path, n_actors, duration):
+    """n_actors cars on parallel straight lines 4 m apart, 10 m/s."""
+    with open(path, "w") as f:
+        f.write("vsweep: 1\nname: crowd\nstep: 0.01\nduration: %g\n" % duration)
+        f.write("assets:\n  sedan: {length: 4.8, width: 1.9, height: 1.5, "
+                "wheelbase: 3.0, track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}\n")
+        f.write("actors:\n")
+        for k in range(n_actors):
+            f.write("  - id: %d\n    asset: sedan\n    start: {position: [%d, %d, 0], yaw: 0}\n"
+                    "    speed: %g\n    behaviour: {plugin: constant_steer, "
+                    "params: {steering_wheel_deg: 0}}\n"
+                    % (k + 1, 4 * (k % 32), 12 * (k // 32), 10 + 0.01 * k))
+
+
+def fmt(xs):
+    return "%.3f [%.3f-%.3f]" % (statistics.median(xs), min(xs), max(xs))
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    reps = max(5, int(sys.argv[2]) if len(sys.argv) > 2 else 5)
+    tmp = tempfile.mkdtemp(prefix="vsweep-bench-")
+    sw = os.path.join(tmp, "sweep.yaml")
+    sweep_file(sw, n)
+    scen = os.path.join(ROOT, "tools", "bench", "bench.yaml")
+    db = os.path.join(tmp, "v.db")
+    kinds = [("everything (state, wheels, map)", []),
+             ("without map location", ["--record", "state,wheels"]),
+             ("state only", ["--record", "state"])]
+
+    def vs(extra, jobs=2):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.unlink(db + suffix)
+        w, c = timed([VSWEEP, "run", scen, "--sweep", sw, "-o", db,
+                      "-j", str(jobs)] + extra)
+        return w, c, os.path.getsize(db)
+
+    vs([])  # warm the page cache and the plugin files
+    rows = sqlite3.connect(db).execute("SELECT count(*) FROM actor_state").fetchone()[0]
+    res = {k: [] for k, _ in kinds}
+    base = []
+    j1 = []
+    pdb = os.path.join(tmp, "p.db")
+    for _ in range(reps):  # A B A B ...: baseline, then each vsweep kind
+        w, c = timed([PLAIN, pdb, str(rows)])
+        base.append((w, c, os.path.getsize(pdb)))
+        for name, extra in kinds:
+            res[name].append(vs(extra))
+        j1.append(vs([], jobs=1))
+
+    print("machine             %d cores, load average %.2f at the end"
+          % (os.cpu_count(), os.getloadavg()[0]))
+    print("variants            %d (2 actors, 20 s at 100 Hz, -j 2), %d runs of each, interleaved"
+          % (n, reps))
+    print("actor-steps         %d per run" % rows)
+    bw = [b[0] for b in base]
+    bc = [b[1] for b in base]
+    print("plain insert        wall %s s  CPU %s s  %.0f rows/s  %.1f bytes/row"
+          % (fmt(bw), fmt(bc), rows / statistics.median(bw), base[0][2] / rows))
+    for name, _ in kinds:
+        w = [r[0] for r in res[name]]
+        c = [r[1] for r in res[name]]
+        ratio = statistics.median(bw) / statistics.median(w)
+        print("vsweep %-28s wall %s s  CPU %s s  %.0f actor-steps/s  ratio %.2f  "
+              "%.2f us CPU/actor-step  %.1f bytes/actor-step"
+              % (name, fmt(w), fmt(c), rows / statistics.median(w), ratio,
+                 1e6 * statistics.median(c) / rows, res[name][0][2] / rows))
+    w1 = statistics.median([r[0] for r in j1])
+    w2 = statistics.median([r[0] for r in res[kinds[0][0]]])
+    print("full recording      -j 1 wall %s s; -j 2 / -j 1 actor-steps/s %.2f"
+          % (fmt([r[0] for r in j1]), w1 / w2))
+
+    # Simulation cost per actor-step against the number of actors: only
+    # step 0 is stored, so SQLite is out of the measurement.
+    print("actors  actor-steps  wall s   CPU s    us CPU/actor-step  vs 2 actors")
+    first = None
+    for k in (2, 8, 32, 128, 512):
+        scn = os.path.join(tmp, "crowd%d.yaml" % k)
+        steps = max(100, 100000 // k)  # ~10^5 actor-steps: start-up negligible
+        crowd_file(scn, k, steps * 0.01)
+        cw, cc = [], []
+        for _ in range(3):
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(db + suffix):
+                    os.unlink(db + suffix)
+            w, c = timed([VSWEEP, "run", scn, "-o", db, "-j", "1",
+                          "--record", "state", "--record-every", "1000000"])
+            cw.append(w)
+            cc.append(c)
+        per = 1e6 * statistics.median(cc) / (k * (steps + 1))
+        first = first or per
+        print("%6d  %11d  %7.3f  %7.3f  %17.3f  %10.2f"
+              % (k, k * (steps + 1), statistics.median(cw), statistics.median(cc),
+                 per, per / first))
+    subprocess.run(["rm", "-rf", tmp])
+
+
+if __name__ == "__main__":
+    main()
