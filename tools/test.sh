@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds vsweep and runs every test twice: a normal build, and one with
-# AddressSanitizer and UndefinedBehaviorSanitizer. Warnings are errors.
+# AddressSanitizer and UndefinedBehaviorSanitizer; then the libFuzzer
+# targets for a minute each (a clang build). Warnings are errors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/deps.sh
@@ -13,7 +14,7 @@ run_tests() {
   shift
   log=$(mktemp)
   set +e
-  env "$@" meson test -C "$dir" --print-errorlogs --num-processes "$jobs" |
+  env meson test -C "$dir" --print-errorlogs --num-processes "$jobs" "$@" |
     tee "$log"
   set -e
   passed=$((passed + $(awk '/^Ok:/ {print $2}' "$log")))
@@ -29,8 +30,16 @@ run_tests build-test
   meson setup build-asan -Dwerror=true -Db_sanitize=address,undefined \
     -Db_lundef=false -Dbuildtype=debug >/dev/null
 ninja -C build-asan
-run_tests build-asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 run_tests build-asan
+
+# The fuzz targets (clang, libFuzzer + ASan/UBSan), each for fuzz_seconds.
+[ -f build-fuzz/build.ninja ] ||
+  CC=clang meson setup build-fuzz -Dwerror=true -Dfuzz=true -Dtests=true \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+    -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
+ninja -C build-fuzz
+run_tests build-fuzz --suite fuzz
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
