@@ -5,6 +5,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Control characters from input files (ESC, BEL, newlines ...) would
+ * reach the user's terminal raw and could rewrite it: each becomes a
+ * visible escape, \n, \t or \xNN, truncated to fit. */
+void vs_escape_controls(char *msg, size_t size)
+{
+	size_t n = strlen(msg), k = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+			k++;
+	if (!k)
+		return;
+	char *src = vs_strdup(msg);
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+		char esc[8];
+		if (c == '\n')
+			snprintf(esc, sizeof esc, "\\n");
+		else if (c == '\t')
+			snprintf(esc, sizeof esc, "\\t");
+		else if (c < 0x20 || c == 0x7f)
+			snprintf(esc, sizeof esc, "\\x%02x", c);
+		else
+			esc[0] = (char)c, esc[1] = 0;
+		size_t len = strlen(esc);
+		if (o + len >= size)
+			break;
+		memcpy(msg + o, esc, len);
+		o += len;
+	}
+	msg[o] = 0;
+	free(src);
+}
+
 void vs_error_set(vs_error *err, const char *fmt, ...)
 {
 	if (!err || err->msg[0])
@@ -13,6 +47,7 @@ void vs_error_set(vs_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
 	va_end(ap);
+	vs_escape_controls(err->msg, sizeof err->msg);
 }
 
 void vs_error_at(vs_error *err, const char *file, vs_mark mark,
@@ -32,6 +67,7 @@ void vs_error_at(vs_error *err, const char *file, vs_mark mark,
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof err->msg - (size_t)n, fmt, ap);
 	va_end(ap);
+	vs_escape_controls(err->msg, sizeof err->msg);
 }
 
 static void oom(void)

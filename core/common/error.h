@@ -24,6 +24,12 @@ void vs_error_set(vs_error *err, const char *fmt, ...) VS_PRINTF(2, 3);
 void vs_error_at(vs_error *err, const char *file, vs_mark mark,
                  const char *fmt, ...) VS_PRINTF(4, 5);
 
+/* Rewrites control characters in msg (a NUL-terminated string in a buffer
+ * of size bytes) as visible escapes (\n, \t, \xNN), truncating to fit:
+ * text from input files or plugins never reaches a terminal raw. Every
+ * vs_error message passes through it. */
+void vs_escape_controls(char *msg, size_t size);
+
 static inline int vs_error_is_set(const vs_error *err)
 {
 	return err->msg[0] != 0;

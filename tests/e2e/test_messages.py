@@ -1,0 +1,42 @@
+"""Messages never pass raw control characters from input files to the
+terminal: ESC, BEL and newlines in a key, a plugin name or a value are
+shown as visible escapes, and the message still names file, line and
+column."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, run  # noqa: E402
+
+HEAD = "vsweep: 1\nname: x\nstep: 0.01\nduration: 1\n"
+CAR = ("assets:\n  car: {length: 4.5, width: 1.8, height: 1.4, "
+       "wheelbase: 2.7, front_overhang: 0.9}\n")
+
+
+class MessageTest(TempDirCase):
+    def check(self, text, expect_escaped):
+        path = self.write("ctl.yaml", text)
+        code, out, err = run("check", path)
+        self.assertEqual(code, 2, err)
+        for c in ("\x1b", "\x07", "\r"):
+            self.assertNotIn(c, err)
+        # one line: the message ends with the only newline
+        self.assertEqual(err.count("\n"), 1, repr(err))
+        self.assertIn(path + ":", err)
+        for e in expect_escaped:
+            self.assertIn(e, err)
+
+    def test_unknown_key_with_escape_sequences(self):
+        self.check(HEAD + '"bad\\x1b[31mkey\\x07\\nline": 1\nactors: []\n',
+                   ["\\x1b[31m", "\\x07", "\\n", ":5:1:"])
+
+    def test_plugin_name_with_bell_and_carriage_return(self):
+        self.check(HEAD + CAR + "actors:\n  - id: 1\n    asset: car\n"
+                   "    start: {position: [0, 0, 0], yaw: 0}\n    speed: 5\n"
+                   '    behaviour: {plugin: "ring\\x07\\rme"}\n',
+                   ["\\x07", "\\x0d"])
+
+
+if __name__ == "__main__":
+    unittest.main()
