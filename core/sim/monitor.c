@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "map/map.h"
+#include "sim/near_pairs.h"
 #include "sim/obb.h"
 
 struct vs_monitor {
@@ -15,6 +16,10 @@ struct vs_monitor {
 	const int64_t *parent;
 	const struct vs_map *map;
 	unsigned char *touching;  /* n x n: footprints overlapped last step */
+	vs_pair *touch_list;      /* the pairs set in touching */
+	size_t n_touch, cap_touch;
+	vs_near_pairs near;       /* broad phase scratch */
+	double *cx, *cy, *radius; /* m, footprint bounding circles this step */
 	vs_lane_pos *last;        /* lane positions last step */
 	int have_last;
 	int64_t actor_steps, on_lane_steps;
@@ -32,6 +37,13 @@ vs_monitor *vs_monitor_create(int n, const vs_actor_info *info,
 	m->map = map;
 	m->touching = vs_xcalloc((size_t)n * (size_t)n, 1);
 	m->last = vs_xcalloc((size_t)n, sizeof *m->last);
+	m->cx = vs_xcalloc((size_t)n, sizeof *m->cx);
+	m->cy = vs_xcalloc((size_t)n, sizeof *m->cy);
+	m->radius = vs_xcalloc((size_t)n, sizeof *m->radius);
+	for (int i = 0; i < n; i++)
+		m->radius[i] = hypot(info[i].width / 2, info[i].length / 2);
+	m->cap_touch = 16;
+	m->touch_list = vs_xcalloc(m->cap_touch, sizeof *m->touch_list);
 	m->sum.max_lat_acc = 0;
 	m->sum.max_yaw_rate = 0;
 	m->sum.min_distance = INFINITY;
@@ -66,28 +78,94 @@ static vs_obb footprint(const vs_actor_info *a, const vs_state *s)
 	return (vs_obb){s->x, s->y, a->width / 2, a->length / 2, s->yaw};
 }
 
+/* A micrometre and a relative 1e-9 above a distance bound: the gap of
+ * circles is rounded differently from the exact footprint distance. */
+static double widen(double d)
+{
+	return d * (1 + 1e-9) + 1e-6;
+}
+
+/* The reach of this step's broad phase: the closest distance so far. At
+ * first (none yet) every pair would qualify, an O(n^2) step; instead grow a
+ * trial reach until the pairs within it hold one whose footprints are no
+ * farther apart than the reach itself: then every pair that can be closer
+ * than that one is within it too. */
+static double first_reach(vs_monitor *m, const vs_state *cur)
+{
+	if (isfinite(m->sum.min_distance))
+		return widen(m->sum.min_distance);
+	double r_max = 0;
+	for (int i = 0; i < m->n; i++)
+		r_max = fmax(r_max, m->radius[i]);
+	for (double trial = fmax(1.0, 2 * r_max); trial < 1e9; trial *= 4) {
+		const vs_pair *cand;
+		size_t n = vs_near_pairs_find(&m->near, m->n, m->cx, m->cy,
+		                              m->radius, trial, &cand);
+		double best = INFINITY;
+		for (size_t k = 0; k < n; k++) {
+			int i = cand[k].i, j = cand[k].j;
+			if (related(m, i, j))
+				continue;
+			vs_obb a = footprint(&m->info[i], &cur[i]);
+			vs_obb b = footprint(&m->info[j], &cur[j]);
+			best = fmin(best, vs_obb_distance(&a, &b));
+		}
+		if (best <= trial)
+			return widen(best);
+	}
+	return INFINITY;
+}
+
+/* Collisions and the closest approach. Only pairs whose bounding circles
+ * come within the closest distance seen so far (or touch) can lower it or
+ * collide, so the broad phase hands over just those, in the order of an
+ * exhaustive loop: events and min_distance equal the exhaustive check's.
+ * Pairs left out are apart (gap > 0), so they stop touching. */
 static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
                  vs_result *res)
 {
 	int began = 0;
 	for (int i = 0; i < m->n; i++) {
+		m->cx[i] = cur[i].x;
+		m->cy[i] = cur[i].y;
+	}
+	double reach = first_reach(m, cur);
+	const vs_pair *cand;
+	size_t n_cand = vs_near_pairs_find(&m->near, m->n, m->cx, m->cy,
+	                                   m->radius, reach, &cand);
+	for (size_t k = 0; k < m->n_touch; k++) {
+		vs_pair p = m->touch_list[k];
+		if (!vs_near_pairs_within(m->cx, m->cy, m->radius, p.i, p.j,
+		                          reach))
+			m->touching[p.i * m->n + p.j] = 0;
+	}
+	m->n_touch = 0;
+	for (size_t k = 0; k < n_cand; k++) {
+		int i = cand[k].i, j = cand[k].j;
+		if (related(m, i, j))
+			continue;
 		vs_obb a = footprint(&m->info[i], &cur[i]);
-		for (int j = i + 1; j < m->n; j++) {
-			if (related(m, i, j))
-				continue;
-			vs_obb b = footprint(&m->info[j], &cur[j]);
-			double d = vs_obb_distance(&a, &b);
-			m->sum.min_distance = fmin(m->sum.min_distance, d);
-			unsigned char *t = &m->touching[i * m->n + j];
-			int now = d == 0;
-			if (now && !*t) {
-				/* One event per contact, when it begins. */
-				add_event(res, step, m->info[i].id, "collision",
-				          m->info[j].id);
-				m->sum.collisions++;
-				began++;
+		vs_obb b = footprint(&m->info[j], &cur[j]);
+		double d = vs_obb_distance(&a, &b);
+		m->sum.min_distance = fmin(m->sum.min_distance, d);
+		unsigned char *t = &m->touching[i * m->n + j];
+		int now = d == 0;
+		if (now && !*t) {
+			/* One event per contact, when it begins. */
+			add_event(res, step, m->info[i].id, "collision",
+			          m->info[j].id);
+			m->sum.collisions++;
+			began++;
+		}
+		*t = (unsigned char)now;
+		if (now) {
+			if (m->n_touch == m->cap_touch) {
+				m->cap_touch *= 2;
+				m->touch_list = vs_xrealloc(
+					m->touch_list,
+					m->cap_touch * sizeof *m->touch_list);
 			}
-			*t = (unsigned char)now;
+			m->touch_list[m->n_touch++] = cand[k];
 		}
 	}
 	return began;
@@ -161,6 +239,11 @@ void vs_monitor_finish(vs_monitor *m, vs_result *res)
 		                     (double)m->actor_steps
 		               : NAN;
 	free(m->touching);
+	free(m->touch_list);
+	vs_near_pairs_finish(&m->near);
+	free(m->cx);
+	free(m->cy);
+	free(m->radius);
 	free(m->last);
 	free(m);
 }

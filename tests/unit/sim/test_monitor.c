@@ -1,0 +1,238 @@
+/* Check suite for the event monitor's broad phase: on crowded randomised
+ * scenes (200 actors wandering, bumping, parting; a few attached pairs), the
+ * collision events and the closest approach equal those of an exhaustive
+ * check of every pair written here, independently of the monitor. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/monitor.h"
+#include "sim/near_pairs.h"
+#include "sim/obb.h"
+
+#define N 200
+#define STEPS 150
+
+static uint64_t rng = 88172645463325252ULL;
+
+static double uniform(void) /* [0, 1) */
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+typedef struct ref_event {
+	int64_t step, a, b;
+} ref_event;
+
+/* The exhaustive rule: every unrelated pair, every step; an event when a
+ * contact begins; min of all distances. */
+static double exhaustive(const vs_actor_info *info, const int64_t *parent,
+                         vs_state (*st)[N], ref_event *ev, int *n_ev)
+{
+	static unsigned char touching[N][N];
+	memset(touching, 0, sizeof touching);
+	double best = INFINITY;
+	*n_ev = 0;
+	for (int k = 0; k < STEPS; k++)
+		for (int i = 0; i < N; i++)
+			for (int j = i + 1; j < N; j++) {
+				if (parent[i] == info[j].id ||
+				    parent[j] == info[i].id)
+					continue;
+				vs_obb a = {st[k][i].x, st[k][i].y,
+				            info[i].width / 2, info[i].length / 2,
+				            st[k][i].yaw};
+				vs_obb b = {st[k][j].x, st[k][j].y,
+				            info[j].width / 2, info[j].length / 2,
+				            st[k][j].yaw};
+				double d = vs_obb_distance(&a, &b);
+				best = fmin(best, d);
+				if (d == 0 && !touching[i][j])
+					ev[(*n_ev)++] = (ref_event){
+						k, info[i].id, info[j].id};
+				touching[i][j] = d == 0;
+			}
+	return best;
+}
+
+static void scene(double spread, vs_actor_info *info, int64_t *parent,
+                  vs_state (*st)[N])
+{
+	for (int i = 0; i < N; i++) {
+		info[i] = (vs_actor_info){.struct_size = sizeof info[i]};
+		info[i].id = i + 1;
+		info[i].length = 0.5 + 5 * uniform();
+		info[i].width = 0.5 + 2 * uniform();
+		/* every tenth actor hangs on the one before */
+		parent[i] = i % 10 == 9 ? i : 0;
+		st[0][i] = (vs_state){.x = spread * uniform(),
+		                      .y = spread * uniform(),
+		                      .yaw = 6.3 * uniform()};
+	}
+	for (int k = 1; k < STEPS; k++)
+		for (int i = 0; i < N; i++) {
+			vs_state s = st[k - 1][i];
+			double v = 3 * uniform();  /* m per step */
+			s.yaw += 0.4 * (uniform() - 0.5);
+			s.x += -sin(s.yaw) * v;
+			s.y += cos(s.yaw) * v;
+			st[k][i] = s;
+		}
+}
+
+static void compare_with_exhaustive(double spread)
+{
+	static vs_state st[STEPS][N];
+	vs_actor_info info[N];
+	int64_t parent[N];
+	scene(spread, info, parent, st);
+	static ref_event ev[N * N];
+	int n_ev;
+	double best = exhaustive(info, parent, st, ev, &n_ev);
+
+	vs_monitor *m = vs_monitor_create(N, info, parent, NULL);
+	vs_result res;
+	memset(&res, 0, sizeof res);
+	for (int k = 0; k < STEPS; k++)
+		vs_monitor_step(m, k, st[k], NULL, &res);
+	vs_monitor_finish(m, &res);
+	ck_assert_int_eq(res.n_events, n_ev);
+	ck_assert_int_eq(res.summary.collisions, n_ev);
+	for (int e = 0; e < n_ev; e++) {
+		ck_assert_int_eq(res.events[e].step, ev[e].step);
+		ck_assert_int_eq(res.events[e].actor_id, ev[e].a);
+		ck_assert_int_eq(res.events[e].other_id, ev[e].b);
+		ck_assert_str_eq(res.events[e].kind, "collision");
+	}
+	/* bit for bit: the same minimum of the same doubles */
+	ck_assert(res.summary.min_distance == best);
+	free(res.events);
+}
+
+START_TEST(crowded_scene_equals_exhaustive)
+{
+	compare_with_exhaustive(120); /* m: many contacts */
+}
+END_TEST
+
+START_TEST(sparse_scene_equals_exhaustive)
+{
+	compare_with_exhaustive(30000); /* m: no contacts: the minimum is a gap */
+}
+END_TEST
+
+/* The broad phase alone: every pair within reach is returned, in (i, j)
+ * order, against a double loop. */
+START_TEST(near_pairs_are_a_superset_in_loop_order)
+{
+	enum { M = 300 };
+	double cx[M], cy[M], r[M];
+	for (int i = 0; i < M; i++) {
+		cx[i] = 500 * uniform() - 250;
+		cy[i] = 500 * uniform() - 250;
+		r[i] = 3 * uniform();
+	}
+	vs_near_pairs np = {0};
+	for (double reach = 0; reach < 40; reach += 7.5) {
+		const vs_pair *p;
+		size_t n = vs_near_pairs_find(&np, M, cx, cy, r, reach, &p);
+		size_t k = 0;
+		for (int i = 0; i < M; i++)
+			for (int j = i + 1; j < M; j++) {
+				double dx = cx[i] - cx[j], dy = cy[i] - cy[j];
+				double lim = reach + r[i] + r[j];
+				if (dx * dx + dy * dy > lim * lim)
+					continue;
+				ck_assert_uint_lt(k, n);
+				ck_assert_int_eq(p[k].i, i);
+				ck_assert_int_eq(p[k].j, j);
+				k++;
+			}
+		ck_assert_uint_eq(k, n);
+	}
+	vs_near_pairs_finish(&np);
+}
+END_TEST
+
+/* The footprint distance against the plain rule: the smallest hypot of
+ * all 32 corner-to-edge offsets of two disjoint rectangles, bit for bit. */
+static void ref_corners(const vs_obb *o, double p[4][2])
+{
+	double c = cos(o->yaw), s = sin(o->yaw);
+	double xr[2] = {c * o->hw, s * o->hw}, yf[2] = {-s * o->hl, c * o->hl};
+	const int sx[4] = {1, 1, -1, -1}, sy[4] = {-1, 1, 1, -1};
+	for (int i = 0; i < 4; i++) {
+		p[i][0] = o->cx + sx[i] * xr[0] + sy[i] * yf[0];
+		p[i][1] = o->cy + sx[i] * xr[1] + sy[i] * yf[1];
+	}
+}
+
+static double ref_point_segment(const double p[2], const double a[2],
+                                const double b[2])
+{
+	double dx = b[0] - a[0], dy = b[1] - a[1];
+	double len2 = dx * dx + dy * dy;
+	double t = len2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2
+	                    : 0;
+	t = t < 0 ? 0 : t > 1 ? 1 : t;
+	return hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy));
+}
+
+START_TEST(footprint_distance_is_the_smallest_corner_edge_hypot)
+{
+	int disjoint = 0;
+	for (int n = 0; n < 200000; n++) {
+		vs_obb a = {20 * uniform(), 20 * uniform(), 0.1 + 2 * uniform(),
+		            0.1 + 6 * uniform(), 7 * uniform() - 3.5};
+		vs_obb b = {20 * uniform(), 20 * uniform(), 0.1 + 2 * uniform(),
+		            0.1 + 6 * uniform(), 7 * uniform() - 3.5};
+		if (n % 4 == 0)
+			b.yaw = a.yaw; /* parallel edges: many equal offsets */
+		double want = 0;
+		if (!vs_obb_overlap(&a, &b)) {
+			double pa[4][2], pb[4][2];
+			ref_corners(&a, pa);
+			ref_corners(&b, pb);
+			want = INFINITY;
+			for (int i = 0; i < 4; i++)
+				for (int j = 0; j < 4; j++) {
+					int j2 = (j + 1) % 4;
+					want = fmin(want, ref_point_segment(
+						pa[i], pb[j], pb[j2]));
+					want = fmin(want, ref_point_segment(
+						pb[i], pa[j], pa[j2]));
+				}
+			disjoint++;
+		}
+		ck_assert(vs_obb_distance(&a, &b) == want);
+	}
+	ck_assert_int_gt(disjoint, 1000);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("monitor");
+	TCase *tc = tcase_create("broad phase");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, crowded_scene_equals_exhaustive);
+	tcase_add_test(tc, sparse_scene_equals_exhaustive);
+	tcase_add_test(tc, near_pairs_are_a_superset_in_loop_order);
+	tcase_add_test(tc, footprint_distance_is_the_smallest_corner_edge_hypot);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
