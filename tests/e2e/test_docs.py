@@ -1,19 +1,28 @@
-"""docs/results.md documents the whole results schema: a results file made
+"""The reference docs against the code.
+
+docs/results.md documents the whole results schema: a results file made
 by the real vsweep binary is asked for every view and its columns
 (PRAGMA table_info), and every name must appear in backticks in the
 section of docs/results.md headed by that view; likewise the columns of the
 `meta` and `plugin` records and every `meta` key the run wrote. A view or
-column added to the schema without a word in the docs fails here."""
+column added to the schema without a word in the docs fails here.
+
+docs/plugins.md's complete plugin is compiled from the page as printed
+(the SDK header only, warnings as errors) and run on the page's scenario,
+with the stopping point the page derives by hand."""
 import os
 import re
+import shutil
 import sqlite3
+import subprocess
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import SRC, TempDirCase, run  # noqa: E402
+from vsweep_e2e import SRC, TempDirCase, query, run  # noqa: E402
 
 DOC = os.path.join(SRC, "docs", "results.md")
+PLUGINS_DOC = os.path.join(SRC, "docs", "plugins.md")
 
 # A map, two wheeled actors and a one-variant sweep: every view of the file
 # has rows, though table_info needs none.
@@ -129,6 +138,43 @@ class DocsTest(TempDirCase):
         # A name in another view's section does not count.
         text += "## View `b`\n\n| `w` | m |\n"
         self.assertEqual(undocumented(text, {"b": ["x"]}), ["b.x"])
+
+
+class PluginExampleTest(TempDirCase):
+    def test_the_guide_plugin_builds_and_runs(self):
+        with open(PLUGINS_DOC, encoding="utf-8") as f:
+            text = f.read()
+        page = text.split("## A complete plugin", 1)[1]
+        code = re.search(r"```c\n(.*?)```", page, re.S).group(1)
+        yaml = re.search(r"```yaml\n(.*?)```", page, re.S).group(1)
+        src = self.write("cruise_gap.c", code)
+        out = self.path("plugins")
+        os.mkdir(out)
+        cc = shutil.which("cc") or "gcc"
+        subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-pedantic",
+                        "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
+                        "-I", os.path.join(SRC, "core", "include"), "-o",
+                        os.path.join(out, "cruise_gap.so"), src, "-lm"],
+                       check=True)
+        scn = self.write("gap.yaml", yaml)
+        db = self.path("gap.db")
+        rc, _, err = run("run", scn, "--plugin-path", out, "-o", db)
+        self.assertEqual(rc, 0, err)
+        # 1 m per step; step k sees y = k - 1, so the first sight of the
+        # cone (at y = 50) nearer than gap = 20 m is at y = 31: it stops.
+        (y,), = query(db, "SELECT max(y) FROM actor_state WHERE "
+                          "actor_id = 1")
+        self.assertEqual(y, 31.0)
+        # Waypoints instead of a start: the page's failure, word for word.
+        bad = self.write("bad.yaml", yaml.replace(
+            "start: {position: [0, 0, 0], yaw: 0}",
+            "waypoints: [[0, 0, 0], [0, 100, 0]]"))
+        rc, _, err = run("run", bad, "--plugin-path", out, "-o",
+                         self.path("bad.db"))
+        self.assertEqual(rc, 1, err)
+        (error,), = query(self.path("bad.db"),
+                          "SELECT error FROM variant_info")
+        self.assertIn(error, " ".join(page.split()))
 
 
 if __name__ == "__main__":
