@@ -56,7 +56,28 @@ typedef struct steady {
 	double A;              /* s^2/m^2, stability factor */
 	double steering_ratio; /* steering wheel : road wheel */
 	double max_steer;      /* rad, road-wheel limit */
+	double *out;           /* host-owned outputs (ABI 1.1), or NULL */
 } steady;
+
+/* Stored as signals bicycle_steady.A and bicycle_steady.radius. */
+enum { OUT_A, OUT_RADIUS, N_OUT };
+static const vs_output outputs[N_OUT] = {
+	[OUT_A] = {"A", "s^2/m^2", "stability factor of the set-up"},
+	[OUT_RADIUS] = {"radius", "m",
+	                "CG path radius (1 + A V^2) l / delta, + = left; "
+	                "infinite when straight"},
+};
+
+/* Writes the outputs for speed v (m/s) and road-wheel angle delta (rad). */
+static void steady_outputs(const steady *b, double v, double delta)
+{
+	if (!b->out)
+		return;
+	b->out[OUT_A] = b->A;
+	b->out[OUT_RADIUS] = delta != 0.0 ? (1.0 + b->A * v * v) *
+	                                            b->wheelbase / delta
+	                                  : HUGE_VAL;
+}
 
 static vs_status steady_create(const vs_create_args *args, void **instance)
 {
@@ -75,14 +96,15 @@ static vs_status steady_create(const vs_create_args *args, void **instance)
 	                           args->params[P_KF], args->params[P_KR]);
 	b->steering_ratio = args->params[P_STEERING_RATIO];
 	b->max_steer = args->params[P_MAX_STEER_DEG] * DEG;
+	b->out = vc_outputs(args);
 	*instance = b;
 	return VS_OK;
 }
 
 static vs_status steady_reset(void *instance, vs_state *s)
 {
-	(void)instance;
 	vc_reset_straight(s);
+	steady_outputs(instance, s->speed, 0.0);
 	return VS_OK;
 }
 
@@ -121,10 +143,12 @@ static vs_status steady_step(void *instance, double t, double dt,
 	s->steer = delta;
 	if (!vc_check_state(b->host_ctx, t, control, s))
 		return VS_ERROR;
+	steady_outputs(b, v, delta);
 	return VS_OK;
 }
 
-VC_VEHICLE_PLUGIN("bicycle_steady",
+VC_VEHICLE_PLUGIN_OUT("bicycle_steady",
                   "steady-state two-wheel model: radius (1 + A V^2) l / "
                   "delta, CG reference",
-                  steady_create, steady_reset, steady_step)
+                  steady_create, steady_reset, steady_step, outputs,
+                  N_OUT)

@@ -14,6 +14,7 @@
 #define VSWEEP_PLUGINS_VEHICLE_COMMON_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include <vsweep/plugin.h>
@@ -269,9 +270,17 @@ static inline void vc_destroy(void *instance)
 	free(instance);
 }
 
-/* The descriptor of a vehicle model and the plugin's one export, which
- * keeps the host table for LOG. */
-#define VC_VEHICLE_PLUGIN(NAME, DOC, CREATE, RESET, STEP)                  \
+/* The host's outputs array (ABI 1.1), or NULL from a 1.0 host whose
+ * vs_create_args ends before it. */
+static inline double *vc_outputs(const vs_create_args *args)
+{
+	size_t need = offsetof(vs_create_args, outputs) + sizeof(double *);
+	return args->struct_size >= need ? args->outputs : NULL;
+}
+
+/* The descriptor of a vehicle model with outputs (ABI 1.1) and the
+ * plugin's one export, which keeps the host table for LOG. */
+#define VC_VEHICLE_PLUGIN_OUT(NAME, DOC, CREATE, RESET, STEP, OUTS, N_OUTS) \
 	static const vs_plugin descriptor = {                              \
 		.abi_major = VS_ABI_MAJOR,                                 \
 		.abi_minor = VS_ABI_MINOR,                                 \
@@ -287,11 +296,17 @@ static inline void vc_destroy(void *instance)
 		.vehicle_step = (STEP),                                    \
 		.behaviour_step = NULL,                                    \
 		.destroy = vc_destroy,                                     \
+		.outputs = (OUTS),                                         \
+		.n_outputs = (N_OUTS),                                     \
 	};                                                                 \
 	VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)   \
 	{                                                                  \
 		host = h;                                                  \
 		return &descriptor;                                        \
 	}
+
+/* The same without outputs. */
+#define VC_VEHICLE_PLUGIN(NAME, DOC, CREATE, RESET, STEP)                  \
+	VC_VEHICLE_PLUGIN_OUT(NAME, DOC, CREATE, RESET, STEP, NULL, 0)
 
 #endif

@@ -210,3 +210,43 @@ CREATE VIEW wheel_pose AS
           ON s.rowid BETWEEN v.row_lo AND v.row_hi
         CROSS JOIN wheel w
           ON w.variant_id = v.variant_id AND w.actor_id = s.actor_id);
+
+-- Plugin outputs (ABI 1.1, `--record signals`): each name once, values one
+-- row per variant, actor, recorded step and output.
+CREATE TABLE signal_name (
+  id   INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE      -- 'plugin.output', e.g. 'fmu.beta'
+);
+
+CREATE TABLE signal_row (
+  variant_id INTEGER NOT NULL,
+  actor_id   INTEGER NOT NULL,
+  step       INTEGER NOT NULL,
+  name_id    INTEGER NOT NULL,   -- signal_name.id
+  value      REAL                -- the output's unit; NULL: no value
+);
+
+CREATE VIEW actor_signal AS
+  SELECT s.variant_id AS variant_id, s.actor_id AS actor_id,
+         s.step AS step,
+         s.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+         n.name AS name, s.value AS value
+  FROM signal_row s JOIN signal_name n ON n.id = s.name_id;
+
+-- What plugins logged at or above --plugin-log's level (default warning),
+-- at most 1000 messages per variant.
+CREATE TABLE log_row (
+  variant_id INTEGER NOT NULL,
+  actor_id   INTEGER NOT NULL,
+  t          REAL NOT NULL,      -- s, simulated time of the call
+  level      INTEGER NOT NULL,   -- 0 debug, 1 info, 2 warning, 3 error
+  plugin     TEXT NOT NULL,
+  message    TEXT NOT NULL
+);
+
+CREATE VIEW log AS
+  SELECT variant_id, actor_id, t,
+         CASE level WHEN 0 THEN 'debug' WHEN 1 THEN 'info'
+                    WHEN 2 THEN 'warning' ELSE 'error' END AS level,
+         plugin, message
+  FROM log_row;

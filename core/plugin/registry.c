@@ -19,6 +19,8 @@
 /* The descriptor as ABI 1.0 defines it ends with destroy; a plugin built
  * against any 1.x header has at least these bytes. */
 #define ABI_1_0_SIZE (offsetof(vs_plugin, destroy) + sizeof(void (*)(void *)))
+/* ABI 1.1 added outputs and n_outputs at the end. */
+#define ABI_1_1_SIZE (offsetof(vs_plugin, n_outputs) + sizeof(size_t))
 
 /* dlsym returns an object pointer; ISO C has no conversion to a function
  * pointer, POSIX guarantees the representation is the same. */
@@ -122,6 +124,47 @@ static int check_params(const char *path, const vs_plugin *d, vs_error *err)
 	return 0;
 }
 
+/* The 1.1 outputs table; 0 or -1 with err set. Read only when the
+ * descriptor's struct_size says the plugin's header had it. */
+static int check_outputs(const char *path, const vs_plugin *d, vs_error *err)
+{
+	vs_mark none = {0, 0};
+	size_t n = 0;
+	const vs_output *o = vs_plugin_outputs(d, &n);
+	if (n > 0 && !o) {
+		vs_error_at(err, path, none,
+		            "plugin '%s' declares %zu outputs but no output table",
+		            d->name, n);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!valid_param_name(o[i].name) || !o[i].unit || !o[i].doc) {
+			vs_error_at(err, path, none,
+			            "plugin '%s': output %zu needs a valid name "
+			            "(letters, digits, '_'), a unit and a doc",
+			            d->name, i);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(o[j].name, o[i].name) == 0) {
+				vs_error_at(err, path, none,
+				            "plugin '%s': output '%s' is declared "
+				            "twice", d->name, o[i].name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+const vs_output *vs_plugin_outputs(const vs_plugin *d, size_t *n)
+{
+	*n = 0;
+	if (!d || d->struct_size < ABI_1_1_SIZE)
+		return NULL;
+	*n = d->n_outputs;
+	return d->outputs;
+}
+
 /* Checks a descriptor the plugin returned; returns 0 or -1 with err set. */
 static int check_descriptor(const char *path, const vs_plugin *d,
                             vs_error *err)
@@ -144,8 +187,8 @@ static int check_descriptor(const char *path, const vs_plugin *d,
 		            (unsigned)d->struct_size, (size_t)ABI_1_0_SIZE);
 		return -1;
 	}
-	/* Fields added after 1.0 (none yet) must be read only when
-	 * struct_size covers them. */
+	/* Fields added after 1.0 are read only when struct_size covers
+	 * them (vs_plugin_outputs). */
 	if (d->kind != VS_KIND_VEHICLE_MODEL && d->kind != VS_KIND_BEHAVIOUR) {
 		vs_error_at(err, path, none,
 		            "plugin kind %d is unknown (want %d, vehicle model, "
@@ -184,7 +227,8 @@ static int check_descriptor(const char *path, const vs_plugin *d,
 		            kind_name(d->kind), missing);
 		return -1;
 	}
-	return check_params(path, d, err);
+	return check_params(path, d, err) || check_outputs(path, d, err) ? -1
+	                                                                : 0;
 }
 
 int vs_plugin_open(const char *path, const vs_host *host,

@@ -37,6 +37,10 @@ int vs_plugin_open(const char *path, const vs_host *host,
                    vs_loaded_plugin *out, vs_error *err);
 void vs_plugin_close(vs_loaded_plugin *p);
 
+/* The descriptor's ABI 1.1 outputs and their count; NULL and 0 for a 1.0
+ * plugin, whose smaller descriptor has no such fields to read. */
+const vs_output *vs_plugin_outputs(const vs_plugin *d, size_t *n);
+
 /* Loads every "*.so" in dirs, in order. Directories that do not exist are
  * skipped; files that fail to load are listed in broken. Never fails except
  * on out-of-memory. */

@@ -101,7 +101,7 @@ static void simulate(runner *R, uint64_t i, slot *s)
 		return;
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
-	                  o->no_wheels, o->no_map};
+	                  o->no_wheels, o->no_map, o->signals, o->plugin_log};
 	int rc = vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = now() - t0;
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;

@@ -42,6 +42,8 @@ typedef struct vs_run_opts {
 	 * are ignored and a resumed file may hold any variants. */
 	const vs_index_source *source;
 	const char *shard_label; /* the file's shard record; NULL: "K/N" */
+	const char *signals;     /* vs_sim_opts.signals */
+	int plugin_log;          /* vs_sim_opts.plugin_log */
 } vs_run_opts;
 
 typedef struct vs_run_summary {

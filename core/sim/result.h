@@ -80,6 +80,26 @@ typedef struct vs_summary {
 	int64_t collisions, lane_changes;
 } vs_summary;
 
+/* One plugin output of one actor at one recorded step (actor_signal). */
+typedef struct vs_signal_row {
+	int64_t actor_id;
+	int64_t step;
+	int name;     /* index into vs_result.signal_names */
+	double value; /* the output's unit; NaN: no value */
+} vs_signal_row;
+
+/* Plugin messages kept per variant; the rest are only counted. */
+#define VS_LOG_ROWS_KEPT 1000
+
+/* One message a plugin logged (view log). */
+typedef struct vs_log_row {
+	int64_t actor_id;
+	double t;             /* s, simulated time of the call */
+	int level;            /* a vs_log_level */
+	const char *plugin;   /* the plugin's name (its descriptor's) */
+	char message[240];
+} vs_log_row;
+
 typedef struct vs_result {
 	uint64_t variant;        /* variant index */
 	vs_variant_status status;
@@ -96,6 +116,13 @@ typedef struct vs_result {
 	vs_event_row *events;    /* owned array, in step order */
 	vs_summary summary;
 	void *owner;             /* the variant scenario the strings live in */
+	/* Plugin outputs recorded (--record signals) and plugin messages. */
+	int n_signal_names;
+	char **signal_names;     /* owned, "plugin.output" */
+	int64_t n_signals, cap_signals;
+	vs_signal_row *signals;  /* owned array, step-major */
+	int64_t n_logs;          /* logged; at most VS_LOG_ROWS_KEPT kept */
+	vs_log_row *logs;        /* owned array, in time order */
 } vs_result;
 
 /* Frees what the result owns and zeroes it; accepts NULL. */

@@ -11,6 +11,7 @@
 #include "sim/attach.h"
 #include "map/map.h"
 #include "sim/monitor.h"
+#include "sim/signals.h"
 #include "sim/wheels.h"
 
 /* What a plugin instance's host_ctx points at. */
@@ -40,6 +41,9 @@ typedef struct sim {
 	char error[1024];       /* first error logged */
 	int no_wheels;          /* record no wheel accumulators */
 	vs_attach_plan att;     /* attached actors, parents first */
+	vs_signals sig;         /* plugin outputs (ABI 1.1) */
+	double t;               /* s, the step being computed, for messages */
+	int log_level;          /* messages at or above it are kept */
 } sim;
 
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
@@ -56,17 +60,14 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 	va_end(ap);
 	if (!c || !c->sim)
 		return;
-	if (level >= VS_LOG_ERROR && !c->sim->error[0]) {
-		const vs_actor_spec *a = &c->sim->scn->actors[c->index];
+	const vs_actor_spec *a = &c->sim->scn->actors[c->index];
+	if (level >= VS_LOG_ERROR && !c->sim->error[0])
 		snprintf(c->sim->error, sizeof c->sim->error,
 		         "actor %lld (%s): %s: %s", (long long)a->id, a->name,
 		         c->plugin, msg);
-	} else if (level >= VS_LOG_WARNING && getenv("VSWEEP_PLUGIN_LOG")) {
-		fprintf(stderr, "vsweep: variant %llu: actor %lld: %s: %s\n",
-		        (unsigned long long)c->sim->res->variant,
-		        (long long)c->sim->scn->actors[c->index].id, c->plugin,
-		        msg);
-	}
+	if ((int)level >= c->sim->log_level)
+		vs_log_add(c->sim->res, a->id, c->sim->t, (int)level,
+		           c->plugin, msg);
 }
 
 static size_t host_actor_ids(void *host_ctx, const int64_t **ids)
@@ -108,6 +109,11 @@ void vs_result_finish(vs_result *r)
 	free(r->wheels);
 	free(r->events);
 	free(r->rows);
+	for (int i = 0; i < r->n_signal_names; i++)
+		free(r->signal_names[i]);
+	free(r->signal_names);
+	free(r->signals);
+	free(r->logs);
 	memset(r, 0, sizeof *r);
 }
 
@@ -238,6 +244,7 @@ static void record(sim *S, int64_t step)
 		else
 			memset(&row->w, 0, sizeof row->w);
 	}
+	vs_signals_record(&S->sig, step, r);
 }
 
 static int status_bad(vs_status st)
@@ -297,6 +304,15 @@ static int start(sim *S)
 {
 	for (int i = 0; i < S->n; i++) {
 		const vs_actor_spec *a = &S->scn->actors[i];
+		if (a->vehicle_model.loaded)
+			vs_signals_add(&S->sig, S->res, a->id,
+			               a->vehicle_model.loaded->desc);
+		if (a->behaviour.loaded)
+			vs_signals_add(&S->sig, S->res, a->id,
+			               a->behaviour.loaded->desc);
+	}
+	for (int i = 0; i < S->n; i++) {
+		const vs_actor_spec *a = &S->scn->actors[i];
 		vs_sim_actor_info(S->scn, i, &S->info[i]);
 		S->cur[i] = S->info[i].start;
 		if (!a->vehicle_model.loaded && !a->attach.present) {
@@ -318,9 +334,10 @@ static int start(sim *S)
 			const vs_plugin *p = u[k].use->loaded->desc;
 			*u[k].p = p;
 			*u[k].ctx = (actor_ctx){S, i, p->name};
-			vs_create_args args = {sizeof args, &S->info[i],
-			                       u[k].use->params, u[k].ctx,
-			                       &host_table};
+			vs_create_args args = {
+				sizeof args, &S->info[i], u[k].use->params,
+				u[k].ctx, &host_table,
+				vs_signals_buffer(&S->sig, a->id, p)};
 			vs_status st = p->create(&args, u[k].inst);
 			if (status_bad(st) || !*u[k].inst) {
 				fail(S, "actor %lld (%s): %s: create failed "
@@ -372,6 +389,7 @@ static int step(sim *S, int64_t k)
 {
 	double dt = S->scn->step;
 	double t = (double)k * dt;
+	S->t = t;
 	for (int i = 0; i < S->n; i++) {
 		if (!S->bh_p[i]) {
 			/* No behaviour: hold the start speed and go straight. */
@@ -459,6 +477,7 @@ static void teardown(sim *S)
 		if (S->bh_p[i])
 			S->bh_p[i]->destroy(S->bh[i]);
 	}
+	vs_signals_free(&S->sig);
 	free(S->ids);
 	free(S->parent);
 	free(S->loc);
@@ -510,6 +529,9 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	}
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
+	S.sig.select = opts ? opts->signals : NULL;
+	S.log_level = opts && opts->plugin_log ? opts->plugin_log - 1
+	                                       : VS_LOG_WARNING;
 	res->owner = (void *)scn;
 
 	int every = opts && opts->record_every > 0 ? opts->record_every : 1;

@@ -14,7 +14,16 @@ typedef struct vs_sim_opts {
 	double timeout;            /* s of wall time per variant; 0: none */
 	int no_wheels;             /* store no wheel geometry or rolling */
 	int no_map;                /* store no map location */
+	/* Plugin outputs to store: NULL none, "*" all, else a comma list of
+	 * "plugin.output" names. */
+	const char *signals;
+	/* Plugin messages at or above this level are stored and printed
+	 * (rate-limited): VS_SIM_LOG_DEFAULT (warning), or a vs_log_level
+	 * plus 1 (so that a zeroed opts means the default). */
+	int plugin_log;
 } vs_sim_opts;
+
+enum { VS_SIM_LOG_DEFAULT = 0, VS_SIM_LOG_NONE = 99 };
 
 /* The host-services table handed to every plugin at entry. */
 const vs_host *vs_sim_host(void);

@@ -29,6 +29,7 @@ struct vs_store {
 	sqlite3_stmt *ins_event;
 	sqlite3_stmt *ins_summary;
 	sqlite3_stmt *set_meta;
+	sqlite3_stmt *ins_signal, *ins_log, *ins_name, *get_name;
 	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
 };
@@ -102,6 +103,18 @@ static int prepare_all(vs_store *st, vs_error *err)
 	if (!rc)
 		rc = prepare(st, "INSERT OR REPLACE INTO meta VALUES (?,?)",
 		             &st->set_meta, err);
+	if (!rc)
+		rc = prepare(st, "INSERT INTO signal_row VALUES (?,?,?,?,?)",
+		             &st->ins_signal, err);
+	if (!rc)
+		rc = prepare(st, "INSERT INTO log_row VALUES (?,?,?,?,?,?)",
+		             &st->ins_log, err);
+	if (!rc)
+		rc = prepare(st, "INSERT OR IGNORE INTO signal_name (name) "
+		             "VALUES (?)", &st->ins_name, err);
+	if (!rc)
+		rc = prepare(st, "SELECT id FROM signal_name WHERE name = ?",
+		             &st->get_name, err);
 	return rc;
 }
 
@@ -557,6 +570,66 @@ static int put_events(vs_store *st, const vs_result *r, vs_error *err)
 	return 0;
 }
 
+/* The signal_name id of name, added when new; -1 on error. */
+static int64_t signal_id(vs_store *st, const char *name)
+{
+	sqlite3_bind_text(st->ins_name, 1, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st->ins_name);
+	sqlite3_reset(st->ins_name);
+	if (rc != SQLITE_DONE)
+		return -1;
+	sqlite3_bind_text(st->get_name, 1, name, -1, SQLITE_STATIC);
+	int64_t id = sqlite3_step(st->get_name) == SQLITE_ROW
+	                     ? sqlite3_column_int64(st->get_name, 0)
+	                     : -1;
+	sqlite3_reset(st->get_name);
+	return id;
+}
+
+/* Signal rows (names stored once) and plugin messages. */
+static int put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
+{
+	int64_t *ids = vs_xcalloc((size_t)r->n_signal_names + 1, sizeof *ids);
+	for (int i = 0; i < r->n_signal_names; i++)
+		if ((ids[i] = signal_id(st, r->signal_names[i])) < 0) {
+			free(ids);
+			return db_fail(st, err, "writing signal names");
+		}
+	sqlite3_stmt *s = st->ins_signal;
+	for (int64_t i = 0; i < r->n_signals; i++) {
+		const vs_signal_row *g = &r->signals[i];
+		sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+		sqlite3_bind_int64(s, 2, g->actor_id);
+		sqlite3_bind_int64(s, 3, g->step);
+		sqlite3_bind_int64(s, 4, ids[g->name]);
+		bind_real_or_null(s, 5, g->value);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE) {
+			free(ids);
+			return db_fail(st, err, "writing signal rows");
+		}
+	}
+	free(ids);
+	s = st->ins_log;
+	int64_t n_logs = r->n_logs < VS_LOG_ROWS_KEPT ? r->n_logs
+	                                              : VS_LOG_ROWS_KEPT;
+	for (int64_t i = 0; i < n_logs; i++) {
+		const vs_log_row *l = &r->logs[i];
+		sqlite3_bind_int64(s, 1, (int64_t)r->variant);
+		sqlite3_bind_int64(s, 2, l->actor_id);
+		sqlite3_bind_double(s, 3, l->t);
+		sqlite3_bind_int(s, 4, l->level);
+		sqlite3_bind_text(s, 5, l->plugin, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 6, l->message, -1, SQLITE_STATIC);
+		int rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return db_fail(st, err, "writing plugin messages");
+	}
+	return 0;
+}
+
 int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t lo = st->next_rowid;
@@ -570,7 +643,7 @@ int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 		return -1;
 	}
 	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
-	    put_events(st, r, err))
+	    put_events(st, r, err) || put_signals_logs(st, r, err))
 		return -1;
 	sqlite3_stmt *s = st->ins_variant;
 	sqlite3_bind_int64(s, 1, (int64_t)r->variant);
@@ -609,6 +682,10 @@ int vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_event);
 	sqlite3_finalize(st->ins_summary);
 	sqlite3_finalize(st->set_meta);
+	sqlite3_finalize(st->ins_signal);
+	sqlite3_finalize(st->ins_log);
+	sqlite3_finalize(st->ins_name);
+	sqlite3_finalize(st->get_name);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
 		sqlite3_wal_checkpoint_v2(st->db, NULL,

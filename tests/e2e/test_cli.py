@@ -20,7 +20,7 @@ class CliTest(TempDirCase):
     def test_version_and_help(self):
         rc, out, _ = run("--version")
         self.assertEqual(rc, 0)
-        self.assertRegex(out, r"^vsweep \d+\.\d+\.\d+ \(plugin ABI 1\.0\)")
+        self.assertRegex(out, r"^vsweep \d+\.\d+\.\d+ \(plugin ABI 1\.1\)")
         rc, out, _ = run("--help")
         self.assertEqual(rc, 0)
         self.assertIn("vsweep run SCENARIO.yaml", out)

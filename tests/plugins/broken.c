@@ -52,6 +52,14 @@ static const vs_param params[] = {
 #endif
 };
 
+#ifdef BROKEN_BAD_OUTPUT
+/* an ABI 1.1 output table naming one output twice */
+static const vs_output outputs[] = {
+	{"x", "m", "one"},
+	{"x", "m", "the same name again"},
+};
+#endif
+
 static const vs_plugin descriptor = {
 #ifdef BROKEN_ABI_MAJOR
 	.abi_major = VS_ABI_MAJOR + 1,
@@ -91,6 +99,10 @@ static const vs_plugin descriptor = {
 	.behaviour_step = b_step,
 #endif
 	.destroy = b_destroy,
+#ifdef BROKEN_BAD_OUTPUT
+	.outputs = outputs,
+	.n_outputs = 2,
+#endif
 };
 
 #ifdef BROKEN_NO_ENTRY

@@ -42,7 +42,9 @@ typedef struct cli_run_args {
 	unsigned long long shard_k, shard_n;
 	int resume, overwrite, progress;
 	long record_every;
-	char record[64];                   /* canonical --record list */
+	char record[1024];                 /* canonical --record list */
+	char signals[1024];                /* "" none, "*" all, else names */
+	int plugin_log;                    /* vs_sim_opts.plugin_log */
 	int no_wheels, no_map;
 	double variant_timeout;            /* s; 0: none */
 	const char *plugin_path[64];
@@ -65,6 +67,21 @@ int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
 /* Loads plugins from --plugin-path dirs, then VSWEEP_PLUGIN_PATH, then the
  * build or install plugin directory. */
 vs_registry *cli_registry(const char *const *extra, int n_extra);
+
+/* --record's signals items (cli_plugin_opts.c): "signals" (all) or
+ * "signals=NAME" and the "plugin.output" names after it. 1 when tok is
+ * one, 0 when not, -1 when malformed. */
+int cli_record_signal(const char *tok, cli_run_args *a);
+
+/* --plugin-log LEVEL: debug, info, warning, error or none; 0 or -1. */
+int cli_parse_plugin_log(const char *v, cli_run_args *a);
+
+/* `vsweep plugins --fmu FILE`: an FMU's parameters, inputs, outputs. */
+int cli_plugins_fmu(const char *path);
+
+/* -j for a run: 1 when an FMU the scenario uses may be instantiated only
+ * once per process (said on stderr), else jobs. */
+long cli_fmu_jobs(const vs_registry *reg, long jobs);
 
 /* `vsweep plugins`: what is found, with params. */
 int cli_plugins(const vs_registry *reg);

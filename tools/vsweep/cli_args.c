@@ -55,12 +55,20 @@ static int parse_shard(const char *s, cli_run_args *a)
  * part of the sweep's identity). */
 static int parse_record(const char *v, cli_run_args *a)
 {
-	char buf[256];
+	char buf[1024];
+	if (strlen(v) >= sizeof buf)
+		return -1;
 	snprintf(buf, sizeof buf, "%s", v);
 	int wheels = 0, map = 0;
 	char *save = NULL;
+	a->signals[0] = 0;
 	for (char *t = strtok_r(buf, ",", &save); t;
 	     t = strtok_r(NULL, ",", &save)) {
+		int sig = cli_record_signal(t, a);
+		if (sig < 0)
+			return -1;
+		if (sig)
+			continue;
 		if (!strcmp(t, "wheels"))
 			wheels = 1;
 		else if (!strcmp(t, "map"))
@@ -70,8 +78,18 @@ static int parse_record(const char *v, cli_run_args *a)
 	}
 	a->no_wheels = !wheels;
 	a->no_map = !map;
-	snprintf(a->record, sizeof a->record, "state%s%s",
-	         wheels ? ",wheels" : "", map ? ",map" : "");
+	snprintf(a->record, sizeof a->record, "state%s%s%s",
+	         wheels ? ",wheels" : "", map ? ",map" : "",
+	         a->signals[0] ? ",signals" : "");
+	/* The chosen names too: a resume with other signals is another
+	 * sweep's file. */
+	if (a->signals[0] && strcmp(a->signals, "*")) {
+		size_t n = strlen(a->record);
+		if (n + 1 + strlen(a->signals) >= sizeof a->record)
+			return -1;
+		a->record[n] = '=';
+		strcpy(a->record + n + 1, a->signals);
+	}
 	return 0;
 }
 
@@ -112,7 +130,13 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 		if (!v || parse_record(v, a))
 			return cli_bad_usage(p, "--record takes a comma-"
 			                     "separated list of state, wheels, "
-			                     "map; got '%s'", shown);
+			                     "map, signals (or signals=PLUGIN."
+			                     "OUTPUT,...); got '%s'", shown);
+	} else if (!strcmp(o, "--plugin-log")) {
+		if (!v || cli_parse_plugin_log(v, a))
+			return cli_bad_usage(p, "--plugin-log takes debug, info, "
+			                     "warning, error or none; got '%s'",
+			                     shown);
 	} else if (!strcmp(o, "--variant-timeout")) {
 		if (parse_seconds(v, &a->variant_timeout))
 			return cli_bad_usage(p, "--variant-timeout needs "

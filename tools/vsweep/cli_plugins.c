@@ -66,6 +66,11 @@ int cli_plugins(const vs_registry *reg)
 			       q->name, q->default_value, q->min, q->max,
 			       q->unit ? q->unit : "", q->doc ? q->doc : "");
 		}
+		size_t n_out = 0;
+		const vs_output *o = vs_plugin_outputs(p, &n_out);
+		for (size_t k = 0; k < n_out; k++)
+			printf("  output %-13s %-8s %s\n", o[k].name, o[k].unit,
+			       o[k].doc);
 	}
 	for (int i = 0; i < reg->n_broken; i++)
 		printf("\nbroken: %s\n", reg->broken[i].reason);

@@ -18,13 +18,14 @@ static const char usage[] =
 	"  vsweep run SCENARIO.yaml [--sweep SWEEP.yaml] [-o results.db] [-j N]\n"
 	"                           [--shard K/N] [--resume | --overwrite]\n"
 	"                           [--record-every N] [--plugin-path DIR]\n"
-	"                           [--record state,wheels,map]\n"
+	"                           [--record state,wheels,map,signals[=P.OUT,...]]\n"
+	"                           [--plugin-log debug|info|warning|error|none]\n"
 	"                           [--variant-timeout SECONDS] [--progress]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	"  vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
 	"              [--kind trajectory|speed] -o FILE.svg\n"
-	"  vsweep plugins [--plugin-path DIR]\n"
+	"  vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
 	"  vsweep --help | --version\n"
 	"\n"
 	CLI_USAGE_EXIT_STATUS;
@@ -126,6 +127,8 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.no_wheels = a->no_wheels,
 		.no_map = a->no_map,
 		.record = a->record,
+		.signals = a->signals[0] ? a->signals : NULL,
+		.plugin_log = a->plugin_log,
 		.variant_timeout = a->variant_timeout,
 		.progress = a->progress || isatty(STDERR_FILENO),
 	};
@@ -240,6 +243,7 @@ int main(int argc, char **argv)
 		return cmd_merge(argc, argv);
 	if (!strcmp(argv[1], "plot"))
 		return cli_plot(argc, argv);
+
 	cli_run_args a;
 	int rc = cli_run_parse(&prog, argc, argv, &a, NULL, NULL);
 	if (rc)

@@ -37,7 +37,7 @@ extern "C" {
 #endif
 
 #define VS_ABI_MAJOR 1
-#define VS_ABI_MINOR 0
+#define VS_ABI_MINOR 1
 #define VS_ENTRY_SYMBOL "vsweep_plugin_entry"
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -134,12 +134,26 @@ typedef struct vs_param {
 	const char *doc;
 } vs_param;
 
+/* ABI 1.1: one value a plugin reports each step besides its state (a
+ * model's sideslip, a tyre force); stored as the signal "PLUGIN.NAME". */
+typedef struct vs_output {
+	const char *name; /* [A-Za-z_][A-Za-z0-9_]*, unique in the plugin */
+	const char *unit; /* "rad", "N", "" */
+	const char *doc;
+} vs_output;
+
 typedef struct vs_create_args {
 	uint32_t struct_size;
 	const vs_actor_info *actor;
 	const double *params; /* one per descriptor param, in its order */
 	void *host_ctx;       /* pass to every host service */
 	const vs_host *host;  /* the same table the entry received */
+	/* ABI 1.1 (present when struct_size covers it): one double per
+	 * descriptor output, owned by the host, valid until destroy(). The
+	 * plugin writes this step's values in reset() and in each step; the
+	 * host reads them after the call (NaN: no value this step). The
+	 * host zeroes it before create(). */
+	double *outputs;
 } vs_create_args;
 
 typedef struct vs_plugin {
@@ -169,6 +183,11 @@ typedef struct vs_plugin {
 	                            const vs_state *self, vs_control *control);
 	/* Frees the instance; accepts NULL. */
 	void (*destroy)(void *instance);
+
+	/* ---- ABI 1.1: read by the host only when struct_size covers them */
+	/* What the plugin writes into vs_create_args.outputs each step. */
+	const vs_output *outputs;
+	size_t n_outputs;
 } vs_plugin;
 
 typedef const vs_plugin *(*vs_entry_fn)(const vs_host *host);

@@ -23,7 +23,7 @@ static const vs_param fake_steer_params[] = {
 
 #define FAKE_PLUGIN(kind, name, params, n)                                 \
 	{VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), kind, name, "1.0", "", \
-	 params, n, NULL, NULL, NULL, NULL, NULL}
+	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0}
 
 static const vs_plugin fake_descs[] = {
 	FAKE_PLUGIN(VS_KIND_VEHICLE_MODEL, "kinematic_bicycle", fake_kin_params,

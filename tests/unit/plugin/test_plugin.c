@@ -61,10 +61,10 @@ static const struct {
 } broken_cases[] = {
 	{"broken_no_entry.so", {"not a vsweep plugin", "vsweep_plugin_entry"}},
 	{"broken_abi_major.so",
-	 {"plugin ABI 2.0 is not supported by this vsweep (ABI 1.0)",
+	 {"plugin ABI 2.1 is not supported by this vsweep (ABI 1.1)",
 	  "rebuild the plugin against this SDK"}},
 	{"broken_abi_minor.so",
-	 {"plugin ABI 1.99 is not supported by this vsweep (ABI 1.0)",
+	 {"plugin ABI 1.99 is not supported by this vsweep (ABI 1.1)",
 	  "rebuild the plugin against this SDK"}},
 	{"broken_null_desc.so", {"vsweep_plugin_entry returned no descriptor"}},
 	{"broken_no_step.so",
@@ -74,6 +74,7 @@ static const struct {
 	 {"'gain'", "default 5 is outside its range [0, 1]"}},
 	{"broken_small_struct.so", {"smaller than ABI 1.0"}},
 	{"broken_bad_kind.so", {"kind 7 is unknown"}},
+	{"broken_bad_output.so", {"output 'x' is declared twice"}},
 };
 
 START_TEST(open_broken)
@@ -247,7 +248,7 @@ START_TEST(registry_two_dirs)
 	vs_registry_explain_missing(reg, "b_abi", &err);
 	ck_assert_contains(err.msg, "no plugin named 'b_abi'");
 	ck_assert_contains(err.msg, "b_abi.so");
-	ck_assert_contains(err.msg, "plugin ABI 2.0 is not supported");
+	ck_assert_contains(err.msg, "plugin ABI 2.1 is not supported");
 	ck_assert_contains(err.msg, "searched");
 	ck_assert_contains(err.msg, a);
 	ck_assert_contains(err.msg, b);
@@ -281,8 +282,9 @@ START_TEST(registry_test_plugins)
 	char *dir = build_path("tests/plugins");
 	const char *dirs[] = {dir};
 	vs_registry *reg = vs_registry_create(dirs, 1, &fake_host);
-	ck_assert_int_eq(reg->n, 3); /* fail_at, nan_model, wrong_kind_vm */
-	ck_assert_int_eq(reg->n_broken, 9);
+	ck_assert_int_eq(reg->n, 4); /* fail_at, nan_model, wrong_kind_vm,
+	                                 abi10_straight (ABI 1.0) */
+	ck_assert_int_eq(reg->n_broken, 10);
 	const vs_loaded_plugin *wk = vs_registry_find(reg, "wrong_kind_vm");
 	ck_assert_ptr_nonnull(wk);
 	ck_assert_int_eq(wk->desc->kind, VS_KIND_BEHAVIOUR);

@@ -1,0 +1,92 @@
+/* Command-line options about plugins: which plugin outputs --record
+ * stores (signals), and --plugin-log's level. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sim/sim.h"
+
+/* Inserts name into the sorted comma list (no duplicates), so that equal
+ * choices give equal --record text (a resume compares it). */
+static int add_name(char *list, size_t cap, const char *name)
+{
+	char *names[128];
+	int n = 0;
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", list);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t && n < 127;
+	     t = strtok_r(NULL, ",", &save))
+		names[n++] = t;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return 0;
+	int at = n;
+	while (at > 0 && strcmp(names[at - 1], name) > 0)
+		at--;
+	memmove(names + at + 1, names + at, (size_t)(n - at) * sizeof *names);
+	names[at] = (char *)name;
+	n++;
+	char out[1024] = "";
+	size_t len = 0;
+	for (int i = 0; i < n; i++) {
+		int w = snprintf(out + len, sizeof out - len, "%s%s",
+		                 i ? "," : "", names[i]);
+		if (w < 0 || (size_t)w >= sizeof out - len)
+			return -1;
+		len += (size_t)w;
+	}
+	if (len >= cap)
+		return -1;
+	memcpy(list, out, len + 1);
+	return 0;
+}
+
+/* "plugin.output": two identifiers joined by one dot. */
+static int signal_name_ok(const char *s)
+{
+	const char *dot = strchr(s, '.');
+	if (!dot || dot == s || !dot[1] || strchr(dot + 1, '.'))
+		return 0;
+	for (; *s; s++)
+		if (!(*s == '.' || *s == '_' || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+			return 0;
+	return 1;
+}
+
+int cli_record_signal(const char *tok, cli_run_args *a)
+{
+	if (!strcmp(tok, "signals")) {
+		strcpy(a->signals, "*");
+		return 1;
+	}
+	const char *name = NULL;
+	if (!strncmp(tok, "signals=", 8))
+		name = tok + 8;
+	else if (strchr(tok, '.') && a->signals[0] &&
+	         strcmp(a->signals, "*"))
+		name = tok; /* the list after signals= goes on */
+	if (!name)
+		return strchr(tok, '.') ? -1 : 0;
+	if (!signal_name_ok(name) || !strcmp(a->signals, "*"))
+		return -1;
+	return add_name(a->signals, sizeof a->signals, name) ? -1 : 1;
+}
+
+int cli_parse_plugin_log(const char *v, cli_run_args *a)
+{
+	static const char *const names[] = {"debug", "info", "warning",
+	                                    "error"};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(v, names[i])) {
+			a->plugin_log = i + 1;
+			return 0;
+		}
+	if (!strcmp(v, "none")) {
+		a->plugin_log = VS_SIM_LOG_NONE;
+		return 0;
+	}
+	return -1;
+}
