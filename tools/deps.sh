@@ -4,7 +4,8 @@ set -euo pipefail
 pkgs=(meson ninja-build gcc g++ pkg-config check libyaml-dev libsqlite3-dev
       sqlite3 python3 librsvg2-bin
       openmpi-bin libopenmpi-dev   # vsweep-mpi and its test
-      clang libclang-rt-dev libomp-dev)  # the libFuzzer build
+      clang libclang-rt-dev libomp-dev  # the libFuzzer build
+      libzip-dev libxml2-dev)  # FMUs
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -13,6 +13,7 @@
 #include "input/yamltree.h"
 #include "map/map.h"
 #include "plugin/registry.h"
+#include "input/use_fmu.h"
 
 #define PI 3.14159265358979323846
 #define MAX_STEPS 1e8 /* duration / step, so one variant stays tractable */
@@ -30,7 +31,8 @@ static const char *const actor_keys[] = {
 	"id", "name", "asset", "start", "speed", "waypoints", "yaw",
 	"vehicle_model", "behaviour", "attach", NULL};
 static const char *const start_keys[] = {"position", "yaw", NULL};
-static const char *const use_keys[] = {"plugin", "params", NULL};
+static const char *const use_keys[] = {"plugin", "params", "fmu",
+                                       "variables", NULL};
 
 /* A name and where it is in an array, for sorted look-ups. */
 typedef struct name_ref {
@@ -231,12 +233,17 @@ static int parse_use(const vs_ydoc *doc, const vs_ynode *m, const char *what,
 	const vs_ynode *pn = vs_ymap_get(m, "plugin");
 	if (vs_y_check_keys(doc, m, what, use_keys, err))
 		return -1;
-	if (!pn)
-		return missing(doc, m, what, "plugin", err);
-	if (vs_y_string(doc, pn, "plugin", &name, err))
+	int fmu = vs_use_parse_fmu(doc, m, use, err);
+	if (fmu < 0)
 		return -1;
-	use->plugin = vs_strdup(name);
-	use->mark = pn->mark;
+	if (!pn && !fmu)
+		return missing(doc, m, what, "plugin", err);
+	if (pn) {
+		if (vs_y_string(doc, pn, "plugin", &name, err))
+			return -1;
+		use->plugin = vs_strdup(name);
+		use->mark = pn->mark;
+	}
 	const vs_ynode *params = vs_ymap_get(m, "params");
 	if (vs_y_is_null(params))
 		return 0;
@@ -566,7 +573,11 @@ static int bind_use(const vs_scenario *scn, const vs_registry *reg,
 	use->params = NULL;
 	use->loaded = NULL;
 	const char *dflt = use->plugin ? "" : " (the default when none is named)";
-	const vs_loaded_plugin *lp = vs_registry_find(reg, name);
+	const vs_loaded_plugin *lp =
+		use->fmu ? vs_use_bind_fmu(scn, reg, use, what, err)
+		         : vs_registry_find(reg, name);
+	if (use->fmu && !lp)
+		return -1;
 	if (!lp) {
 		vs_error hint = {{0}};
 		vs_registry_explain_missing(reg, name, &hint);
@@ -631,7 +642,8 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		snprintf(what, sizeof what, "actor %lld: vehicle_model",
 		         (long long)a->id);
 		vs_plugin_use *vm = &a->vehicle_model;
-		if (!vm->plugin && scn->assets[a->asset].n_axles == 0) {
+		if (!vm->plugin && !vm->fmu &&
+		    scn->assets[a->asset].n_axles == 0) {
 			/* An object without axles and without a model of its
 			 * own stands still (a static obstacle). */
 			if (a->n_waypoints > 0 || a->behaviour.plugin) {
@@ -646,10 +658,12 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 			}
 			continue;
 		}
-		if (!vm->plugin)
+		if (!vm->plugin && !vm->fmu)
 			vm->mark = a->mark;
 		if (bind_use(scn, reg, vm,
-		             vm->plugin ? vm->plugin : DEFAULT_VEHICLE_MODEL,
+		             vm->fmu      ? vm->fmu
+		             : vm->plugin ? vm->plugin
+		                          : DEFAULT_VEHICLE_MODEL,
 		             VS_KIND_VEHICLE_MODEL, what, err))
 			return -1;
 		/* No behaviour and no route: the host holds speed and heading. */
@@ -684,6 +698,7 @@ static void copy_use(vs_plugin_use *d, const vs_plugin_use *s)
 	size_t n = (size_t)s->n_set;
 	*d = *s;
 	d->plugin = vs_strdup(s->plugin);
+	vs_use_copy_fmu(d, s);
 	d->set_names = n ? vs_xcalloc(n, sizeof *d->set_names) : NULL;
 	for (size_t i = 0; i < n; i++)
 		d->set_names[i] = vs_strdup(s->set_names[i]);
@@ -697,6 +712,7 @@ static void copy_use(vs_plugin_use *d, const vs_plugin_use *s)
 static void free_use(vs_plugin_use *u)
 {
 	free(u->plugin);
+	vs_use_free_fmu(u);
 	for (int i = 0; i < u->n_set; i++)
 		free(u->set_names[i]);
 	free(u->set_names);

@@ -38,7 +38,10 @@ typedef struct vs_plugin_use {
 	char **set_names;
 	double *set_values;
 	vs_mark *set_marks;    /* where each value is */
-	vs_mark mark;          /* the plugin: key */
+	vs_mark mark;          /* the plugin: (or fmu:) key */
+	char *fmu;             /* fmu: PATH, resolved; NULL: a plugin */
+	int n_vars;            /* variables: renamings (use_fmu.h) */
+	char **var_from, **var_to;
 	/* Filled by vs_scenario_bind: */
 	const struct vs_loaded_plugin *loaded;
 	double *params;        /* every param in descriptor order */

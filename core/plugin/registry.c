@@ -382,6 +382,7 @@ vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
                                 const vs_host *host)
 {
 	vs_registry *reg = vs_xcalloc(1, sizeof *reg);
+	reg->fmus = vs_fmu_cache_create();
 	if (n_dirs < 0)
 		n_dirs = 0;
 	reg->dirs = vs_xcalloc((size_t)n_dirs + 1, sizeof *reg->dirs);
@@ -500,5 +501,6 @@ void vs_registry_destroy(vs_registry *reg)
 	for (int i = 0; i < reg->n_dirs; i++)
 		free(reg->dirs[i]);
 	free(reg->dirs);
+	vs_fmu_cache_destroy(reg->fmus);
 	free(reg);
 }

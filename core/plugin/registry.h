@@ -18,6 +18,9 @@ typedef struct vs_broken_plugin {
 	char *reason; /* the full message, naming the file */
 } vs_broken_plugin;
 
+/* FMUs opened as vehicle models (fmu_cache.c). */
+typedef struct vs_fmu_cache vs_fmu_cache;
+
 typedef struct vs_registry {
 	int n;
 	vs_loaded_plugin *plugins; /* first found wins for a name */
@@ -25,6 +28,7 @@ typedef struct vs_registry {
 	vs_broken_plugin *broken;
 	int n_dirs;
 	char **dirs;               /* searched, in order */
+	vs_fmu_cache *fmus;        /* opened on use; mutable behind const */
 } vs_registry;
 
 /* Opens one plugin file: dlopen(RTLD_NOW|RTLD_LOCAL), finds
@@ -57,5 +61,22 @@ void vs_registry_explain_missing(const vs_registry *reg, const char *name,
                                  vs_error *err);
 
 void vs_registry_destroy(vs_registry *reg);
+
+/* The FMU at path, with `variables:` renamings from[i] -> to[i], as a
+ * loaded vehicle model (path: the FMU file, so that its digest joins the
+ * results file's record). Opened on first use, closed (its unpacked
+ * directory removed) by vs_registry_destroy. NULL with err set. */
+const vs_loaded_plugin *vs_registry_fmu(const vs_registry *reg,
+                                        const char *path,
+                                        const char *const *from,
+                                        const char *const *to, int n,
+                                        vs_error *err);
+
+/* The path of an opened FMU that may be instantiated only once per
+ * process (its variants must run one at a time), or NULL. */
+const char *vs_registry_fmu_once(const vs_registry *reg);
+
+vs_fmu_cache *vs_fmu_cache_create(void);
+void vs_fmu_cache_destroy(vs_fmu_cache *c);
 
 #endif

@@ -337,7 +337,7 @@ static int start(sim *S)
 			vs_create_args args = {
 				sizeof args, &S->info[i], u[k].use->params,
 				u[k].ctx, &host_table,
-				vs_signals_buffer(&S->sig, a->id, p)};
+				vs_signals_buffer(&S->sig, a->id, p), p};
 			vs_status st = p->create(&args, u[k].inst);
 			if (status_bad(st) || !*u[k].inst) {
 				fail(S, "actor %lld (%s): %s: create failed "

@@ -117,7 +117,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 
 	vs_run_opts o = {
 		.out = a->out,
-		.jobs = (int)a->jobs,
+		.jobs = (int)cli_fmu_jobs(reg, a->jobs),
 		.shard_k = a->shard_k,
 		.shard_n = a->shard_n,
 		.mode = a->resume      ? VS_STORE_RESUME
@@ -243,6 +243,9 @@ int main(int argc, char **argv)
 		return cmd_merge(argc, argv);
 	if (!strcmp(argv[1], "plot"))
 		return cli_plot(argc, argv);
+	if (!strcmp(argv[1], "plugins") && argc == 4 &&
+	    !strcmp(argv[2], "--fmu"))
+		return cli_plugins_fmu(argv[3]);
 
 	cli_run_args a;
 	int rc = cli_run_parse(&prog, argc, argv, &a, NULL, NULL);

@@ -154,6 +154,10 @@ typedef struct vs_create_args {
 	 * host reads them after the call (NaN: no value this step). The
 	 * host zeroes it before create(). */
 	double *outputs;
+	/* ABI 1.1: the descriptor create() was called through, so that one
+	 * create function can serve several descriptors (the host's FMU
+	 * adapter does). */
+	const struct vs_plugin *plugin;
 } vs_create_args;
 
 typedef struct vs_plugin {

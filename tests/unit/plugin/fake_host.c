@@ -135,7 +135,8 @@ void set_param(const vs_plugin *d, double *params, const char *name,
 void *create_ok(const vs_plugin *d, const vs_actor_info *a,
                 const double *params)
 {
-	vs_create_args args = {sizeof args, a, params, NULL, &fake_host, NULL};
+	vs_create_args args = {sizeof args, a, params, NULL,
+	                       &fake_host, NULL, NULL};
 	void *inst = NULL;
 	fake_log_clear();
 	vs_status st = d->create(&args, &inst);

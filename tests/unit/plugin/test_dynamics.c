@@ -498,7 +498,7 @@ START_TEST(lf_outside_wheelbase)
 			default_params(d, params, 8);
 			set_param(d, params, "lf", lfs[j]);
 			vs_create_args args = {sizeof args, &a, params, NULL,
-			                       &fake_host, NULL};
+			                       &fake_host, NULL, NULL};
 			void *m = (void *)&lp;
 			fake_log_clear();
 			ck_assert_int_eq(d->create(&args, &m), VS_ERROR);
@@ -513,7 +513,8 @@ START_TEST(lf_outside_wheelbase)
 		a.wheelbase = 0.0;
 		double params[8];
 		default_params(d, params, 8);
-		vs_create_args args = {sizeof args, &a, params, NULL, &fake_host, NULL};
+		vs_create_args args = {sizeof args, &a, params, NULL,
+		                       &fake_host, NULL, NULL};
 		void *m = NULL;
 		fake_log_clear();
 		ck_assert_int_eq(d->create(&args, &m), VS_ERROR);

@@ -170,7 +170,8 @@ START_TEST(bicycle_not_a_vehicle)
 	a.id = 7;
 	double params[4];
 	default_params(d, params, 4);
-	vs_create_args args = {sizeof args, &a, params, NULL, &fake_host, NULL};
+	vs_create_args args = {sizeof args, &a, params, NULL,
+	                       &fake_host, NULL, NULL};
 	void *m = (void *)&lp;
 	fake_log_clear();
 	ck_assert_int_eq(d->create(&args, &m), VS_ERROR);

@@ -110,7 +110,7 @@ START_TEST(bad_routes)
 	cases[4].says = "needs a vehicle";
 	for (int i = 0; i < 5; i++) {
 		vs_create_args args = {sizeof args, &cases[i].a, NULL, NULL,
-		                       &fake_host, NULL};
+		                       &fake_host, NULL, NULL};
 		void *b = NULL;
 		fake_log_clear();
 		ck_assert_int_eq(d->create(&args, &b), VS_ERROR);

@@ -1,0 +1,359 @@
+/* Opening an FMU as a vehicle model (fmu.h): unpack, read the model
+ * description, load the binary for this platform, find vsweep's inputs
+ * and outputs among its variables, and build the vs_plugin descriptor the
+ * simulation steps through (adapter.c).
+ *
+ * Everything that can be wrong with the file is found here, before any
+ * variant runs, and said with the FMU's path. */
+#include "fmu/fmu_adapter.h"
+
+#include <dlfcn.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Where FMI puts this platform's binary: FMI 3 names it <arch>-<os>,
+ * FMI 2 linux64 / linux32. */
+#if defined(__x86_64__)
+#define FMI3_PLATFORM "x86_64-linux"
+#define FMI2_PLATFORM "linux64"
+#elif defined(__aarch64__)
+#define FMI3_PLATFORM "aarch64-linux"
+#define FMI2_PLATFORM "linux64"
+#else
+#define FMI3_PLATFORM "x86-linux"
+#define FMI2_PLATFORM "linux32"
+#endif
+
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)),
+               "function and object pointers differ in size");
+
+const char *const vs_fmu_role_names[N_ROLES] = {
+	"speed", "steering_wheel", "accel",
+	"x", "y", "yaw", "z", "roll", "pitch",
+	"vx", "vy", "vz", "wx", "wy", "wz", "speed", "steer",
+	"x0", "y0", "yaw0"};
+
+static int role_causality(int role)
+{
+	if (role <= IN_ACCEL)
+		return FMU_CAUS_INPUT;
+	if (role >= START_X0)
+		return FMU_CAUS_PARAMETER;
+	return FMU_CAUS_OUTPUT;
+}
+
+/* dlsym into a function pointer of any type (POSIX: same representation). */
+static int sym(vs_fmu *f, const char *name, void *fnp, vs_error *err)
+{
+	dlerror();
+	void *p = dlsym(f->so, name);
+	if (!p) {
+		vs_error_set(err, "%s: its binary (%s) does not export %s, which "
+		             "an FMI %d.0 co-simulation FMU must", f->path,
+		             f->md.model_id, name, f->md.fmi);
+		return -1;
+	}
+	memcpy(fnp, &p, sizeof p);
+	return 0;
+}
+
+static int find_functions(vs_fmu *f, vs_error *err)
+{
+	if (f->md.fmi == 2)
+		return sym(f, "fmi2Instantiate", &f->f2.instantiate, err) ||
+		       sym(f, "fmi2FreeInstance", &f->f2.free_instance, err) ||
+		       sym(f, "fmi2SetupExperiment", &f->f2.setup, err) ||
+		       sym(f, "fmi2EnterInitializationMode", &f->f2.enter_init,
+		           err) ||
+		       sym(f, "fmi2ExitInitializationMode", &f->f2.exit_init,
+		           err) ||
+		       sym(f, "fmi2Terminate", &f->f2.terminate, err) ||
+		       sym(f, "fmi2SetReal", &f->f2.set_real, err) ||
+		       sym(f, "fmi2GetReal", &f->f2.get_real, err) ||
+		       sym(f, "fmi2DoStep", &f->f2.do_step, err)
+		           ? -1 : 0;
+	return sym(f, "fmi3InstantiateCoSimulation", &f->f3.instantiate,
+	           err) ||
+	       sym(f, "fmi3FreeInstance", &f->f3.free_instance, err) ||
+	       sym(f, "fmi3EnterInitializationMode", &f->f3.enter_init, err) ||
+	       sym(f, "fmi3ExitInitializationMode", &f->f3.exit_init, err) ||
+	       sym(f, "fmi3Terminate", &f->f3.terminate, err) ||
+	       sym(f, "fmi3SetFloat64", &f->f3.set_float64, err) ||
+	       sym(f, "fmi3GetFloat64", &f->f3.get_float64, err) ||
+	       sym(f, "fmi3DoStep", &f->f3.do_step, err)
+	           ? -1 : 0;
+}
+
+/* The platforms the archive has binaries for, for the message. */
+static void list_platforms(const char *dir, char *buf, size_t cap)
+{
+	char p[4200];
+	snprintf(p, sizeof p, "%s/binaries", dir);
+	buf[0] = 0;
+	DIR *d = opendir(p);
+	if (!d)
+		return;
+	struct dirent *e;
+	size_t n = 0;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		int w = snprintf(buf + n, cap - n, "%s%s", n ? ", " : "",
+		                 e->d_name);
+		if (w < 0 || (size_t)w >= cap - n)
+			break;
+		n += (size_t)w;
+	}
+	closedir(d);
+}
+
+static int load_binary(vs_fmu *f, vs_error *err)
+{
+	const char *plat = f->md.fmi == 2 ? FMI2_PLATFORM : FMI3_PLATFORM;
+	size_t n = strlen(f->dir) + strlen(plat) + strlen(f->md.model_id) + 32;
+	char *so = vs_xcalloc(n, 1);
+	snprintf(so, n, "%s/binaries/%s/%s.so", f->dir, plat, f->md.model_id);
+	struct stat st;
+	int rc = -1;
+	if (stat(so, &st) != 0) {
+		char have[256];
+		list_platforms(f->dir, have, sizeof have);
+		vs_error_set(err, "%s: no binary for this platform: the archive "
+		             "has no binaries/%s/%s.so (it has binaries for: %s)",
+		             f->path, plat, f->md.model_id,
+		             have[0] ? have : "none");
+		goto out;
+	}
+	dlerror();
+	f->so = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	if (!f->so) {
+		const char *e = dlerror();
+		vs_error_set(err, "%s: cannot load its binary %s: %s", f->path,
+		             f->md.model_id, e ? e : "?");
+		goto out;
+	}
+	rc = find_functions(f, err);
+out:
+	free(so);
+	return rc;
+}
+
+/* Resolves vsweep's names (mapped by `variables:`) to FMU variables. */
+static int find_roles(vs_fmu *f, const char *const *from,
+                      const char *const *to, int n_map, vs_error *err)
+{
+	for (int i = 0; i < n_map; i++) {
+		int known = 0;
+		for (int r = 0; r < N_ROLES; r++)
+			known |= !strcmp(vs_fmu_role_names[r], from[i]);
+		if (!known) {
+			vs_error_set(err, "%s: variables: '%s' is not a name vsweep "
+			             "exchanges with a vehicle model (speed, "
+			             "steering_wheel, accel, x, y, yaw, z, roll, "
+			             "pitch, vx, vy, vz, wx, wy, wz, steer, x0, y0, "
+			             "yaw0)", f->path, from[i]);
+			return -1;
+		}
+	}
+	for (int r = 0; r < N_ROLES; r++) {
+		const char *name = vs_fmu_role_names[r];
+		int mapped = 0;
+		for (int i = 0; i < n_map; i++)
+			if (!strcmp(from[i], name)) {
+				name = to[i];
+				mapped = 1;
+			}
+		const fmu_var *v = vs_fmu_md_find(&f->md, name);
+		int want = role_causality(r);
+		if (v && (v->causality != want || !v->is_real))
+			v = NULL;
+		if (!v && mapped) {
+			vs_error_set(err, "%s: variables: %s -> '%s': the FMU has "
+			             "no Real %s of that name", f->path,
+			             vs_fmu_role_names[r], name,
+			             want == FMU_CAUS_INPUT    ? "input"
+			             : want == FMU_CAUS_OUTPUT ? "output"
+			                                       : "parameter");
+			return -1;
+		}
+		f->role[r] = v;
+	}
+	static const int required[] = {IN_SPEED, IN_STEERING_WHEEL, OUT_X,
+	                               OUT_Y, OUT_YAW};
+	for (size_t k = 0; k < sizeof required / sizeof *required; k++)
+		if (!f->role[required[k]]) {
+			int r = required[k];
+			vs_error_set(err, "%s: not a vehicle model: it has no Real "
+			             "%s '%s' (map another name with variables: "
+			             "{%s: NAME})", f->path,
+			             r <= IN_ACCEL ? "input" : "output",
+			             vs_fmu_role_names[r], vs_fmu_role_names[r]);
+			return -1;
+		}
+	f->world = f->role[START_X0] && f->role[START_Y0] &&
+	           f->role[START_YAW0];
+	return 0;
+}
+
+static int has_role(const vs_fmu *f, const fmu_var *v)
+{
+	for (int r = 0; r < N_ROLES; r++)
+		if (f->role[r] == v)
+			return 1;
+	return 0;
+}
+
+/* Params: every Real parameter with a start value, except the start pose
+ * the host sets. Outputs: every Real output that is not a state field. */
+static void build_descriptor(vs_fmu *f)
+{
+	const fmu_md *md = &f->md;
+	f->params = vs_xcalloc((size_t)md->n_vars + 1, sizeof *f->params);
+	f->param_vr = vs_xcalloc((size_t)md->n_vars + 1, sizeof *f->param_vr);
+	f->outputs = vs_xcalloc((size_t)md->n_vars + 1, sizeof *f->outputs);
+	f->output_vr = vs_xcalloc((size_t)md->n_vars + 1,
+	                          sizeof *f->output_vr);
+	size_t np = 0, no = 0;
+	for (int i = 0; i < md->n_vars; i++) {
+		const fmu_var *v = &md->vars[i];
+		if (!v->is_real || has_role(f, v))
+			continue;
+		if (v->causality == FMU_CAUS_PARAMETER && v->has_start) {
+			f->params[np] = (vs_param){v->name, v->start, v->min,
+			                           v->max, v->unit, v->doc};
+			f->param_vr[np++] = v->vr;
+		} else if (v->causality == FMU_CAUS_OUTPUT) {
+			f->outputs[no] = (vs_output){v->name, v->unit, v->doc};
+			f->output_vr[no++] = v->vr;
+		}
+	}
+	snprintf(f->version, sizeof f->version, "FMI %d.0 %s%s%s", md->fmi,
+	         md->model_id, *md->version ? " " : "", md->version);
+	snprintf(f->doc, sizeof f->doc, "FMU %s (%s)", md->model_name,
+	         f->path);
+	f->desc = (vs_plugin){
+		.abi_major = VS_ABI_MAJOR,
+		.abi_minor = VS_ABI_MINOR,
+		.struct_size = sizeof(vs_plugin),
+		.kind = VS_KIND_VEHICLE_MODEL,
+		.name = "fmu",
+		.version = f->version,
+		.doc = f->doc,
+		.params = f->params,
+		.n_params = np,
+		.create = vs_fmu_create,
+		.reset = vs_fmu_reset,
+		.vehicle_step = vs_fmu_step,
+		.behaviour_step = NULL,
+		.destroy = vs_fmu_destroy,
+		.outputs = f->outputs,
+		.n_outputs = no,
+	};
+}
+
+vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
+                    const char *const *map_to, int n_map, vs_error *err)
+{
+	vs_fmu *f = vs_xcalloc(1, sizeof *f);
+	f->path = vs_strdup(path);
+	f->dir = vs_fmu_unpack(path, err);
+	if (!f->dir || vs_fmu_md_read(path, f->dir, &f->md, err) ||
+	    load_binary(f, err) || find_roles(f, map_from, map_to, n_map, err)) {
+		vs_fmu_close(f);
+		return NULL;
+	}
+	size_t n = strlen(f->dir) + 32;
+	f->resource_uri = vs_xcalloc(n, 1);
+	snprintf(f->resource_uri, n, "file://%s/resources", f->dir);
+	f->resource_path = vs_xcalloc(n, 1);
+	snprintf(f->resource_path, n, "%s/resources/", f->dir);
+	build_descriptor(f);
+	return f;
+}
+
+const vs_plugin *vs_fmu_plugin(const vs_fmu *f)
+{
+	return &f->desc;
+}
+
+int vs_fmu_once(const vs_fmu *f)
+{
+	return f->md.once;
+}
+
+static const char *causality_name(int c)
+{
+	switch (c) {
+	case FMU_CAUS_PARAMETER: return "parameter";
+	case FMU_CAUS_INPUT: return "input";
+	case FMU_CAUS_OUTPUT: return "output";
+	default: return "other";
+	}
+}
+
+/* What vsweep does with a variable, for the listing. */
+static const char *use_of(const vs_fmu *f, const fmu_var *v)
+{
+	for (int r = 0; r < N_ROLES; r++)
+		if (f->role[r] == v) {
+			if (r >= START_X0)
+				return f->world ? "set from the start pose"
+				                : "start pose (needs x0, y0, yaw0)";
+			return r <= IN_ACCEL ? "vsweep control" : "vsweep state";
+		}
+	if (!v->is_real)
+		return "not used (not Real)";
+	if (v->causality == FMU_CAUS_PARAMETER)
+		return v->has_start ? "param" : "not settable (no start)";
+	return v->causality == FMU_CAUS_OUTPUT ? "signal fmu.NAME" : "";
+}
+
+void vs_fmu_print(const vs_fmu *f, FILE *out)
+{
+	fprintf(out, "%s: FMI %d.0 co-simulation, model %s (%s)%s\n", f->path,
+	        f->md.fmi, f->md.model_name, f->md.model_id,
+	        f->md.once ? ", one instance per process" : "");
+	fprintf(out, "start pose: %s\n",
+	        f->world ? "set through x0, y0, yaw0"
+	                 : "outputs taken in the actor's start frame");
+	static const int order[] = {FMU_CAUS_PARAMETER, FMU_CAUS_INPUT,
+	                            FMU_CAUS_OUTPUT};
+	for (int k = 0; k < 3; k++) {
+		fprintf(out, "\n%ss:\n", causality_name(order[k]));
+		for (int i = 0; i < f->md.n_vars; i++) {
+			const fmu_var *v = &f->md.vars[i];
+			if (v->causality != order[k])
+				continue;
+			char start[32] = "";
+			if (v->has_start)
+				snprintf(start, sizeof start, "%g", v->start);
+			fprintf(out, "  %-16s %-8s start %-10s %-8s %s%s%s%s\n",
+			        v->name, v->type, *start ? start : "-",
+			        *v->unit ? v->unit : "-", v->doc,
+			        *v->doc ? " " : "", "— ", use_of(f, v));
+		}
+	}
+}
+
+void vs_fmu_close(vs_fmu *f)
+{
+	if (!f)
+		return;
+	if (f->so)
+		dlclose(f->so);
+	vs_fmu_md_free(&f->md);
+	if (f->dir) {
+		vs_fmu_dir_remove(f->dir);
+		free(f->dir);
+	}
+	free(f->resource_uri);
+	free(f->resource_path);
+	free(f->params);
+	free(f->param_vr);
+	free(f->outputs);
+	free(f->output_vr);
+	free(f->path);
+	free(f);
+}

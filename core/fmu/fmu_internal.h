@@ -1,0 +1,58 @@
+/* What the FMU module's files share: the parsed model description and the
+ * unpacked archive. Not for use outside core/fmu. */
+#ifndef VS_FMU_INTERNAL_H
+#define VS_FMU_INTERNAL_H
+
+#include <stdint.h>
+
+#include "common/error.h"
+
+enum {
+	FMU_CAUS_OTHER = 0,
+	FMU_CAUS_PARAMETER, /* fixed or tunable: settable before init */
+	FMU_CAUS_INPUT,
+	FMU_CAUS_OUTPUT
+};
+
+/* One variable of modelDescription.xml. */
+typedef struct fmu_var {
+	char *name;
+	char *unit;        /* "" when none */
+	char *doc;         /* description, "" when none */
+	uint32_t vr;       /* valueReference */
+	int causality;     /* FMU_CAUS_* */
+	int is_real;       /* Real (FMI 2) or Float64 (FMI 3) */
+	char type[16];     /* the element's name: "Real", "Float64", ... */
+	int has_start;
+	double start;
+	double min, max;   /* -inf, +inf when not given */
+} fmu_var;
+
+typedef struct fmu_md {
+	int fmi;           /* 2 or 3 */
+	char *model_name;
+	char *model_id;    /* CoSimulation modelIdentifier: the binary's name */
+	char *token;       /* guid (2) or instantiationToken (3) */
+	char *version;     /* the model's version attribute, "" when none */
+	int once;          /* canBeInstantiatedOnlyOncePerProcess */
+	int n_vars;
+	fmu_var *vars;
+} fmu_md;
+
+/* Reads dir/modelDescription.xml; fmu names the archive in messages.
+ * 0, or -1 with err set. */
+int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
+                   vs_error *err);
+void vs_fmu_md_free(fmu_md *md);
+/* The variable of that name, or NULL. */
+const fmu_var *vs_fmu_md_find(const fmu_md *md, const char *name);
+
+/* Unpacks the archive at path into a new private directory (mode 0700)
+ * under $TMPDIR or /tmp, which is removed at exit if not before. Returns
+ * the directory (owned by the caller, to free after vs_fmu_dir_remove),
+ * or NULL with err set. */
+char *vs_fmu_unpack(const char *path, vs_error *err);
+/* Removes an unpacked directory and forgets it. */
+void vs_fmu_dir_remove(const char *dir);
+
+#endif

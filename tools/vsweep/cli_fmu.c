@@ -1,0 +1,29 @@
+/* FMUs on the command line: `vsweep plugins --fmu FILE` and the one-at-a-
+ * time rule for FMUs that may be instantiated only once per process. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "fmu/fmu.h"
+
+int cli_plugins_fmu(const char *path)
+{
+	vs_error err = {{0}};
+	vs_fmu *f = vs_fmu_open(path, NULL, NULL, 0, &err);
+	if (!f) {
+		fprintf(stderr, "vsweep: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	vs_fmu_print(f, stdout);
+	vs_fmu_close(f);
+	return EXIT_OK;
+}
+
+long cli_fmu_jobs(const vs_registry *reg, long jobs)
+{
+	const char *once = vs_registry_fmu_once(reg);
+	if (!once || jobs <= 1)
+		return jobs;
+	fprintf(stderr, "vsweep: %s may be instantiated only once per "
+	        "process: variants run one at a time (-j 1)\n", once);
+	return 1;
+}
