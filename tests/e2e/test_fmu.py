@@ -1,0 +1,329 @@
+"""FMUs as vehicle models, end to end, with the test FMUs meson builds
+from tests/fmu/single_track.c (the linear single-track model):
+
+- FMI 2.0 and 3.0, with x0/y0/yaw0 (world frame) and without (placed by
+  the start pose): the trajectory of a 20 s step-steer equals
+  bicycle_linear's with the same parameters to 1e-9 m, and the FMU's
+  other outputs are signals fmu.NAME;
+- a sweep over param: vehicle_model.m moves the steady CG radius as the
+  closed form (1 + A V^2) l / delta says;
+- each malformed FMU gives a clear message (exit 2), an FMU returning
+  Error fails its variant with the FMU's message (exit 1);
+- an FMU instantiable once per process runs its variants one at a time;
+- the unpacked directory is gone after the run, also after SIGINT;
+- a resume refuses a changed FMU; `vsweep plugins --fmu` lists it.
+"""
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import unittest
+import zipfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import VSWEEP, TempDirCase, query, run  # noqa: E402
+from test_dynamics import fit_circle  # noqa: E402
+
+FMUS = os.environ["VSWEEP_TEST_FMU_DIR"]
+M, L, LF, KF, KR, IZ = 2000.0, 3.0, 1.4, 30e3, 30e3, 3000.0
+V = 15.0                                  # m/s
+DELTA = math.radians(30) / 15             # rad, road wheels
+FRONT_AXLE_Y = 4.8 / 2 - 0.9              # m, the sedan's (actor frame)
+CG_Y = FRONT_AXLE_Y - LF                  # m, CG ahead of the origin
+
+SCENARIO = """vsweep: 1
+name: fmu
+step: 0.01
+duration: %(duration)s
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    start: {position: [10, -5, 0], yaw: 0.7}
+    speed: 15
+    vehicle_model: %(model)s
+    behaviour: {plugin: constant_steer, params: {steering_wheel_deg: 30}}
+"""
+LINEAR = ("{plugin: bicycle_linear, params: {m: 2000, lf: 1.4, Kf: 30e3, "
+          "Kr: 30e3, Iz: 3000, steering_ratio: 15}}")
+
+
+def fmu_model(path, extra=""):
+    return ("{fmu: %s, params: {m: 2000, lf: 1.4, l: 3.0, cg_y: %r%s}}"
+            % (path, CG_Y, extra))
+
+
+def rezip(src, dst, edit=None, drop=(), rename=None):
+    """Copies the FMU src to dst; edit(text) rewrites modelDescription.xml,
+    drop lists entries to leave out, rename maps entry names."""
+    with zipfile.ZipFile(src) as zi, zipfile.ZipFile(dst, "w") as zo:
+        for info in zi.infolist():
+            if info.filename in drop:
+                continue
+            data = zi.read(info.filename)
+            if info.filename == "modelDescription.xml" and edit:
+                data = edit(data.decode()).encode()
+            name = (rename or {}).get(info.filename, info.filename)
+            zo.writestr(name, data)
+    return dst
+
+
+class FmuTest(TempDirCase):
+    def setUp(self):
+        super().setUp()
+        # Unpacked FMUs go here, so that leftovers are seen.
+        self.tmpdir = self.path("tmp")
+        os.mkdir(self.tmpdir)
+        self.env = {"TMPDIR": self.tmpdir}
+
+    def tearDown(self):
+        self.assertEqual(os.listdir(self.tmpdir), [],
+                         "an unpacked FMU directory was left behind")
+        super().tearDown()
+
+    def fmu(self, name):
+        return os.path.join(FMUS, name + ".fmu")
+
+    def scenario(self, model, duration=20, name="s.yaml"):
+        return self.write(name, SCENARIO % dict(model=model,
+                                                 duration=duration))
+
+    def vsweep(self, *args):
+        return run(*args, env=self.env)
+
+    def states(self, db):
+        return query(db, "SELECT step, x, y, yaw, wz FROM actor_state "
+                     "ORDER BY step")
+
+    def test_same_trajectory_as_native(self):
+        ref = self.path("ref.db")
+        rc, _, err = self.vsweep("run", self.scenario(LINEAR), "-o", ref,
+                                 "--record", "signals")
+        self.assertEqual(rc, 0, err)
+        want = self.states(ref)
+        beta = dict(query(ref, "SELECT step, value FROM actor_signal WHERE "
+                          "name = 'bicycle_linear.beta'"))
+        self.assertEqual(len(want), 2001)
+        for name in ("st2_start", "st2_local", "st3_start", "st3_local"):
+            db = self.path(name + ".db")
+            rc, _, err = self.vsweep(
+                "run", self.scenario(fmu_model(self.fmu(name))), "-o", db,
+                "--record", "signals")
+            self.assertEqual(rc, 0, name + err)
+            got = self.states(db)
+            self.assertEqual(len(got), len(want), name)
+            worst = max(max(abs(a[1] - b[1]), abs(a[2] - b[2]))
+                        for a, b in zip(got, want))
+            self.assertLess(worst, 1e-9, name)
+            for a, b in zip(got, want):
+                self.assertAlmostEqual(a[3], b[3], delta=1e-12)
+                self.assertAlmostEqual(a[4], b[4], delta=1e-9)
+            # the FMU's other outputs are signals
+            fb = dict(query(db, "SELECT step, value FROM actor_signal "
+                            "WHERE name = 'fmu.beta'"))
+            self.assertEqual(len(fb), 2001, name)
+            self.assertLess(max(abs(fb[k] - beta[k]) for k in beta), 1e-12)
+            names = {n for (n,) in query(db, "SELECT DISTINCT name FROM "
+                                         "actor_signal")}
+            self.assertEqual(names, {"fmu." + n for n in (
+                "beta", "yaw_rate", "ay", "alpha_f", "alpha_r", "Fyf",
+                "Fyr")})
+            kind = query(db, "SELECT vehicle_model FROM actor_info")
+            self.assertEqual(kind, [("fmu",)])
+
+    def test_sweep_fmu_mass(self):
+        masses = [1500.0, 2000.0, 2500.0]
+        sweep = self.write("m.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
+                           "  - grid:\n      - {actor: 1, param: "
+                           "vehicle_model.m, values: %s}\n" % masses)
+        db = self.path("r.db")
+        rc, _, err = self.vsweep(
+            "run", self.scenario(fmu_model(self.fmu("st3_start")), 30),
+            "--sweep", sweep, "-o", db, "-j", "2")
+        self.assertEqual(rc, 0, err)
+        radii = []
+        for vid, m in enumerate(masses):
+            pm = query(db, "SELECT json_extract(params, "
+                       "'$.actor1.vehicle_model.m') FROM variant_info "
+                       "WHERE variant_id = ?", vid)[0][0]
+            self.assertEqual(float(pm), m)
+            rows = query(db, "SELECT x, y, yaw FROM actor_state WHERE "
+                         "variant_id = ? AND step >= 2000", vid)
+            cg = [(x + CG_Y * math.cos(yaw + math.pi / 2),
+                   y + CG_Y * math.sin(yaw + math.pi / 2))
+                  for x, y, yaw in rows]
+            _, _, r = fit_circle(cg)
+            a = -m / (2 * L * L) * (LF * KF - (L - LF) * KR) / (KF * KR)
+            want = (1 + a * V * V) * L / DELTA
+            self.assertAlmostEqual(r, want, delta=1e-3 * want)
+            radii.append(r)
+        self.assertLess(radii[0], radii[1])
+        self.assertLess(radii[1], radii[2])
+
+    def test_malformed(self):
+        good = self.fmu("st2_start")
+        p = self.path
+        cases = [
+            ("not a zip", lambda: self.write("a.fmu", "hello"),
+             "", "not an FMU: not a zip archive"),
+            ("missing file", lambda: p("nowhere.fmu"), "",
+             "cannot open the FMU"),
+            ("no modelDescription",
+             lambda: rezip(good, p("b.fmu"), drop={"modelDescription.xml"}),
+             "", "the archive has no modelDescription.xml"),
+            ("wrong FMI version",
+             lambda: rezip(good, p("c.fmu"), edit=lambda t: t.replace(
+                 'fmiVersion="2.0"', 'fmiVersion="1.0"')),
+             "", 'fmiVersion "1.0" is not supported'),
+            ("not well-formed",
+             lambda: rezip(good, p("d.fmu"), edit=lambda t: t[:-30]),
+             "", "not well-formed XML"),
+            ("no binary for this platform",
+             lambda: rezip(good, p("e.fmu"), rename={
+                 "binaries/linux64/st2_start.so":
+                     "binaries/win64/st2_start.dll"}),
+             "", "no binary for this platform: the archive has no "
+                 "binaries/linux64/st2_start.so (it has binaries for: "
+                 "win64)"),
+            ("missing required output",
+             lambda: rezip(good, p("f.fmu"), edit=lambda t: t.replace(
+                 'name="yaw"', 'name="heading"')),
+             "", "not a vehicle model: it has no Real output 'yaw'"),
+            ("unknown variables name", lambda: good,
+             ", variables: {psi: yaw}",
+             "variables: 'psi' is not a name vsweep exchanges"),
+            ("mapped to nothing", lambda: good, ", variables: {yaw: psi}",
+             "variables: yaw -> 'psi': the FMU has no Real output"),
+            ("climbing archive entry",
+             lambda: rezip(good, p("g.fmu"), rename={
+                 "modelDescription.xml": "../modelDescription.xml"}),
+             "", "refusing archive entry '../modelDescription.xml'"),
+        ]
+        for what, make, variables, says in cases:
+            with self.subTest(what):
+                path = make()
+                text = SCENARIO % dict(duration=1, model=(
+                    "{fmu: %s, params: {m: 2000}%s}" % (path, variables)))
+                s = self.write("bad.yaml", text)
+                rc, out, err = self.vsweep("check", s)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(says, err)
+                self.assertIn("bad.yaml:13:", err)  # the fmu: key
+                self.assertEqual(err.count("\n"), 1, err)
+        # an unknown param lists the FMU's
+        s = self.scenario(fmu_model(good, ", mass: 3"), 1)
+        rc, _, err = self.vsweep("check", s)
+        self.assertEqual(rc, 2)
+        self.assertIn("has no param 'mass'; its params: m, Iz, lf, Kf, "
+                      "Kr, steering_ratio, max_steer_deg, l, cg_y", err)
+
+    def test_renamed_variable(self):
+        fmu = rezip(self.fmu("st3_start"), self.path("h.fmu"),
+                    edit=lambda t: t.replace('name="yaw"', 'name="psi"'))
+        db = self.path("r.db")
+        rc, _, err = self.vsweep("run", self.scenario(
+            fmu_model(fmu).replace("}}", "}, variables: {yaw: psi}}"), 1),
+            "-o", db)
+        self.assertEqual(rc, 0, err)
+        yaw = query(db, "SELECT yaw FROM actor_state WHERE step = 100")[0][0]
+        self.assertNotAlmostEqual(yaw, 0.7, delta=1e-3)  # it turned
+
+    def test_fmu_error_fails_variant(self):
+        db = self.path("r.db")
+        s = self.scenario(fmu_model(self.fmu("st2_fail"),
+                                    ", fail_time: 2.5"), 5)
+        rc, _, err = self.vsweep("run", s, "-o", db)
+        self.assertEqual(rc, 1, err)
+        (status, error), = query(db, "SELECT status, error FROM "
+                                 "variant_info")
+        self.assertEqual(status, "failed")
+        self.assertIn("simulated failure at t = 2.5 s", error)
+        self.assertIn("actor 1", error)
+        # rows up to the step before, and the message in the log view
+        self.assertEqual(query(db, "SELECT max(step) FROM actor_state"),
+                         [(249,)])
+        self.assertEqual(query(db, "SELECT t, level, plugin FROM log"),
+                         [(2.5, "error", "fmu")])
+        self.assertIn("simulated failure", err)
+
+    def test_once_per_process(self):
+        sweep = self.write("m.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
+                           "  - grid:\n      - {actor: 1, param: "
+                           "vehicle_model.m, values: [1500, 1800, 2100, "
+                           "2400]}\n")
+        db = self.path("r.db")
+        rc, _, err = self.vsweep("run", self.scenario(
+            fmu_model(self.fmu("st3_once")), 2), "--sweep", sweep, "-o", db,
+            "-j", "2")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("may be instantiated only once per process: "
+                      "variants run one at a time", err)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant_info "
+                               "WHERE status = 'done'"), [(4,)])
+
+    def test_resume_refuses_changed_fmu(self):
+        fmu = self.path("mine.fmu")
+        shutil.copy(self.fmu("st2_start"), fmu)
+        s = self.scenario(fmu_model(fmu), 1)
+        db = self.path("r.db")
+        rc, _, err = self.vsweep("run", s, "-o", db)
+        self.assertEqual(rc, 0, err)
+        digest = query(db, "SELECT digest FROM plugin WHERE name = 'fmu'")
+        self.assertEqual(len(digest), 1)
+        rc, _, err = self.vsweep("run", s, "-o", db, "--resume")
+        self.assertEqual(rc, 0, err)
+        rezip(self.fmu("st2_start"), fmu, edit=lambda t: t + "\n")
+        rc, _, err = self.vsweep("run", s, "-o", db, "--resume")
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot resume: plugin fmu (%s) is not the build"
+                      % fmu, err)
+
+    def test_unpacked_dir_removed_after_sigint(self):
+        s = self.scenario(fmu_model(self.fmu("st3_local")), 2000)
+        db = self.path("r.db")
+        e = dict(os.environ)
+        e.update(self.env)
+        p = subprocess.Popen([VSWEEP, "run", s, "-o", db, "-j", "1"],
+                             env=e, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+        # wait for the unpacked directory, then for the run to be going
+        for _ in range(200):
+            if os.listdir(self.tmpdir):
+                break
+            time.sleep(0.05)
+        self.assertTrue(os.listdir(self.tmpdir))
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("--resume", err)
+        # tearDown checks that tmpdir is empty
+
+    def test_plugins_listing(self):
+        rc, out, err = self.vsweep("plugins", "--fmu", self.fmu("st3_start"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("FMI 3.0 co-simulation", out)
+        lines = {ln.split()[0]: ln for ln in out.splitlines()
+                 if ln.startswith("  ")}
+        self.assertRegex(lines["m"], r"m\s+Float64\s+start 2000\s+kg\s+"
+                                     r"vehicle mass")
+        self.assertRegex(lines["lf"], r"start 1.4\s+m\s+CG to front axle")
+        self.assertIn("set from the start pose", lines["x0"])
+        self.assertIn("vsweep control", lines["steering_wheel"])
+        self.assertIn("signal fmu.NAME", lines["Fyf"])
+        for section in ("parameters:", "inputs:", "outputs:"):
+            self.assertIn(section, out)
+        rc, out, err = self.vsweep("plugins", "--fmu", self.write("z.fmu",
+                                                                   "x"))
+        self.assertEqual(rc, 2)
+        self.assertIn("not a zip archive", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
