@@ -32,6 +32,7 @@ typedef struct fmu_inst {
 	int fatal;             /* a Fatal status: call nothing more */
 	int broken;            /* Error: free only */
 	int logged_error;      /* the FMU logged an error message */
+	long n_msgs;           /* messages the FMU logged */
 	char last[512];        /* the FMU's last message */
 } fmu_inst;
 
@@ -47,6 +48,7 @@ static void take_message(fmu_inst *in, int status, const char *category,
                          const char *msg)
 {
 	snprintf(in->last, sizeof in->last, "%s", msg ? msg : "");
+	in->n_msgs++;
 	vs_log_level level = status >= FMI2_ERROR ? VS_LOG_ERROR
 	                     : status == FMI2_WARNING ? VS_LOG_WARNING
 	                                              : VS_LOG_INFO;
@@ -360,6 +362,7 @@ vs_status vs_fmu_step(void *instance, double t, double dt,
 	vs_status st = check(in, w > w2 ? w : w2, "setting inputs", t);
 	if (st >= VS_DISCARD)
 		return st;
+	long before = in->n_msgs;
 	int ds;
 	if (f->md.fmi == 2) {
 		ds = (int)f->f2.do_step(in->c, t - dt, dt, 1);
@@ -369,8 +372,15 @@ vs_status vs_fmu_step(void *instance, double t, double dt,
 		ds = (int)f->f3.do_step(in->c, t - dt, dt, true, &event, &term,
 		                        &early, &reached);
 	}
-	vs_status st2 = check(in, ds, f->md.fmi == 2 ? "fmi2DoStep"
-	                                             : "fmi3DoStep", t);
+	const char *call = f->md.fmi == 2 ? "fmi2DoStep" : "fmi3DoStep";
+	vs_status st2 = check(in, ds, call, t);
+	if (st2 == VS_WARNING && in->n_msgs == before) {
+		/* A Warning is logged even when the FMU said nothing. */
+		char msg[96];
+		snprintf(msg, sizeof msg, "%s returned Warning at t = %g s", call,
+		         t);
+		host_say(in, VS_LOG_WARNING, msg);
+	}
 	if (st2 >= VS_DISCARD)
 		return st2;
 	double v[N_ROLES];

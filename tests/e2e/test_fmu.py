@@ -251,6 +251,20 @@ class FmuTest(TempDirCase):
                          [(2.5, "error", "fmu")])
         self.assertIn("simulated failure", err)
 
+    def test_fmu_warning_is_logged(self):
+        db = self.path("r.db")
+        s = self.scenario(fmu_model(self.fmu("st2_fail"),
+                                    ", warn_time: 0.5"), 1)
+        rc, _, err = self.vsweep("run", s, "-o", db)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT status FROM variant_info"),
+                         [("done",)])
+        self.assertEqual(query(db, "SELECT t, level, plugin, message FROM "
+                               "log"),
+                         [(0.5, "warning", "fmu", "single_track: simulated "
+                           "warning at t = 0.5 s (warn_time)")])
+        self.assertIn("simulated warning", err)
+
     def test_once_per_process(self):
         sweep = self.write("m.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
                            "  - grid:\n      - {actor: 1, param: "

@@ -35,7 +35,8 @@ PARAMS = [("m", 2000, "kg", "vehicle mass"),
           ("cg_y", 0.1, "m", "CG ahead of the actor origin")]
 START = [("x0", 0, "m", "start X"), ("y0", 0, "m", "start Y"),
          ("yaw0", 0, "rad", "start yaw")]
-FAIL = [("fail_time", -1, "s", "report Error at this time; < 0 never")]
+FAIL = [("fail_time", -1, "s", "report Error at this time; < 0 never"),
+        ("warn_time", -1, "s", "report Warning at this time; < 0 never")]
 
 
 def variables(fmi, start, fail):

@@ -8,8 +8,10 @@
  *   -DWITH_START         parameters x0, y0, yaw0: it works in the world
  *                        frame; without, it starts at the origin facing
  *                        +Y and vsweep places it by the start pose;
- *   -DWITH_FAIL          a parameter fail_time (s): the step that reaches
- *                        it logs an error and returns Error;
+ *   -DWITH_FAIL          parameters fail_time and warn_time (s): the step
+ *                        that reaches fail_time logs an error and returns
+ *                        Error, the one that reaches warn_time (once)
+ *                        logs a warning and returns Warning;
  *   -DONCE               refuses a second live instance in the process
  *                        (canBeInstantiatedOnlyOncePerProcess).
  * The variables and value references are those make_fmu.py writes into
@@ -35,7 +37,7 @@ enum {
 	VR_OUT,                        /* LT_N_OUT outputs: beta ... Fyr */
 	VR_M = VR_OUT + LT_N_OUT, VR_IZ, VR_LF, VR_KF, VR_KR, VR_RATIO,
 	VR_MAX_STEER_DEG, VR_L, VR_CG_Y, VR_X0, VR_Y0, VR_YAW0, VR_FAIL_TIME,
-	N_VR
+	VR_WARN_TIME, N_VR
 };
 
 static int exists(unsigned vr)
@@ -45,7 +47,7 @@ static int exists(unsigned vr)
 		return 0;
 #endif
 #ifndef WITH_FAIL
-	if (vr == VR_FAIL_TIME)
+	if (vr == VR_FAIL_TIME || vr == VR_WARN_TIME)
 		return 0;
 #endif
 	return vr < N_VR;
@@ -101,7 +103,8 @@ static void *make(const char *name, const char *token, void *env)
 	static const double defaults[] = {
 		[VR_M] = 2000, [VR_IZ] = 3000, [VR_LF] = 1.4, [VR_KF] = 30e3,
 		[VR_KR] = 30e3, [VR_RATIO] = 15, [VR_MAX_STEER_DEG] = 45,
-		[VR_L] = 3.0, [VR_CG_Y] = 0.1, [VR_FAIL_TIME] = -1};
+		[VR_L] = 3.0, [VR_CG_Y] = 0.1, [VR_FAIL_TIME] = -1,
+		[VR_WARN_TIME] = -1};
 	memcpy(in->v, defaults, sizeof defaults);
 	return in;
 }
@@ -158,6 +161,11 @@ static int step(inst *in, double t, double h)
 	v[VR_WZ] = in->s.wz;
 	v[VR_STEER] = in->s.steer;
 	lt_outputs(&in->lt, v + VR_OUT);
+	if (exists(VR_WARN_TIME) && v[VR_WARN_TIME] >= 0 &&
+	    fabs(t + h - v[VR_WARN_TIME]) < 0.5 * h) {
+		say(in, 1, "simulated warning at t = %g s (warn_time)", t + h);
+		return 1;
+	}
 	return 0;
 }
 

@@ -136,7 +136,7 @@ void *create_ok(const vs_plugin *d, const vs_actor_info *a,
                 const double *params)
 {
 	vs_create_args args = {sizeof args, a, params, NULL,
-	                       &fake_host, NULL, NULL};
+	                       &fake_host, NULL, d};
 	void *inst = NULL;
 	fake_log_clear();
 	vs_status st = d->create(&args, &inst);
