@@ -109,45 +109,31 @@ static vs_status check(fmu_inst *in, int st, const char *call, double t)
 	                          : VS_ERROR;
 }
 
+/* FMI 2 value references are unsigned int, FMI 3's uint32_t: the same
+ * 32-bit type on the platforms FMUs ship binaries for, so one array
+ * serves both. */
+_Static_assert(sizeof(fmi2_vr) == sizeof(uint32_t),
+               "FMI 2 and 3 value references differ in size");
+
 static int set_reals(fmu_inst *in, const uint32_t *vr, size_t n,
                      const double *v)
 {
+	const vs_fmu *f = in->f;
 	if (n == 0)
 		return FMI2_OK;
-	const vs_fmu *f = in->f;
-	if (f->md.fmi == 2) {
-		fmi2_vr r[64];
-		int worst = FMI2_OK;
-		for (size_t i = 0; i < n; i += 64) {
-			size_t k = n - i < 64 ? n - i : 64;
-			for (size_t j = 0; j < k; j++)
-				r[j] = (fmi2_vr)vr[i + j];
-			int st = (int)f->f2.set_real(in->c, r, k, v + i);
-			worst = st > worst ? st : worst;
-		}
-		return worst;
-	}
-	return (int)f->f3.set_float64(in->c, vr, n, v, n);
+	return f->md.fmi == 2
+	               ? (int)f->f2.set_real(in->c, (const fmi2_vr *)vr, n, v)
+	               : (int)f->f3.set_float64(in->c, vr, n, v, n);
 }
 
 static int get_reals(fmu_inst *in, const uint32_t *vr, size_t n, double *v)
 {
+	const vs_fmu *f = in->f;
 	if (n == 0)
 		return FMI2_OK;
-	const vs_fmu *f = in->f;
-	if (f->md.fmi == 2) {
-		fmi2_vr r[64];
-		int worst = FMI2_OK;
-		for (size_t i = 0; i < n; i += 64) {
-			size_t k = n - i < 64 ? n - i : 64;
-			for (size_t j = 0; j < k; j++)
-				r[j] = (fmi2_vr)vr[i + j];
-			int st = (int)f->f2.get_real(in->c, r, k, v + i);
-			worst = st > worst ? st : worst;
-		}
-		return worst;
-	}
-	return (int)f->f3.get_float64(in->c, vr, n, v, n);
+	return f->md.fmi == 2
+	               ? (int)f->f2.get_real(in->c, (const fmi2_vr *)vr, n, v)
+	               : (int)f->f3.get_float64(in->c, vr, n, v, n);
 }
 
 /* Sets one role's variable when the FMU has it. */
