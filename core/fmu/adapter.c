@@ -207,6 +207,11 @@ static vs_status initialise(fmu_inst *in, const vs_create_args *args)
 vs_status vs_fmu_create(const vs_create_args *args, void **instance)
 {
 	*instance = NULL;
+	/* The host passes the descriptor (ABI 1.1); its first member makes
+	 * it the FMU. */
+	if (args->struct_size < sizeof *args || !args->plugin ||
+	    args->plugin->create != vs_fmu_create)
+		return VS_FATAL;
 	const vs_fmu *f = (const vs_fmu *)args->plugin;
 	/* The instance and, behind it, its FMI 2 callback table. */
 	fmu_inst *in = calloc(1, sizeof *in + sizeof(fmi2_callbacks));
