@@ -67,12 +67,12 @@ static inline void lt_cosh_sinhc(double z, double *c, double *sh)
 	}
 }
 
-/* Advances (beta, r) over dt at speed v >= V_LOW and road-wheel angle
+/* Advances (beta, r) over dt at speed v >= LT_V_LOW and road-wheel angle
  * delta, exactly: x(dt) = xs + e^{M dt} (x0 - xs), xs = -M^-1 b delta.
  * *dpsi receives the integral of r over the step (rad). Returns 0 when
  * det M <= 0 (at or above the critical speed), leaving the state alone. */
-static inline int lt_advance_dynamic(lt_model *b, double v, double delta, double dt,
-                                     double *dpsi)
+static inline int lt_advance_dynamic(lt_model *b, double v, double delta,
+                                     double dt, double *dpsi)
 {
 	const double m = b->m, iz = b->iz, lf = b->lf, lr = b->lr;
 	const double kf = b->kf, kr = b->kr;

@@ -210,7 +210,8 @@ static int run(const args *own, int rank, int size)
 	snprintf(label, sizeof label, "part %d", rank);
 	mpi_ctx c = {
 		.rank = rank, .size = size,
-		.jobs = a->jobs ? (int)a->jobs : default_jobs(),
+		.jobs = (int)cli_fmu_jobs(reg, a->jobs ? a->jobs
+		                                       : default_jobs()),
 		.chunk = (int)own->chunk,
 		.seed = scn, .sw = sw, .reg = reg,
 		.opts = {
@@ -224,6 +225,8 @@ static int run(const args *own, int rank, int size)
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
 			.shard_label = label,
+			.signals = a->signals[0] ? a->signals : NULL,
+			.plugin_log = a->plugin_log,
 		},
 		.plan = &plan,
 	};
