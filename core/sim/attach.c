@@ -3,14 +3,11 @@
 #include "sim/attach.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/sim.h"
-
-#define PI 3.14159265358979323846
-#define MIN_TOW 1e-3 /* m, see input/attach.c: L2 must stay positive */
+#include "common/util.h"
+#include "sim/actor.h"
 
 /* ---- small 3-D algebra: 3x3 matrices row-major in double[9] ----------- */
 
@@ -59,12 +56,6 @@ void vs_state_rotation(const vs_state *s, double R[9])
 	euler_rot(s->yaw, s->pitch, s->roll, R);
 }
 
-static double wrap(double a)
-{
-	a = remainder(a, 2 * PI); /* [-pi, pi] */
-	return a <= -PI ? a + 2 * PI : a;
-}
-
 /* The ZYX angles of R, the inverse of euler_rot. At pitch +-90 deg yaw and
  * roll turn about the same axis; roll is then 0 by choice. */
 static void rot_euler(const double *R, double *yaw, double *pitch,
@@ -73,10 +64,10 @@ static void rot_euler(const double *R, double *yaw, double *pitch,
 	double c = hypot(R[0], R[3]);
 	*pitch = atan2(-R[6], c);
 	if (c > 1e-12) {
-		*yaw = wrap(atan2(R[3], R[0]));
+		*yaw = vs_wrap_angle(atan2(R[3], R[0]));
 		*roll = atan2(R[7], R[8]);
 	} else {
-		*yaw = wrap(atan2(-R[1], R[4]));
+		*yaw = vs_wrap_angle(atan2(-R[1], R[4]));
 		*roll = 0;
 	}
 }
@@ -131,10 +122,10 @@ static void set_link(vs_attach_link *l, const vs_scenario *scn, int i,
 	l->child = i;
 	l->parent = parent;
 	l->type = at->type;
-	vs_attach_point_pos(scn, parent, &at->parent_point, l->hitch_p);
+	vs_sim_point_pos(scn, parent, &at->parent_point, l->hitch_p);
 	for (int k = 0; k < 3; k++)
 		l->hitch_p[k] += at->offset[k];
-	vs_attach_point_pos(scn, i, &at->child_point, l->hitch_c);
+	vs_sim_point_pos(scn, i, &at->child_point, l->hitch_c);
 	euler_rot(at->heading, 0, 0, rz);
 	euler_rot(0, at->slope, 0, ry);
 	mat_mul(rz, ry, l->rel);
@@ -144,7 +135,7 @@ static void set_link(vs_attach_link *l, const vs_scenario *scn, int i,
 }
 
 int vs_attach_plan_init(vs_attach_plan *p, const vs_scenario *scn,
-                        char *why, size_t size)
+                        vs_error *err)
 {
 	memset(p, 0, sizeof *p);
 	int n = scn->n_actors, count = 0;
@@ -167,11 +158,12 @@ int vs_attach_plan_init(vs_attach_plan *p, const vs_scenario *scn,
 		for (int j = i; !rc && scn->actors[j].attach.present; depth++) {
 			j = parent_of(scn, j);
 			if (j < 0 || j == i || depth > n) {
-				snprintf(why, size, "actor %lld (%s): attach: "
-				         "parent %lld %s", (long long)a->id,
-				         a->name, (long long)a->attach.parent_id,
-				         j < 0 ? "is not in this scenario"
-				               : "leads back to this actor");
+				vs_error_set(err, "actor %lld (%s): attach: "
+				             "parent %lld %s", (long long)a->id,
+				             a->name,
+				             (long long)a->attach.parent_id,
+				             j < 0 ? "is not in this scenario"
+				                   : "leads back to this actor");
 				rc = -1;
 			}
 		}
@@ -180,19 +172,18 @@ int vs_attach_plan_init(vs_attach_plan *p, const vs_scenario *scn,
 		vs_attach_link *l = &p->links[p->n];
 		set_link(l, scn, i, parent);
 		if (l->type == VS_ATTACH_TRAILER) {
-			double axle_y[VS_MAX_AXLES], sum = 0;
+			double axle_y[VS_MAX_AXLES];
 			int na = vs_sim_axles(scn, i, axle_y);
-			for (int k = 0; k < na; k++)
-				sum += axle_y[k];
-			double centre = na ? sum / na : 0;
+			double centre = na ? vs_geom_axle_centre(axle_y, na) : 0;
 			l->tow = l->hitch_c[1] - centre;
-			if (!(na > 0 && l->tow > MIN_TOW)) {
-				snprintf(why, size, "actor %lld (%s): attach: a "
-				         "trailer's contact point must lie ahead "
-				         "of its axles' centre (y = %g m); %s is "
-				         "at y = %g m", (long long)a->id, a->name,
-				         centre, a->attach.child_point.name,
-				         l->hitch_c[1]);
+			if (!(na > 0 && l->tow > VS_GEOM_MIN_TOW)) {
+				vs_error_set(err, "actor %lld (%s): attach: a "
+				             "trailer's contact point must lie "
+				             "ahead of its axles' centre (y = %g "
+				             "m); %s is at y = %g m",
+				             (long long)a->id, a->name, centre,
+				             a->attach.child_point.name,
+				             l->hitch_c[1]);
 				rc = -1;
 				break;
 			}
@@ -280,7 +271,7 @@ static void trailer_place(const vs_attach_link *l, double psi, double z,
 	cs->y = h[1] + dy;
 	cs->z = z;
 	cs->roll = cs->pitch = 0;
-	cs->yaw = wrap(psi);
+	cs->yaw = vs_wrap_angle(psi);
 	/* V_o = V_H + w z x (origin - H), in the plane: the trailer is
 	 * level, so its vertical speed is the ground's, 0 here. */
 	cs->vx = vh[0] - w * dy;
@@ -358,18 +349,9 @@ void vs_attach_place(const vs_attach_plan *p, vs_state *s)
 	}
 }
 
-static int finite_state(const vs_state *s)
-{
-	const double *v = &s->x;
-	for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
-		if (!isfinite(v[i]))
-			return 0;
-	return 1;
-}
-
 int vs_attach_step(const vs_attach_plan *p, const vs_scenario *scn,
                    const vs_state *prev, vs_state *cur, double dt,
-                   char *why, size_t size)
+                   vs_error *err)
 {
 	for (int k = 0; k < p->n; k++) {
 		const vs_attach_link *l = &p->links[k];
@@ -378,12 +360,12 @@ int vs_attach_step(const vs_attach_plan *p, const vs_scenario *scn,
 			               &prev[l->child], &cur[l->child], dt);
 		else
 			fixed_follow(l, &cur[l->parent], &cur[l->child]);
-		if (!finite_state(&cur[l->child])) {
+		if (!vs_state_finite(&cur[l->child])) {
 			const vs_actor_spec *a = &scn->actors[l->child];
-			snprintf(why, size, "actor %lld (%s): attach: non-finite "
-			         "state following actor %lld",
-			         (long long)a->id, a->name,
-			         (long long)a->attach.parent_id);
+			vs_error_set(err, "actor %lld (%s): attach: non-finite "
+			             "state following actor %lld",
+			             (long long)a->id, a->name,
+			             (long long)a->attach.parent_id);
 			return -1;
 		}
 	}

@@ -38,10 +38,9 @@
 #ifndef VS_SIM_ATTACH_H
 #define VS_SIM_ATTACH_H
 
-#include <stddef.h>
-
 #include <vsweep/plugin.h>
 
+#include "common/error.h"
 #include "input/scenario.h"
 
 #define VS_ATTACH_SUBSTEPS 4 /* RK4 sub-steps per step for a trailer's yaw */
@@ -69,9 +68,10 @@ typedef struct vs_attach_plan {
 /* Builds the links of a variant (its dimensions may differ from the
  * seed's, so this runs once per variant). On error (a trailer whose
  * contact point is no longer ahead of its axles, a cycle in a hand-built
- * scenario) returns -1 with the reason in why and p empty. */
+ * scenario) returns -1 with err set to "actor ID (NAME): attach: why"
+ * and p empty. */
 int vs_attach_plan_init(vs_attach_plan *p, const vs_scenario *scn,
-                        char *why, size_t size);
+                        vs_error *err);
 void vs_attach_plan_finish(vs_attach_plan *p);
 
 /* Places every attached child at step 0 from its parent's step-0 state in
@@ -80,10 +80,11 @@ void vs_attach_place(const vs_attach_plan *p, vs_state *s);
 
 /* Moves every attached child from step k-1 (prev) to k (cur), after the
  * unattached actors' vehicle models wrote theirs into cur. Returns 0, or
- * -1 with the reason in why when a child's state is not finite. */
+ * -1 with err set to "actor ID (NAME): attach: why" when a child's state
+ * is not finite. */
 int vs_attach_step(const vs_attach_plan *p, const vs_scenario *scn,
                    const vs_state *prev, vs_state *cur, double dt,
-                   char *why, size_t size);
+                   vs_error *err);
 
 /* The rotation of a state (DESIGN.md): R = Rz(yaw) Ry(pitch) Rx(roll),
  * row-major. */

@@ -1,3 +1,18 @@
+/* The monitor of one variant (monitor.h): after every simulated step k,
+ * recorded or not, it turns the actors' states and map locations into
+ * events and the running summary.
+ *
+ * Called by sim.c only: created once the variant's instances have started,
+ * told each actor's identity and box, stepped once per step from 0 on,
+ * finished once (writing the summary).
+ *
+ * Invariants: touching[i * n + j] (i < j) says whether the footprints of
+ * actors i and j overlapped at the previous step, so a collision event is
+ * written once, when a contact begins, and touch_list names exactly the
+ * pairs set there; sum.min_distance is the closest approach so far, which
+ * bounds the broad phase's reach (near_pairs.h) without losing an event;
+ * last holds the previous step's map locations once have_last is set.
+ * Actors attached to one another are never a colliding pair. */
 #include "sim/monitor.h"
 
 #include <math.h>
@@ -10,44 +25,52 @@
 #include "sim/near_pairs.h"
 #include "sim/obb.h"
 
+/* What the monitor keeps of an actor. */
+typedef struct watched {
+	int64_t id, parent_id;   /* parent 0: the world */
+	double hw, hl;           /* m, half width and half length */
+} watched;
+
 struct vs_monitor {
 	int n;
-	const vs_actor_info *info;
-	const int64_t *parent;
+	watched *actors;
 	const struct vs_map *map;
 	unsigned char *touching;  /* n x n: footprints overlapped last step */
 	vs_pair *touch_list;      /* the pairs set in touching */
 	size_t n_touch, cap_touch;
 	vs_near_pairs near;       /* broad phase scratch */
 	double *cx, *cy, *radius; /* m, footprint bounding circles this step */
-	vs_lane_pos *last;        /* lane positions last step */
+	vs_map_row *last;         /* map locations last step */
 	int have_last;
 	int64_t actor_steps, on_lane_steps;
 	vs_summary sum;
 };
 
-vs_monitor *vs_monitor_create(int n, const vs_actor_info *info,
-                              const int64_t *parent,
-                              const struct vs_map *map)
+vs_monitor *vs_monitor_create(int n, const struct vs_map *map)
 {
 	vs_monitor *m = vs_xcalloc(1, sizeof *m);
 	m->n = n;
-	m->info = info;
-	m->parent = parent;
+	m->actors = vs_xcalloc((size_t)n, sizeof *m->actors);
 	m->map = map;
 	m->touching = vs_xcalloc((size_t)n * (size_t)n, 1);
 	m->last = vs_xcalloc((size_t)n, sizeof *m->last);
 	m->cx = vs_xcalloc((size_t)n, sizeof *m->cx);
 	m->cy = vs_xcalloc((size_t)n, sizeof *m->cy);
 	m->radius = vs_xcalloc((size_t)n, sizeof *m->radius);
-	for (int i = 0; i < n; i++)
-		m->radius[i] = hypot(info[i].width / 2, info[i].length / 2);
 	m->cap_touch = 16;
 	m->touch_list = vs_xcalloc(m->cap_touch, sizeof *m->touch_list);
 	m->sum.max_lat_acc = 0;
 	m->sum.max_yaw_rate = 0;
 	m->sum.min_distance = INFINITY;
 	return m;
+}
+
+void vs_monitor_actor(vs_monitor *m, int i, const vs_actor_info *info,
+                      int64_t parent_id)
+{
+	watched *w = &m->actors[i];
+	*w = (watched){info->id, parent_id, info->width / 2, info->length / 2};
+	m->radius[i] = hypot(w->hw, w->hl);
 }
 
 static vs_event_row *add_event(vs_result *res, int64_t step, int64_t actor,
@@ -70,12 +93,13 @@ static vs_event_row *add_event(vs_result *res, int64_t step, int64_t actor,
 /* Attached actors touch their parents by design. */
 static int related(const vs_monitor *m, int i, int j)
 {
-	return m->parent[i] == m->info[j].id || m->parent[j] == m->info[i].id;
+	return m->actors[i].parent_id == m->actors[j].id ||
+	       m->actors[j].parent_id == m->actors[i].id;
 }
 
-static vs_obb footprint(const vs_actor_info *a, const vs_state *s)
+static vs_obb footprint(const watched *a, const vs_state *s)
 {
-	return (vs_obb){s->x, s->y, a->width / 2, a->length / 2, s->yaw};
+	return (vs_obb){s->x, s->y, a->hw, a->hl, s->yaw};
 }
 
 /* A micrometre and a relative 1e-9 above a distance bound: the gap of
@@ -106,8 +130,8 @@ static double first_reach(vs_monitor *m, const vs_state *cur)
 			int i = cand[k].i, j = cand[k].j;
 			if (related(m, i, j))
 				continue;
-			vs_obb a = footprint(&m->info[i], &cur[i]);
-			vs_obb b = footprint(&m->info[j], &cur[j]);
+			vs_obb a = footprint(&m->actors[i], &cur[i]);
+			vs_obb b = footprint(&m->actors[j], &cur[j]);
 			best = fmin(best, vs_obb_distance(&a, &b));
 		}
 		if (best <= trial)
@@ -144,16 +168,16 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 		int i = cand[k].i, j = cand[k].j;
 		if (related(m, i, j))
 			continue;
-		vs_obb a = footprint(&m->info[i], &cur[i]);
-		vs_obb b = footprint(&m->info[j], &cur[j]);
+		vs_obb a = footprint(&m->actors[i], &cur[i]);
+		vs_obb b = footprint(&m->actors[j], &cur[j]);
 		double d = vs_obb_distance(&a, &b);
 		m->sum.min_distance = fmin(m->sum.min_distance, d);
 		unsigned char *t = &m->touching[i * m->n + j];
 		int now = d == 0;
 		if (now && !*t) {
 			/* One event per contact, when it begins. */
-			add_event(res, step, m->info[i].id, "collision",
-			          m->info[j].id);
+			add_event(res, step, m->actors[i].id, "collision",
+			          m->actors[j].id);
 			m->sum.collisions++;
 			began++;
 		}
@@ -176,7 +200,7 @@ static const char *lane_name(const vs_monitor *m, int lane)
 	return lane >= 0 && m->map ? vs_map_lane(m->map, lane)->uuid : "?";
 }
 
-static void lanes_step(vs_monitor *m, int64_t step, const vs_lane_pos *lp,
+static void lanes_step(vs_monitor *m, int64_t step, const vs_map_row *lp,
                        vs_result *res)
 {
 	for (int i = 0; i < m->n; i++) {
@@ -184,8 +208,8 @@ static void lanes_step(vs_monitor *m, int64_t step, const vs_lane_pos *lp,
 		m->on_lane_steps += lp[i].on_lane != 0;
 		if (!m->have_last)
 			continue;
-		const vs_lane_pos *was = &m->last[i];
-		int64_t id = m->info[i].id;
+		const vs_map_row *was = &m->last[i];
+		int64_t id = m->actors[i].id;
 		if (was->on_lane && !lp[i].on_lane) {
 			vs_event_row *e = add_event(res, step, id, "off_road", 0);
 			snprintf(e->detail, sizeof e->detail, "%s",
@@ -210,7 +234,7 @@ static void lanes_step(vs_monitor *m, int64_t step, const vs_lane_pos *lp,
 }
 
 int vs_monitor_step(vs_monitor *m, int64_t step, const vs_state *cur,
-                    const vs_lane_pos *lanes, vs_result *res)
+                    const vs_map_row *loc, vs_result *res)
 {
 	for (int i = 0; i < m->n; i++) {
 		const vs_state *s = &cur[i];
@@ -222,8 +246,8 @@ int vs_monitor_step(vs_monitor *m, int64_t step, const vs_state *cur,
 		m->sum.max_yaw_rate = fmax(m->sum.max_yaw_rate, fabs(s->wz));
 	}
 	int began = pairs(m, step, cur, res);
-	if (lanes)
-		lanes_step(m, step, lanes, res);
+	if (loc)
+		lanes_step(m, step, loc, res);
 	return began;
 }
 
@@ -238,6 +262,7 @@ void vs_monitor_finish(vs_monitor *m, vs_result *res)
 		m->actor_steps ? 100.0 * (double)m->on_lane_steps /
 		                     (double)m->actor_steps
 		               : NAN;
+	free(m->actors);
 	free(m->touching);
 	free(m->touch_list);
 	vs_near_pairs_finish(&m->near);

@@ -1,3 +1,40 @@
+/* Simulating one variant: the stepping loop of DESIGN.md ("Step
+ * semantics"), and the host side of the plugin boundary.
+ *
+ * Called by run/runner.c's workers, one variant per call (and by the unit
+ * tests). A call owns everything it touches (the scenario is read-only and
+ * the result the caller's), so variants run on any number of threads with
+ * no locks and the same rows.
+ *
+ * Step 0: every actor's plugins are created and reset (the vehicle model
+ * completes the start state), then attached children are placed on their
+ * parents. Each step k = 1 .. steps - 1:
+ *   1. every behaviour reads step k-1 (prev) and writes its control;
+ *   2. every unattached actor's vehicle model moves it to step k (cur);
+ *      an actor without one goes straight at its start speed;
+ *   3. attached children follow their parents, parents first (attach.c);
+ *   4. wheel accumulators, map locations and the monitor observe step k;
+ *   5. step k is recorded when k is a multiple of record_every, and at a
+ *      collision that ends the variant.
+ *
+ * Invariants:
+ *   - prev and cur are two arrays swapped each step: throughout step k,
+ *     prev is step k-1, which is all a behaviour or the host's
+ *     previous_state sees, so the order of actors never matters;
+ *   - every plugin call goes through the call_* wrappers: they record the
+ *     instance's worst status, and a bad status or an output the host
+ *     cannot use fails the variant with one message, formatted in one
+ *     place: "actor ID (NAME): PLUGIN: what" (an ERROR the plugin logged
+ *     before is the message instead);
+ *   - the first failure wins, and the rows recorded before it are kept;
+ *   - a plugin's host_ctx is its instance struct, which leads back to the
+ *     variant and the actor; instances of one variant live as long as the
+ *     call (create ... destroy), their vs_actor_info and outputs arrays
+ *     as long;
+ *   - every instance's outputs are registered (signals.h) before any is
+ *     created, and recorded with the states of each recorded step; plugin
+ *     messages at or above the run's level become log rows tagged with
+ *     the actor and the time of the step being computed. */
 #include "sim/sim.h"
 
 #include <math.h>
@@ -5,46 +42,92 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "plugin/registry.h"
-#include "sim/attach.h"
+#include "common/util.h"
 #include "map/map.h"
+#include "plugin/registry.h"
+#include "sim/actor.h"
+#include "sim/attach.h"
 #include "sim/monitor.h"
 #include "sim/signals.h"
 #include "sim/wheels.h"
 
-/* What a plugin instance's host_ctx points at. */
-typedef struct actor_ctx {
-	struct sim *sim;
-	int index;              /* actor index in the scenario */
-	const char *plugin;     /* its name, for messages */
-} actor_ctx;
+struct sim;
+
+/* One plugin instance of one actor: the plugin boundary as an object.
+ * Native plugins and FMUs (which plugin/ wraps as vs_plugin descriptors)
+ * alike are called through the call_* wrappers below; an ABI 1.1
+ * plugin's outputs array travels with its instance. */
+typedef struct instance {
+	const vs_plugin *desc;   /* NULL: the actor has no plugin in this role */
+	vs_kind role;            /* which step function the host calls */
+	void *inst;              /* the plugin's, from create */
+	double *outputs;         /* ABI 1.1: one double per descriptor output,
+	                            owned by S->sig; NULL when it has none */
+	struct sim *sim;         /* the host context is this struct */
+	int actor;               /* actor index in the scenario */
+	vs_status worst;         /* worst status any call returned */
+} instance;
+
+/* One actor of the variant: what stays with it for the whole run. */
+typedef struct actor {
+	vs_actor_info info;      /* as plugins see it; create args point here */
+	instance vm, bh;         /* vehicle model, behaviour */
+	vs_control ctl;          /* the behaviour's control for step k */
+	vs_wheel_acc wacc;       /* wheel accumulators at step k */
+} actor;
 
 typedef struct sim {
 	const vs_scenario *scn;
 	vs_result *res;
 	int n;                  /* actors */
-	int64_t *ids;
-	int64_t *parent;        /* parent actor IDs, 0: the world */
-	vs_monitor *monitor;    /* events and summary */
-	const struct vs_map *map; /* NULL: no map, or not recorded */
-	vs_map_row *loc;        /* map location at step k */
-	vs_lane_pos *lanes;     /* the same, for the monitor */
+	actor *actors;
+	int64_t *ids;           /* actor IDs in scenario order (actor_ids) */
 	vs_state *prev, *cur;   /* step k-1, step k */
-	vs_wheel_acc *wacc;     /* wheel accumulators, at step k */
-	vs_control *ctl;
-	vs_actor_info *info;
-	actor_ctx *vm_ctx, *bh_ctx;
-	void **vm, **bh;        /* instances */
-	const vs_plugin **vm_p, **bh_p;
-	char error[1024];       /* first error logged */
-	int no_wheels;          /* record no wheel accumulators */
+	const struct vs_map *map; /* NULL: no map, or not recorded */
+	vs_map_row *loc;        /* map location at step k; lane -1 without */
+	vs_monitor *monitor;    /* events and summary */
 	vs_attach_plan att;     /* attached actors, parents first */
+	char error[1024];       /* the first ERROR a plugin logged */
 	vs_signals sig;         /* plugin outputs (ABI 1.1) */
 	double t;               /* s, the step being computed, for messages */
-	int log_level;          /* messages at or above it are kept */
+	int log_level;          /* plugin messages at or above it are kept */
+	int no_wheels;          /* record no wheel accumulators */
 } sim;
+
+/* ---- failing a variant ---------------------------------------------------- */
+
+static void fail(sim *S, const char *fmt, ...) VS_PRINTF(2, 3);
+
+/* Marks the variant failed with this reason, unless it failed already; a
+ * plugin's logged ERROR, if any, is the reason instead. */
+static void fail(sim *S, const char *fmt, ...)
+{
+	vs_result *r = S->res;
+	if (r->status == VS_VARIANT_FAILED)
+		return;
+	r->status = VS_VARIANT_FAILED;
+	if (S->error[0]) {
+		snprintf(r->error, sizeof r->error, "%s", S->error);
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof r->error, fmt, ap);
+	va_end(ap);
+}
+
+/* "actor ID (NAME): PLUGIN: what" into buf: how every message about an
+ * instance reads. */
+static void instance_message(const instance *in, char *buf, size_t size,
+                             const char *what)
+{
+	const vs_actor_spec *a = &in->sim->scn->actors[in->actor];
+	snprintf(buf, size, "actor %lld (%s): %s: %s", (long long)a->id,
+	         a->name, in->desc->name, what);
+}
+
+/* ---- host services ---------------------------------------------------------- */
 
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
                      ...) VS_PRINTF(3, 4);
@@ -52,37 +135,35 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
                      ...)
 {
-	actor_ctx *c = host_ctx;
+	instance *in = host_ctx;
 	char msg[768];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!c || !c->sim)
+	if (!in || !in->sim)
 		return;
-	const vs_actor_spec *a = &c->sim->scn->actors[c->index];
-	if (level >= VS_LOG_ERROR && !c->sim->error[0])
-		snprintf(c->sim->error, sizeof c->sim->error,
-		         "actor %lld (%s): %s: %s", (long long)a->id, a->name,
-		         c->plugin, msg);
-	if ((int)level >= c->sim->log_level)
-		vs_log_add(c->sim->res, a->id, c->sim->t, (int)level,
-		           c->plugin, msg);
+	sim *S = in->sim;
+	if (level >= VS_LOG_ERROR && !S->error[0])
+		instance_message(in, S->error, sizeof S->error, msg);
+	if ((int)level >= S->log_level)
+		vs_log_add(S->res, S->scn->actors[in->actor].id, S->t,
+		           (int)level, in->desc->name, msg);
 }
 
 static size_t host_actor_ids(void *host_ctx, const int64_t **ids)
 {
-	actor_ctx *c = host_ctx;
-	*ids = c->sim->ids;
-	return (size_t)c->sim->n;
+	instance *in = host_ctx;
+	*ids = in->sim->ids;
+	return (size_t)in->sim->n;
 }
 
 static const vs_state *host_previous_state(void *host_ctx, int64_t id)
 {
-	actor_ctx *c = host_ctx;
-	for (int i = 0; i < c->sim->n; i++)
-		if (c->sim->ids[i] == id)
-			return &c->sim->prev[i];
+	instance *in = host_ctx;
+	for (int i = 0; i < in->sim->n; i++)
+		if (in->sim->ids[i] == id)
+			return &in->sim->prev[i];
 	return NULL;
 }
 
@@ -100,6 +181,107 @@ const vs_host *vs_sim_host(void)
 	return &host_table;
 }
 
+/* ---- calling a plugin ------------------------------------------------------- */
+
+static int status_bad(vs_status st)
+{
+	return st == VS_DISCARD || st == VS_ERROR || st == VS_FATAL;
+}
+
+static const char *status_name(vs_status st)
+{
+	switch (st) {
+	case VS_DISCARD: return "DISCARD";
+	case VS_ERROR: return "ERROR";
+	case VS_FATAL: return "FATAL";
+	default: return "OK";
+	}
+}
+
+typedef enum call_kind { CALL_CREATE, CALL_RESET, CALL_STEP } call_kind;
+
+/* Where every plugin call ends: records st as the instance's worst if it
+ * is, and fails the variant when the call went wrong (a bad status, or
+ * usable 0: an output the host cannot use). k is the step of a step call.
+ * Returns 0, or -1 when the variant failed. */
+static int judge(instance *in, call_kind call, vs_status st, int usable,
+                 int64_t k)
+{
+	if (st > in->worst)
+		in->worst = st;
+	if (!status_bad(in->worst) && usable)
+		return 0;
+	char what[256], msg[1024];
+	switch (call) {
+	case CALL_CREATE:
+		snprintf(what, sizeof what, "create failed (%s)",
+		         status_name(st));
+		break;
+	case CALL_RESET:
+		snprintf(what, sizeof what, "reset failed");
+		break;
+	case CALL_STEP:
+		snprintf(what, sizeof what, "%s at step %lld (t = %g s)",
+		         status_bad(st) ? status_name(st)
+		         : in->role == VS_KIND_BEHAVIOUR ? "non-finite control"
+		                                         : "non-finite state",
+		         (long long)k, (double)k * in->sim->scn->step);
+		break;
+	}
+	instance_message(in, msg, sizeof msg, what);
+	fail(in->sim, "%s", msg);
+	return -1;
+}
+
+/* Creates actor i's instance of a bound plugin use in a role. */
+static int call_create(sim *S, instance *in, int i, vs_kind role,
+                       const vs_plugin_use *use)
+{
+	actor *a = &S->actors[i];
+	const vs_plugin *p = use->loaded->desc;
+	double *outputs = vs_signals_buffer(&S->sig, S->scn->actors[i].id, p);
+	*in = (instance){.desc = p, .role = role, .sim = S, .actor = i,
+	                 .outputs = outputs};
+	vs_create_args args = {sizeof args, &a->info, use->params, in,
+	                       &host_table, in->outputs, p};
+	vs_status st = in->desc->create(&args, &in->inst);
+	return judge(in, CALL_CREATE, st, in->inst != NULL, 0);
+}
+
+static int call_reset(instance *in, vs_state *s)
+{
+	return judge(in, CALL_RESET, in->desc->reset(in->inst, s), 1, 0);
+}
+
+/* Step k of a behaviour: control for step k from self at step k-1. */
+static int call_behaviour(instance *in, int64_t k, const vs_state *self,
+                          vs_control *c)
+{
+	double dt = in->sim->scn->step;
+	vs_status st = in->desc->behaviour_step(in->inst, (double)k * dt, dt,
+	                                        self, c);
+	return judge(in, CALL_STEP, st,
+	             isfinite(c->speed) && isfinite(c->steering_wheel), k);
+}
+
+/* Step k of a vehicle model: s holds step k-1 and receives step k. */
+static int call_vehicle(instance *in, int64_t k, const vs_control *c,
+                        vs_state *s)
+{
+	double dt = in->sim->scn->step;
+	vs_status st = in->desc->vehicle_step(in->inst, (double)k * dt, dt, c,
+	                                      s);
+	return judge(in, CALL_STEP, st, vs_state_finite(s), k);
+}
+
+static void call_destroy(instance *in)
+{
+	if (in->desc)
+		in->desc->destroy(in->inst);
+}
+
+/* ---- results ------------------------------------------------------------------ */
+
 void vs_result_finish(vs_result *r)
 {
 	if (!r)
@@ -115,112 +297,6 @@ void vs_result_finish(vs_result *r)
 	free(r->signals);
 	free(r->logs);
 	memset(r, 0, sizeof *r);
-}
-
-int vs_sim_axles(const vs_scenario *scn, int i, double *axle_y)
-{
-	const vs_actor_spec *a = &scn->actors[i];
-	const vs_asset *as = &scn->assets[a->asset];
-	if (as->n_axles <= 0)
-		return 0;
-	/* The front axle sits front_overhang behind the front bumper and the
-	 * rearmost rear_overhang ahead of the rear bumper; the axles between
-	 * keep their relative spacing from the asset. Unvaried, this
-	 * reproduces the asset's axles exactly. */
-	double front = a->length / 2 - a->front_overhang;
-	double rear = -a->length / 2 + a->rear_overhang;
-	double af = as->axle_y[0], ar = as->axle_y[as->n_axles - 1];
-	axle_y[0] = front;
-	for (int k = 1; k < as->n_axles; k++) {
-		double f = af != ar ? (af - as->axle_y[k]) / (af - ar) : 0;
-		axle_y[k] = front + f * (rear - front);
-	}
-	return as->n_axles;
-}
-
-void vs_sim_actor_info(const vs_scenario *scn, int i, vs_actor_info *info)
-{
-	const vs_actor_spec *a = &scn->actors[i];
-	const vs_asset *as = &scn->assets[a->asset];
-	memset(info, 0, sizeof *info);
-	info->struct_size = sizeof *info;
-	info->id = a->id;
-	info->name = a->name;
-	info->length = a->length;
-	info->width = a->width;
-	info->height = a->height;
-	info->front_overhang = a->front_overhang;
-	info->rear_overhang = a->rear_overhang;
-	info->track = as->track;
-	info->wheel_radius = as->wheel_radius;
-	double axle_y[VS_MAX_AXLES];
-	int n_axles = vs_sim_axles(scn, i, axle_y);
-	info->n_axles = (uint32_t)n_axles;
-	if (n_axles > 0) {
-		/* The rear reference is the centre of the axles behind the
-		 * front one (a tandem turns about its middle); a single axle
-		 * is its own reference. */
-		double sum = 0;
-		for (int k = 1; k < n_axles; k++)
-			sum += axle_y[k];
-		info->front_axle_y = axle_y[0];
-		info->rear_axle_y = n_axles > 1 ? sum / (n_axles - 1)
-		                                : axle_y[0];
-		info->wheelbase = info->front_axle_y - info->rear_axle_y;
-	}
-	const vs_plugin_use *vm = &a->vehicle_model;
-	int ratio = vm->loaded ? vs_plugin_use_param(vm, "steering_ratio") : -1;
-	info->steering_ratio = ratio >= 0 ? vm->params[ratio] : 15.0;
-	info->speed = a->speed;
-	info->n_speed = (size_t)a->n_speed;
-	info->waypoints = a->waypoints;
-	info->n_waypoints = (size_t)a->n_waypoints;
-	info->yaw = a->n_yaw ? a->yaw : NULL;
-	info->n_yaw = (size_t)a->n_yaw;
-	info->step = scn->step;
-	vs_state *s = &info->start;
-	s->x = a->start_pos[0];
-	s->y = a->start_pos[1];
-	s->z = a->start_pos[2];
-	s->yaw = a->start_yaw;
-	s->speed = a->n_speed > 0 ? a->speed[0] : 0.0;
-	/* Heading from +X is yaw + pi/2: forward = (-sin yaw, cos yaw). */
-	s->vx = -sin(s->yaw) * s->speed;
-	s->vy = cos(s->yaw) * s->speed;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int state_finite(const vs_state *s)
-{
-	const double *v = &s->x;
-	for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
-		if (!isfinite(v[i]))
-			return 0;
-	return 1;
-}
-
-static void fail(sim *S, const char *fmt, ...) VS_PRINTF(2, 3);
-
-static void fail(sim *S, const char *fmt, ...)
-{
-	vs_result *r = S->res;
-	if (r->status == VS_VARIANT_FAILED)
-		return;
-	r->status = VS_VARIANT_FAILED;
-	if (S->error[0]) {
-		snprintf(r->error, sizeof r->error, "%s", S->error);
-		return;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->error, sizeof r->error, fmt, ap);
-	va_end(ap);
 }
 
 static void record(sim *S, int64_t step)
@@ -240,26 +316,11 @@ static void record(sim *S, int64_t step)
 		row->s = S->cur[i];
 		row->m = S->loc[i];
 		if (!S->no_wheels)
-			row->w = S->wacc[i];
+			row->w = S->actors[i].wacc;
 		else
 			memset(&row->w, 0, sizeof row->w);
 	}
 	vs_signals_record(&S->sig, step, r);
-}
-
-static int status_bad(vs_status st)
-{
-	return st == VS_DISCARD || st == VS_ERROR || st == VS_FATAL;
-}
-
-static const char *status_name(vs_status st)
-{
-	switch (st) {
-	case VS_DISCARD: return "DISCARD";
-	case VS_ERROR: return "ERROR";
-	case VS_FATAL: return "FATAL";
-	default: return "OK";
-	}
 }
 
 static void fill_actor_rows(sim *S)
@@ -299,9 +360,13 @@ static void fill_actor_rows(sim *S)
 	}
 }
 
+/* ---- the loop --------------------------------------------------------------- */
+
 /* Creates and resets every instance; fills step 0 into cur. */
 static int start(sim *S)
 {
+	/* Every instance's outputs before any is created, so that every
+	 * variant numbers its signal names alike (signals.h). */
 	for (int i = 0; i < S->n; i++) {
 		const vs_actor_spec *a = &S->scn->actors[i];
 		if (a->vehicle_model.loaded)
@@ -313,71 +378,41 @@ static int start(sim *S)
 	}
 	for (int i = 0; i < S->n; i++) {
 		const vs_actor_spec *a = &S->scn->actors[i];
-		vs_sim_actor_info(S->scn, i, &S->info[i]);
-		S->cur[i] = S->info[i].start;
+		actor *ac = &S->actors[i];
+		vs_sim_actor_info(S->scn, i, &ac->info);
+		S->cur[i] = ac->info.start;
 		if (!a->vehicle_model.loaded && !a->attach.present) {
 			/* Nothing moves it: a static object, at rest. */
 			S->cur[i].speed = S->cur[i].vx = S->cur[i].vy = 0;
 		}
-		struct {
-			const vs_plugin_use *use;
-			const vs_plugin **p;
-			void **inst;
-			actor_ctx *ctx;
-		} u[2] = {{&a->vehicle_model, &S->vm_p[i], &S->vm[i],
-		           &S->vm_ctx[i]},
-		          {&a->behaviour, &S->bh_p[i], &S->bh[i],
-		           &S->bh_ctx[i]}};
-		for (int k = 0; k < 2; k++) {
-			if (!u[k].use->loaded)
-				continue;
-			const vs_plugin *p = u[k].use->loaded->desc;
-			*u[k].p = p;
-			*u[k].ctx = (actor_ctx){S, i, p->name};
-			vs_create_args args = {
-				sizeof args, &S->info[i], u[k].use->params,
-				u[k].ctx, &host_table,
-				vs_signals_buffer(&S->sig, a->id, p), p};
-			vs_status st = p->create(&args, u[k].inst);
-			if (status_bad(st) || !*u[k].inst) {
-				fail(S, "actor %lld (%s): %s: create failed "
-				     "(%s)", (long long)a->id, a->name,
-				     p->name, status_name(st));
-				return -1;
-			}
-		}
+		if (a->vehicle_model.loaded &&
+		    call_create(S, &ac->vm, i, VS_KIND_VEHICLE_MODEL,
+		                &a->vehicle_model))
+			return -1;
+		if (a->behaviour.loaded &&
+		    call_create(S, &ac->bh, i, VS_KIND_BEHAVIOUR, &a->behaviour))
+			return -1;
 	}
 	for (int i = 0; i < S->n; i++) {
 		const vs_actor_spec *a = &S->scn->actors[i];
-		if (S->vm_p[i]) {
-			vs_status st = S->vm_p[i]->reset(S->vm[i], &S->cur[i]);
-			if (status_bad(st)) {
-				fail(S, "actor %lld (%s): %s: reset failed",
-				     (long long)a->id, a->name,
-				     S->vm_p[i]->name);
+		actor *ac = &S->actors[i];
+		if (ac->vm.desc && call_reset(&ac->vm, &S->cur[i]))
+			return -1;
+		if (ac->bh.desc) {
+			vs_state s0 = S->cur[i]; /* a behaviour only reads it */
+			if (call_reset(&ac->bh, &s0))
 				return -1;
-			}
 		}
-		if (S->bh_p[i]) {
-			vs_state s0 = S->cur[i];
-			vs_status st = S->bh_p[i]->reset(S->bh[i], &s0);
-			if (status_bad(st)) {
-				fail(S, "actor %lld (%s): %s: reset failed",
-				     (long long)a->id, a->name,
-				     S->bh_p[i]->name);
-				return -1;
-			}
-		}
-		if (!state_finite(&S->cur[i])) {
+		if (!vs_state_finite(&S->cur[i])) {
 			fail(S, "actor %lld (%s): non-finite start state",
 			     (long long)a->id, a->name);
 			return -1;
 		}
 	}
 	/* Attached children take their step-0 pose from their parents. */
-	char why[512];
-	if (vs_attach_plan_init(&S->att, S->scn, why, sizeof why)) {
-		fail(S, "%s", why);
+	vs_error err = {{0}};
+	if (vs_attach_plan_init(&S->att, S->scn, &err)) {
+		fail(S, "%s", err.msg);
 		return -1;
 	}
 	vs_attach_place(&S->att, S->cur);
@@ -388,63 +423,39 @@ static int start(sim *S)
 static int step(sim *S, int64_t k)
 {
 	double dt = S->scn->step;
-	double t = (double)k * dt;
-	S->t = t;
+	S->t = (double)k * dt;
 	for (int i = 0; i < S->n; i++) {
-		if (!S->bh_p[i]) {
+		actor *ac = &S->actors[i];
+		if (!ac->bh.desc) {
 			/* No behaviour: hold the start speed and go straight. */
-			S->ctl[i].speed = S->info[i].start.speed;
-			S->ctl[i].steering_wheel = 0;
+			ac->ctl.speed = ac->info.start.speed;
+			ac->ctl.steering_wheel = 0;
 			continue;
 		}
-		vs_status st = S->bh_p[i]->behaviour_step(S->bh[i], t, dt,
-		                                          &S->prev[i],
-		                                          &S->ctl[i]);
-		if (status_bad(st) || !isfinite(S->ctl[i].speed) ||
-		    !isfinite(S->ctl[i].steering_wheel)) {
-			const vs_actor_spec *a = &S->scn->actors[i];
-			fail(S, "actor %lld (%s): %s: %s at step %lld (t = %g s)",
-			     (long long)a->id, a->name, S->bh_p[i]->name,
-			     status_bad(st) ? status_name(st)
-			                    : "non-finite control",
-			     (long long)k, t);
+		if (call_behaviour(&ac->bh, k, &S->prev[i], &ac->ctl))
 			return -1;
-		}
 	}
 	for (int i = 0; i < S->n; i++) {
+		actor *ac = &S->actors[i];
 		S->cur[i] = S->prev[i];
 		if (S->att.attached && S->att.attached[i])
 			continue; /* moved below, after its parent */
-		if (!S->vm_p[i]) {
-			vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
-			                  &S->cur[i], dt);
-			continue;
-		}
-		vs_status st = S->vm_p[i]->vehicle_step(S->vm[i], t, dt,
-		                                        &S->ctl[i], &S->cur[i]);
-		if (status_bad(st) || !state_finite(&S->cur[i])) {
-			const vs_actor_spec *a = &S->scn->actors[i];
-			fail(S, "actor %lld (%s): %s: %s at step %lld (t = %g s)",
-			     (long long)a->id, a->name, S->vm_p[i]->name,
-			     status_bad(st) ? status_name(st)
-			                    : "non-finite state",
-			     (long long)k, t);
+		if (ac->vm.desc && call_vehicle(&ac->vm, k, &ac->ctl, &S->cur[i]))
 			return -1;
-		}
-		vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
-		                  &S->cur[i], dt);
+		vs_wheels_advance(&ac->wacc, &ac->info, &S->prev[i], &S->cur[i],
+		                  dt);
 	}
 	/* Attached children follow their parents (sim/attach.h). */
-	char why[512];
-	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt, why,
-	                   sizeof why)) {
-		fail(S, "%s at step %lld (t = %g s)", why, (long long)k, t);
+	vs_error err = {{0}};
+	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt, &err)) {
+		fail(S, "%s at step %lld (t = %g s)", err.msg, (long long)k,
+		     (double)k * dt);
 		return -1;
 	}
 	for (int j = 0; j < S->att.n; j++) {
 		int i = S->att.links[j].child;
-		vs_wheels_advance(&S->wacc[i], &S->info[i], &S->prev[i],
-		                  &S->cur[i], dt);
+		vs_wheels_advance(&S->actors[i].wacc, &S->actors[i].info,
+		                  &S->prev[i], &S->cur[i], dt);
 	}
 	return 0;
 }
@@ -462,37 +473,34 @@ static int observe(sim *S, int64_t k)
 			              &l);
 			S->loc[i] = (vs_map_row){l.lane, l.is_on_lane,
 			                         l.position, l.angle};
-			S->lanes[i] = (vs_lane_pos){l.lane, l.is_on_lane};
 		}
 	}
-	return vs_monitor_step(S->monitor, k, S->cur,
-	                       S->map ? S->lanes : NULL, S->res);
+	return vs_monitor_step(S->monitor, k, S->cur, S->map ? S->loc : NULL,
+	                       S->res);
+}
+
+static void watch(sim *S)
+{
+	S->monitor = vs_monitor_create(S->n, S->map);
+	for (int i = 0; i < S->n; i++) {
+		const vs_attach *at = &S->scn->actors[i].attach;
+		vs_monitor_actor(S->monitor, i, &S->actors[i].info,
+		                 at->present ? at->parent_id : 0);
+	}
 }
 
 static void teardown(sim *S)
 {
 	for (int i = 0; i < S->n; i++) {
-		if (S->vm_p[i])
-			S->vm_p[i]->destroy(S->vm[i]);
-		if (S->bh_p[i])
-			S->bh_p[i]->destroy(S->bh[i]);
+		call_destroy(&S->actors[i].vm);
+		call_destroy(&S->actors[i].bh);
 	}
 	vs_signals_free(&S->sig);
+	free(S->actors);
 	free(S->ids);
-	free(S->parent);
 	free(S->loc);
-	free(S->lanes);
 	free(S->prev);
-	free(S->wacc);
 	free(S->cur);
-	free(S->ctl);
-	free(S->info);
-	free(S->vm_ctx);
-	free(S->bh_ctx);
-	free(S->vm);
-	free(S->bh);
-	free(S->vm_p);
-	free(S->bh_p);
 	vs_attach_plan_finish(&S->att);
 }
 
@@ -504,29 +512,16 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	S.res = res;
 	S.n = scn->n_actors;
 	size_t n = (size_t)S.n;
+	S.actors = vs_xcalloc(n, sizeof *S.actors);
 	S.ids = vs_xcalloc(n, sizeof *S.ids);
-	S.parent = vs_xcalloc(n, sizeof *S.parent);
 	S.loc = vs_xcalloc(n, sizeof *S.loc);
-	S.lanes = vs_xcalloc(n, sizeof *S.lanes);
-	for (int i = 0; i < S.n; i++)
-		S.loc[i].lane = -1;
-	S.map = opts && opts->no_map ? NULL : scn->map;
 	S.prev = vs_xcalloc(n, sizeof *S.prev);
-	S.wacc = vs_xcalloc(n, sizeof *S.wacc);
 	S.cur = vs_xcalloc(n, sizeof *S.cur);
-	S.ctl = vs_xcalloc(n, sizeof *S.ctl);
-	S.info = vs_xcalloc(n, sizeof *S.info);
-	S.vm_ctx = vs_xcalloc(n, sizeof *S.vm_ctx);
-	S.bh_ctx = vs_xcalloc(n, sizeof *S.bh_ctx);
-	S.vm = vs_xcalloc(n, sizeof *S.vm);
-	S.bh = vs_xcalloc(n, sizeof *S.bh);
-	S.vm_p = vs_xcalloc(n, sizeof *S.vm_p);
-	S.bh_p = vs_xcalloc(n, sizeof *S.bh_p);
 	for (int i = 0; i < S.n; i++) {
 		S.ids[i] = scn->actors[i].id;
-		S.parent[i] = scn->actors[i].attach.present
-		                      ? scn->actors[i].attach.parent_id : 0;
+		S.loc[i].lane = -1;
 	}
+	S.map = opts && opts->no_map ? NULL : scn->map;
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
 	S.sig.select = opts ? opts->signals : NULL;
@@ -536,11 +531,11 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 
 	int every = opts && opts->record_every > 0 ? opts->record_every : 1;
 	double timeout = opts ? opts->timeout : 0;
-	double t_end = timeout > 0 ? now() + timeout : 0;
+	double t_end = timeout > 0 ? vs_now() + timeout : 0;
 	int64_t steps = vs_scenario_steps(scn);
 	int stopped = 0;
 	if (start(&S) == 0) {
-		S.monitor = vs_monitor_create(S.n, S.info, S.parent, S.map);
+		watch(&S);
 		observe(&S, 0);
 		record(&S, 0);
 		for (int64_t k = 1; k < steps; k++) {
@@ -551,7 +546,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			/* The clock is read every 16 steps: cheap (a vDSO
 			 * call), and a limit is overrun by at most 16 steps'
 			 * time. */
-			if (t_end > 0 && (k & 15) == 0 && now() > t_end) {
+			if (t_end > 0 && (k & 15) == 0 && vs_now() > t_end) {
 				fail(&S, "exceeded the wall-clock limit of %g s "
 				     "at step %lld (t = %g s)", timeout,
 				     (long long)k, (double)k * scn->step);

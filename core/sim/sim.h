@@ -36,14 +36,4 @@ const vs_host *vs_sim_host(void);
 int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
                vs_result *res);
 
-/* The actor's axle positions (m, actor frame, front first) from the asset
- * and its possibly varied dimensions; returns the count (0: no axles). */
-int vs_sim_axles(const vs_scenario *scn, int actor, double *axle_y);
-
-/* The actor as plugins see it (vs_actor_info), from the scenario: axle
- * positions from the asset and the actor's (possibly varied) dimensions.
- * Route arrays point into the scenario. */
-void vs_sim_actor_info(const vs_scenario *scn, int actor,
-                       vs_actor_info *info);
-
 #endif

@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-#define PI 3.14159265358979323846
+#include "common/util.h"
 
 int vs_wheels_geometry(const vs_actor_info *info, const double *axle_y,
                        int n_axles, vs_wheel_row *out, int max)
@@ -32,15 +32,6 @@ double vs_wheel_steer(double d, double x, double l)
 	return atan2(l * t, l + x * t);
 }
 
-static double wrap(double a)
-{
-	while (a > PI)
-		a -= 2 * PI;
-	while (a <= -PI)
-		a += 2 * PI;
-	return a;
-}
-
 /* Speed at which the wheel at (x, y) of the actor frame rolls: the wheel
  * centre's velocity along the wheel's heading (m/s). */
 static double rolling_speed(const vs_state *s, double x, double y,
@@ -64,7 +55,7 @@ void vs_wheels_advance(vs_wheel_acc *acc, const vs_actor_info *info,
 	 * rates of steady motion. */
 	acc->dist += 0.5 * dt * (rolling_speed(a, 0, 0, 0) +
 	                         rolling_speed(b, 0, 0, 0));
-	acc->turn += wrap(b->yaw - a->yaw);
+	acc->turn += vs_wrap_angle(b->yaw - a->yaw);
 	if (info->n_axles < 2)
 		return;
 	double l = info->wheelbase, y = info->front_axle_y;

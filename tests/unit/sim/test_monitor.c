@@ -95,7 +95,9 @@ static void compare_with_exhaustive(double spread)
 	int n_ev;
 	double best = exhaustive(info, parent, st, ev, &n_ev);
 
-	vs_monitor *m = vs_monitor_create(N, info, parent, NULL);
+	vs_monitor *m = vs_monitor_create(N, NULL);
+	for (int i = 0; i < N; i++)
+		vs_monitor_actor(m, i, &info[i], parent[i]);
 	vs_result res;
 	memset(&res, 0, sizeof res);
 	for (int k = 0; k < STEPS; k++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plugin/registry.h"
+#include "sim/actor.h"
 #include "sim/sim.h"
 
 /* --- test plugins ------------------------------------------------------ */
