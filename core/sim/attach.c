@@ -1,5 +1,18 @@
 /* Attached actors: placement, fixed children, trailer kinematics. The
- * transforms and the trailer's equation are stated once, in attach.h. */
+ * transforms and the trailer's equation are stated once, in attach.h.
+ *
+ * Called by sim.c only: vs_attach_plan_init once per variant (the
+ * variant's dimensions move hitches and axles, sim/actor.h), then
+ * vs_attach_place at step 0 and vs_attach_step at every step k, after the
+ * unattached actors' vehicle models have written step k.
+ *
+ * Invariants: the plan's links are sorted parents first (by the number of
+ * attached ancestors), so when a link is stepped its parent's state at
+ * step k is final; a link's hitches, relative rotation and tow length are
+ * fixed for the variant; a trailer's tow length exceeds VS_GEOM_MIN_TOW,
+ * so its yaw rate is finite. Nothing here keeps state between calls but
+ * the plan: a trailer's articulation is read back from its previous
+ * state. */
 #include "sim/attach.h"
 
 #include <math.h>

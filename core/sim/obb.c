@@ -1,3 +1,11 @@
+/* Footprints as oriented rectangles (obb.h): overlap by the separating
+ * axis theorem and the distance between two footprints.
+ *
+ * Called by monitor.c at every step for each pair of actors, not attached
+ * to one another, that its broad phase (near_pairs.h) hands over:
+ * collision events and the summary's closest distance. Pure functions of
+ * their arguments; touching footprints (distance 0, no interior overlap)
+ * do not overlap. */
 #include "sim/obb.h"
 
 #include <math.h>

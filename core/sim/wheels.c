@@ -1,3 +1,15 @@
+/* Wheels of a vehicle (wheels.h): their fixed geometry, stored once per
+ * actor, and the four accumulators per actor-step the wheel_pose view
+ * derives every wheel's steer and spin from.
+ *
+ * Called by sim.c: vs_wheels_advance once per actor and step, after the
+ * actor's state at step k is final (attached children after their
+ * parents); vs_wheels_geometry when the actor_info rows are filled.
+ *
+ * Invariants: the accumulators start at 0 at step 0 and integrate over
+ * each step with the trapezoid rule, from the states at k-1 and k only;
+ * turn is the sum of each step's wrapped yaw change, so it is unwrapped
+ * (it counts whole turns). */
 #include "sim/wheels.h"
 
 #include <math.h>
