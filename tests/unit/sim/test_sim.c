@@ -91,6 +91,62 @@ static const vs_plugin place = {
 static const vs_loaded_plugin probe_l = {"probe.so", NULL, &probe};
 static const vs_loaded_plugin place_l = {"place.so", NULL, &place};
 
+/* Behaviour that goes wrong in one call, silently (no log): the host's
+ * own message must say which actor, plugin and call. params: phase 1
+ * create returns ERROR, 2 reset returns FATAL, 3 the step `at` returns
+ * DISCARD, 4 the step `at` gives a NaN steering wheel. */
+static int gates_alive;
+
+static vs_status gate_create(const vs_create_args *a, void **out)
+{
+	if (a->params[0] == 1)
+		return VS_ERROR;
+	int64_t *k = calloc(2, sizeof *k);
+	k[1] = (int64_t)a->params[0] * 1000 + (int64_t)a->params[1];
+	*out = k;
+	gates_alive++;
+	return VS_OK;
+}
+
+static vs_status gate_reset(void *i, vs_state *s)
+{
+	(void)s;
+	int64_t *k = i;
+	k[0] = 0;
+	return k[1] / 1000 == 2 ? VS_FATAL : VS_OK;
+}
+
+static vs_status gate_step(void *i, double t, double dt, const vs_state *self,
+                           vs_control *c)
+{
+	(void)t;
+	(void)dt;
+	(void)self;
+	int64_t *k = i;
+	int phase = (int)(k[1] / 1000), at = (int)(k[1] % 1000);
+	k[0]++;
+	c->speed = 1;
+	c->steering_wheel = phase == 4 && k[0] == at ? NAN : 0;
+	return phase == 3 && k[0] == at ? VS_DISCARD : VS_OK;
+}
+
+static void gate_destroy(void *i)
+{
+	if (i)
+		gates_alive--;
+	free(i);
+}
+
+static const vs_param gate_params[] = {
+	{"phase", 0, 0, 4, "", "which call goes wrong"},
+	{"at", 0, 0, 100, "", "the step that goes wrong"},
+};
+static const vs_plugin gate = {
+	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
+	"gate", "1", "test", gate_params, 2, gate_create, gate_reset, NULL,
+	gate_step, gate_destroy, NULL, 0};
+static const vs_loaded_plugin gate_l = {"gate.so", NULL, &gate};
+
 /* --- a scenario built by hand ------------------------------------------ */
 
 static vs_asset sedan = {
@@ -219,6 +275,40 @@ START_TEST(non_finite_state_fails_variant)
 }
 END_TEST
 
+/* Every plugin call that goes wrong without a logged reason fails the
+ * variant with "actor ID (NAME): PLUGIN: what", the call and step named;
+ * instances made before the failure are destroyed. Step 0.5 s. */
+START_TEST(silent_plugin_failures_are_named)
+{
+	static const struct {
+		double phase, at;
+		const char *error;
+		int64_t rows;
+	} cases[] = {
+		{1, 0, "actor 2 (two): gate: create failed (ERROR)", 0},
+		{2, 0, "actor 2 (two): gate: reset failed", 0},
+		{3, 3, "actor 2 (two): gate: DISCARD at step 3 (t = 1.5 s)", 2 * 3},
+		{4, 2, "actor 2 (two): gate: non-finite control at step 2 "
+		       "(t = 1 s)", 2 * 2},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		vs_scenario *s = two_actors(0);
+		vs_plugin_use *u = &s->actors[1].behaviour;
+		free(u->params);
+		use(u, &gate_l, cases[c].phase, cases[c].at);
+		vs_result r = {0};
+		vs_sim_opts o = {.record_every = 1};
+		ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+		ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
+		ck_assert_str_eq(r.error, cases[c].error);
+		ck_assert_int_eq(r.n_rows, cases[c].rows);
+		ck_assert_int_eq(gates_alive, 0);
+		vs_result_finish(&r);
+		free_scn(s);
+	}
+}
+END_TEST
+
 START_TEST(record_every_keeps_multiples)
 {
 	vs_scenario *s = two_actors(0);
@@ -315,6 +405,7 @@ int main(void)
 	tcase_add_test(tc, behaviours_see_previous_step_in_any_order);
 	tcase_add_test(tc, plugin_error_fails_variant_with_reason);
 	tcase_add_test(tc, non_finite_state_fails_variant);
+	tcase_add_test(tc, silent_plugin_failures_are_named);
 	tcase_add_test(tc, record_every_keeps_multiples);
 	tcase_add_test(tc, stop_flag_aborts);
 	tcase_add_test(tc, actor_rows_describe_actors);
