@@ -187,7 +187,8 @@ int vs_attach_plan_init(vs_attach_plan *p, const vs_scenario *scn,
 		if (l->type == VS_ATTACH_TRAILER) {
 			double axle_y[VS_MAX_AXLES];
 			int na = vs_sim_axles(scn, i, axle_y);
-			double centre = na ? vs_geom_axle_centre(axle_y, na) : 0;
+			double centre =
+				na ? vs_geom_axle_centre(axle_y, na) : 0;
 			l->tow = l->hitch_c[1] - centre;
 			if (!(na > 0 && l->tow > VS_GEOM_MIN_TOW)) {
 				vs_error_set(err, "actor %lld (%s): attach: a "

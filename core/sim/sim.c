@@ -59,7 +59,7 @@ struct sim;
  * alike are called through the call_* wrappers below; an ABI 1.1
  * plugin's outputs array travels with its instance. */
 typedef struct instance {
-	const vs_plugin *desc;   /* NULL: the actor has no plugin in this role */
+	const vs_plugin *desc;   /* NULL: no plugin in this role */
 	vs_kind role;            /* which step function the host calls */
 	void *inst;              /* the plugin's, from create */
 	double *outputs;         /* ABI 1.1: one double per descriptor output,
@@ -89,13 +89,14 @@ typedef struct sim {
 	vs_monitor *monitor;    /* events and summary */
 	vs_attach_plan att;     /* attached actors, parents first */
 	char error[1024];       /* the first ERROR a plugin logged */
+	vs_error att_err;       /* why attach.c stopped the variant */
 	vs_signals sig;         /* plugin outputs (ABI 1.1) */
 	double t;               /* s, the step being computed, for messages */
 	int log_level;          /* plugin messages at or above it are kept */
 	int no_wheels;          /* record no wheel accumulators */
 } sim;
 
-/* ---- failing a variant ---------------------------------------------------- */
+/* ---- failing a variant -------------------------------------------------- */
 
 static void fail(sim *S, const char *fmt, ...) VS_PRINTF(2, 3);
 
@@ -127,7 +128,7 @@ static void instance_message(const instance *in, char *buf, size_t size,
 	         a->name, in->desc->name, what);
 }
 
-/* ---- host services ---------------------------------------------------------- */
+/* ---- host services ------------------------------------------------------ */
 
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
                      ...) VS_PRINTF(3, 4);
@@ -181,7 +182,7 @@ const vs_host *vs_sim_host(void)
 	return &host_table;
 }
 
-/* ---- calling a plugin ------------------------------------------------------- */
+/* ---- calling a plugin --------------------------------------------------- */
 
 static int status_bad(vs_status st)
 {
@@ -280,7 +281,7 @@ static void call_destroy(instance *in)
 		in->desc->destroy(in->inst);
 }
 
-/* ---- results ------------------------------------------------------------------ */
+/* ---- results ------------------------------------------------------------ */
 
 void vs_result_finish(vs_result *r)
 {
@@ -360,7 +361,7 @@ static void fill_actor_rows(sim *S)
 	}
 }
 
-/* ---- the loop --------------------------------------------------------------- */
+/* ---- the loop ----------------------------------------------------------- */
 
 /* Creates and resets every instance; fills step 0 into cur. */
 static int start(sim *S)
@@ -390,7 +391,8 @@ static int start(sim *S)
 		                &a->vehicle_model))
 			return -1;
 		if (a->behaviour.loaded &&
-		    call_create(S, &ac->bh, i, VS_KIND_BEHAVIOUR, &a->behaviour))
+		    call_create(S, &ac->bh, i, VS_KIND_BEHAVIOUR,
+		                &a->behaviour))
 			return -1;
 	}
 	for (int i = 0; i < S->n; i++) {
@@ -410,9 +412,8 @@ static int start(sim *S)
 		}
 	}
 	/* Attached children take their step-0 pose from their parents. */
-	vs_error err = {{0}};
-	if (vs_attach_plan_init(&S->att, S->scn, &err)) {
-		fail(S, "%s", err.msg);
+	if (vs_attach_plan_init(&S->att, S->scn, &S->att_err)) {
+		fail(S, "%s", S->att_err.msg);
 		return -1;
 	}
 	vs_attach_place(&S->att, S->cur);
@@ -440,16 +441,17 @@ static int step(sim *S, int64_t k)
 		S->cur[i] = S->prev[i];
 		if (S->att.attached && S->att.attached[i])
 			continue; /* moved below, after its parent */
-		if (ac->vm.desc && call_vehicle(&ac->vm, k, &ac->ctl, &S->cur[i]))
+		if (ac->vm.desc &&
+		    call_vehicle(&ac->vm, k, &ac->ctl, &S->cur[i]))
 			return -1;
 		vs_wheels_advance(&ac->wacc, &ac->info, &S->prev[i], &S->cur[i],
 		                  dt);
 	}
 	/* Attached children follow their parents (sim/attach.h). */
-	vs_error err = {{0}};
-	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt, &err)) {
-		fail(S, "%s at step %lld (t = %g s)", err.msg, (long long)k,
-		     (double)k * dt);
+	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt,
+	                   &S->att_err)) {
+		fail(S, "%s at step %lld (t = %g s)", S->att_err.msg,
+		     (long long)k, (double)k * dt);
 		return -1;
 	}
 	for (int j = 0; j < S->att.n; j++) {
