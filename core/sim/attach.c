@@ -131,7 +131,7 @@ static void set_link(vs_attach_link *l, const vs_scenario *scn, int i,
                      int parent)
 {
 	const vs_attach *at = &scn->actors[i].attach;
-	double rz[9], ry[9], rc[3];
+	double rz[9], rx[9], rc[3];
 	l->child = i;
 	l->parent = parent;
 	l->type = at->type;
@@ -139,9 +139,10 @@ static void set_link(vs_attach_link *l, const vs_scenario *scn, int i,
 	for (int k = 0; k < 3; k++)
 		l->hitch_p[k] += at->offset[k];
 	vs_sim_point_pos(scn, i, &at->child_point, l->hitch_c);
+	/* heading about +Z, then the slope as a pitch about the child's X */
 	euler_rot(at->heading, 0, 0, rz);
-	euler_rot(0, at->slope, 0, ry);
-	mat_mul(rz, ry, l->rel);
+	euler_rot(0, 0, at->slope, rx);
+	mat_mul(rz, rx, l->rel);
 	mat_vec(l->rel, l->hitch_c, rc);
 	for (int k = 0; k < 3; k++)
 		l->fixed_t[k] = l->hitch_p[k] - rc[k];

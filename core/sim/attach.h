@@ -2,19 +2,23 @@
  * follow their parents (fixed) or integrate their own hitch dynamics
  * (trailer)").
  *
- * Notation: a pose is [R t; 0 1] with R = Rz(yaw) Ry(pitch) Rx(roll);
+ * Notation: a pose is [R t; 0 1] with R = Rz(yaw) Ry(pitch) Rx(roll),
+ * pitch and roll being the vs_state fields of that name (results schema
+ * version 1's naming; DESIGN.md's corrected pose calls Rx the pitch);
  * T(v) is a translation by v; P the parent's pose; p the parent's contact
  * point and o the offset (parent frame); c the child's contact point
  * (child frame); h the heading and s the slope (attach:, input/attach.h).
  *
  * Placement (step 0, both types) puts the child's contact point on the
  * parent's plus the offset, turned by heading and slope:
- *     child = P T(p + o) Rz(h) Ry(s) T(-c)
+ *     child = P T(p + o) Rz(h) Rx(s) T(-c)
  * so the child's point, child * c, is P (p + o), whatever the child's own
- * start says. Ry is DESIGN.md's pitch factor, so s is the child's pitch
- * relative to the parent.
+ * start says. Rx(s) turns about the child's X (right) axis: the slope is
+ * RoadRunner's pitch of the child relative to the parent, nose up
+ * positive, so a fixed child's forward axis R (0, 1, 0) rises at s (its z
+ * component is sin s on a level parent with h = 0).
  *
- * fixed: the same constant transform C = T(p + o) Rz(h) Ry(s) T(-c) at
+ * fixed: the same constant transform C = T(p + o) Rz(h) Rx(s) T(-c) at
  * every step, child = P C. Velocity v = v_P + w_P x (R_P t_C), angular
  * velocity w = w_P.
  *
@@ -50,7 +54,7 @@ typedef struct vs_attach_link {
 	vs_attach_type type;
 	double hitch_p[3];       /* m, parent frame: p + o */
 	double hitch_c[3];       /* m, child frame: c */
-	double rel[9];           /* Rz(h) Ry(s), row-major: child axes in
+	double rel[9];           /* Rz(h) Rx(s), row-major: child axes in
 	                            the parent's */
 	double fixed_t[3];       /* m, parent frame: the child's origin,
 	                            p + o - rel c */

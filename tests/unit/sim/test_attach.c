@@ -329,7 +329,7 @@ START_TEST(trailer_tractrix)
 }
 END_TEST
 
-/* A fixed child keeps parent^-1 child = T(p + o) Rz(h) Ry(s) T(-c) at
+/* A fixed child keeps parent^-1 child = T(p + o) Rz(h) Rx(s) T(-c) at
  * every step, moves as a point of the parent's body, turns with it. */
 START_TEST(fixed_keeps_its_transform)
 {
@@ -341,10 +341,11 @@ START_TEST(fixed_keeps_its_transform)
 		TRUCK(1, 10, -5, 0.7, 8, 0.05, 0.1, 6));
 	vs_result r;
 	run(s, &r);
-	/* C = T(p + o) Rz(30 deg) Ry(10 deg) T(-c) */
+	/* C = T(p + o) Rz(30 deg) Rx(10 deg) T(-c); make_pose's last
+	 * angle is the Rx factor */
 	const double pp[3] = {0.1 + 0.3, 1.5 - 1, 3.6 + 0.2};
 	const double cp[3] = {0.2, 0.3, 1.0};
-	pose rot = make_pose(0, 0, 0, 30 * DEG, 10 * DEG, 0);
+	pose rot = make_pose(0, 0, 0, 30 * DEG, 0, 10 * DEG);
 	pose back = make_pose(-cp[0], -cp[1], -cp[2], 0, 0, 0);
 	pose C = mul(&rot, &back);
 	for (int i = 0; i < 3; i++)
@@ -387,9 +388,45 @@ START_TEST(fixed_keeps_its_transform)
 }
 END_TEST
 
+/* The slope is a pitch about the child's X (right) axis, nose up
+ * positive (RoadRunner): on a level parent a fixed child with slope +-10
+ * deg and heading 0 has its forward axis (0, 1, 0) at world
+ * (-sin yaw cos s, cos yaw cos s, sin s), yaw the parent's, at every step
+ * while the parent drives a curve. */
+START_TEST(fixed_slope_is_a_pitch)
+{
+	const double slope = (_i ? -10 : 10) * DEG;
+	char text[4096];
+	snprintf(text, sizeof text,
+	         "vsweep: 1\nstep: 0.1\nduration: 2\n" ASSETS "actors:\n"
+	         TRUCK(1, 10, -5, 0.7, 3, 0.1, 0, 0)
+	         "  - {id: 2, asset: crate, attach: {parent: 1, type: fixed, "
+	         "heading: 0, slope: %d, child_point: Origin, parent_point: "
+	         "attach_roof}}\n", _i ? -10 : 10);
+	vs_scenario *s = load(text);
+	vs_result r;
+	run(s, &r);
+	for (int64_t k = 0; k <= 20; k++) {
+		const vs_state *ps = state(&r, 1, k);
+		pose Q = pose_of(state(&r, 2, k));
+		ck_assert_double_eq_tol(ps->pitch, 0, 1e-15);
+		ck_assert_double_eq_tol(ps->roll, 0, 1e-15);
+		ck_assert_double_eq_tol(Q.R[0][1], -sin(ps->yaw) * cos(slope),
+		                        1e-12);
+		ck_assert_double_eq_tol(Q.R[1][1], cos(ps->yaw) * cos(slope),
+		                        1e-12);
+		ck_assert_double_eq_tol(Q.R[2][1], sin(slope), 1e-12);
+		/* the right axis stays level: a pitch, not a bank */
+		ck_assert_double_eq_tol(Q.R[2][0], 0, 1e-12);
+	}
+	vs_result_finish(&r);
+	vs_scenario_destroy(s);
+}
+END_TEST
+
 /* Placement at start, fixed: every pair of (Front, Origin, Rear,
  * imported) points, with an offset, heading and slope: the child's point
- * lands on the parent's plus the offset, turned by Rz(h) Ry(s). */
+ * lands on the parent's plus the offset, turned by Rz(h) Rx(s). */
 START_TEST(placement_fixed_all_points)
 {
 	static const char *const cps[] = {"Front", "Origin", "Rear",
@@ -420,7 +457,7 @@ START_TEST(placement_fixed_all_points)
 	apply(&Q, cpos[ci], got);
 	for (int k = 0; k < 3; k++)
 		ck_assert_double_eq_tol(got[k], want[k], 1e-9);
-	pose rot = make_pose(0, 0, 0, -120 * DEG, 35 * DEG, 0);
+	pose rot = make_pose(0, 0, 0, -120 * DEG, 0, 35 * DEG);
 	pose PR = mul(&P, &rot);
 	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++)
@@ -614,6 +651,7 @@ int main(void)
 	tcase_add_test(tc, trailer_steady_circle);
 	tcase_add_test(tc, trailer_tractrix);
 	tcase_add_test(tc, fixed_keeps_its_transform);
+	tcase_add_loop_test(tc, fixed_slope_is_a_pitch, 0, 2);
 	tcase_add_loop_test(tc, placement_fixed_all_points, 0, 16);
 	tcase_add_loop_test(tc, placement_trailer_points, 0, 8);
 	tcase_add_test(tc, road_train_stays_connected);
