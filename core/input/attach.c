@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "input/scenario.h"
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 
 #define PI 3.14159265358979323846
 #define DEG (PI / 180.0)

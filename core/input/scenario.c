@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 #include "map/map.h"
 #include "plugin/registry.h"
 #include "input/use_fmu.h"

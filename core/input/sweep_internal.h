@@ -6,7 +6,7 @@
 #define VS_SWEEP_INTERNAL_H
 
 #include "input/sweep.h"
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 #include "plugin/registry.h"
 
 #define VS_MAX_VARIANTS 1000000000ULL /* DESIGN.md input limits */
