@@ -1,6 +1,7 @@
 /* The values one property of a grid or random axis takes: value lists,
  * ranges, and the uniform, normal and choice distributions, each checked
- * against the property's domain over its whole support. */
+ * against the property's domain over its whole support. Calls
+ * sweep_values.c (one value, one number) and nothing above it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ const char *vs_dist_name(vs_dist_kind kind)
 
 static int is_one_number(const vs_propkey *pk)
 {
-	return pk->shape == VS_SHAPE_NUMBER || pk->shape == VS_SHAPE_SPEED;
+	return pk->def->shape == VS_SHAPE_NUMBER || pk->def->shape == VS_SHAPE_SPEED;
 }
 
 /* A list of values (grid values:, choice values:), each read as in a list
@@ -51,17 +52,6 @@ int vs_sweep_read_values(ctx *c, const vs_propkey *pk, const vs_ynode *list,
 }
 
 /* ---- distributions ---------------------------------------------------- */
-
-int vs_sweep_need(ctx *c, const vs_ynode *m, const char *key,
-                  const char *what, const vs_ynode **out)
-{
-	*out = vs_ymap_get(m, key);
-	if (*out)
-		return 0;
-	vs_error_at(c->err, c->doc->path, m->mark,
-	            "%s: missing required key '%s'", what, key);
-	return -1;
-}
 
 /* The numbers a distribution over a one-number property reads: the
  * property's name labels them, except a param's (its message names the
@@ -155,8 +145,8 @@ static int normal_bounds(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 		            pd->unit ? pd->unit : "");
 		return -1;
 	}
-	if (!pd && pk->sign != VS_Y_ANY && !has_min) {
-		const char *op = pk->sign == VS_Y_POSITIVE ? ">" : ">=";
+	if (!pd && pk->def->sign != VS_Y_ANY && !has_min) {
+		const char *op = pk->def->sign == VS_Y_POSITIVE ? ">" : ">=";
 		vs_error_at(c->err, c->doc->path, m->mark,
 		            "%s: give the normal a min %s 0: %s must be %s 0 and "
 		            "an unbounded normal is not", pk->name, op, pk->name,
@@ -255,7 +245,7 @@ int vs_sweep_parse_dist(ctx *c, const vs_propkey *pk, const vs_ynode *vn,
 	int grid = kind == VS_BLOCK_GRID;
 	p->at = vn->mark;
 	if (vn->kind != VS_Y_MAP) {
-		if (vn->kind == VS_Y_SEQ && pk->shape == VS_SHAPE_NUMBER) {
+		if (vn->kind == VS_Y_SEQ && pk->def->shape == VS_SHAPE_NUMBER) {
 			vs_error_at(c->err, c->doc->path, vn->mark,
 			            "%s: a list is not a set of values here; write "
 			            "%s: {%s: [...]}", pk->name, label,
