@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "input/scenario.h"
 #include "yaml/yamltree.h"
 
-#define PI 3.14159265358979323846
-#define DEG (PI / 180.0)
+#define DEG (VS_PI / 180.0)
 #define MIN_TOW_LENGTH 1e-3 /* m, hitch ahead of the axles: below this the
                                trailer's yaw rate has no finite value */
 

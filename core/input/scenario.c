@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "yaml/yamltree.h"
+#include "common/util.h"
+#include "input/use_fmu.h"
 #include "map/map.h"
 #include "plugin/registry.h"
-#include "input/use_fmu.h"
+#include "yaml/yamltree.h"
 
-#define PI 3.14159265358979323846
 #define MAX_STEPS 1e8 /* duration / step, so one variant stays tractable */
 #define MAX_ACTORS 4096 /* actor pairs are checked every step */
 #define DEFAULT_VEHICLE_MODEL "kinematic_bicycle"
@@ -69,8 +69,7 @@ static int num_key(const vs_ydoc *doc, const vs_ynode *map, const char *what,
  * heading from +X minus pi/2, wrapped to (-pi, pi]. */
 static double yaw_towards(const double *a, const double *b)
 {
-	double y = atan2(b[1] - a[1], b[0] - a[0]) - PI / 2;
-	return y <= -PI ? y + 2 * PI : y;
+	return vs_wrap_angle(atan2(b[1] - a[1], b[0] - a[0]) - VS_PI / 2);
 }
 
 void vs_actor_spec_start_from_waypoints(vs_actor_spec *a)
