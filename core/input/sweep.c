@@ -18,13 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/keys.h"
 #include "input/sweep_blocks.h"
 #include "input/sweep_list.h"
 #include "input/variant_build.h"
 
 typedef vs_sweep_ctx ctx;
-
-static const char *const sweep_keys[] = {"vsweep", "seed", "blocks", NULL};
 
 typedef int (*block_parser)(ctx *c, const vs_ynode *body, vs_block *b);
 
@@ -81,7 +80,7 @@ static int parse_root(ctx *c, vs_sweep *sw)
 	if (vs_y_version(doc, "sweep", c->err))
 		return -1;
 	sw->version = 1;
-	if (vs_y_check_keys(doc, root, "sweep", sweep_keys, c->err))
+	if (vs_y_check_keys(doc, root, "sweep", vs_keys_sweep, c->err))
 		return -1;
 	if ((n = vs_ymap_get(root, "seed"))) {
 		if (vs_y_int(doc, n, "seed", &v, c->err))

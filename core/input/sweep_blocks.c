@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/keys.h"
 #include "input/sweep_axes.h"
 #include "input/sweep_rules.h"
 
@@ -433,12 +434,12 @@ int vs_sweep_parse_grid(ctx *c, const vs_ynode *body, vs_block *b)
 
 int vs_sweep_parse_random(ctx *c, const vs_ynode *body, vs_block *b)
 {
-	static const char *const keys[] = {"count", "axes", NULL};
 	const vs_ynode *cn, *an;
 	int64_t count;
 	int n_changes = 0;
 	if (vs_y_map(c->doc, body, "random", c->err) ||
-	    vs_y_check_keys(c->doc, body, "random", keys, c->err) ||
+	    vs_y_check_keys(c->doc, body, "random", vs_keys_random,
+	                    c->err) ||
 	    vs_sweep_need(c, body, "count", "random", &cn) ||
 	    vs_sweep_need(c, body, "axes", "random", &an) ||
 	    vs_y_int(c->doc, cn, "count", &count, c->err))

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/keys.h"
 #include "input/sweep_axes.h"
 
 typedef vs_sweep_ctx ctx;
@@ -77,10 +78,9 @@ static int one_number_only(ctx *c, const vs_propkey *pk, const vs_ynode *at,
 static int parse_range(ctx *c, const vs_propkey *pk, const vs_ynode *m,
                        vs_axis_prop *p)
 {
-	static const char *const keys[] = {"from", "to", "step", NULL};
 	const vs_ynode *fn, *tn, *sn;
 	if (one_number_only(c, pk, m, "a range") ||
-	    vs_y_check_keys(c->doc, m, "range", keys, c->err) ||
+	    vs_y_check_keys(c->doc, m, "range", vs_keys_range, c->err) ||
 	    vs_sweep_need(c, m, "from", "range", &fn) ||
 	    vs_sweep_need(c, m, "to", "range", &tn) ||
 	    vs_sweep_need(c, m, "step", "range", &sn) ||
@@ -159,14 +159,13 @@ static int normal_bounds(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 static int parse_normal(ctx *c, const vs_propkey *pk, const vs_ynode *m,
                         vs_axis_prop *p)
 {
-	static const char *const keys[] = {"mean", "sd", "min", "max", NULL};
 	const vs_ynode *mn, *sn, *lo = NULL, *hi = NULL;
 	double mean, sd;
 	p->lo = -HUGE_VAL;
 	p->hi = HUGE_VAL;
 	if (one_number_only(c, pk, m, "normal") ||
 	    vs_y_map(c->doc, m, "normal", c->err) ||
-	    vs_y_check_keys(c->doc, m, "normal", keys, c->err) ||
+	    vs_y_check_keys(c->doc, m, "normal", vs_keys_normal, c->err) ||
 	    vs_sweep_need(c, m, "mean", "normal", &mn) ||
 	    vs_sweep_need(c, m, "sd", "normal", &sn) ||
 	    vs_y_number(c->doc, mn, "mean", VS_Y_ANY, &mean, c->err) ||
@@ -203,10 +202,9 @@ static int parse_normal(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 static int parse_choice(ctx *c, const vs_propkey *pk, const vs_ynode *m,
                         vs_axis_prop *p)
 {
-	static const char *const keys[] = {"values", "weights", NULL};
 	const vs_ynode *vn, *wn;
 	if (vs_y_map(c->doc, m, "choice", c->err) ||
-	    vs_y_check_keys(c->doc, m, "choice", keys, c->err) ||
+	    vs_y_check_keys(c->doc, m, "choice", vs_keys_choice, c->err) ||
 	    vs_sweep_need(c, m, "values", "choice", &vn) ||
 	    vs_sweep_read_values(c, pk, vn, num_label(pk, "values"), p))
 		return -1;
@@ -259,10 +257,8 @@ int vs_sweep_parse_dist(ctx *c, const vs_propkey *pk, const vs_ynode *vn,
 		p->marks[0] = vn->mark;
 		return vs_sweep_read_value(c, pk, vn, label, &p->vals, &p->off[1]);
 	}
-	static const char *const grid_keys[] = {"values", "from", "to", "step",
-	                                        NULL};
-	static const char *const random_keys[] = {"uniform", "normal", "choice",
-	                                          NULL};
+	const char *const *grid_keys = vs_keys_grid_dist;
+	const char *const *random_keys = vs_keys_random_dist;
 	const char *const *other = grid ? random_keys : grid_keys;
 	for (int i = 0; vn->n && other[i]; i++) {
 		const vs_ynode *k0 = vs_ymap_key(vn, 0);
