@@ -254,7 +254,7 @@ vs_scenario *vs_sweep_variant(const vs_sweep *sw, const vs_scenario *seed,
 		goto out;
 	}
 	if (json)
-		*json = vs_variant_params_json(&b.set);
+		*json = vs_change_set_json(&b.set);
 out:
 	vs_change_buf_finish(&b);
 	return v;

@@ -191,7 +191,7 @@ static int in_group(const vs_change_set *set, int j, int64_t id,
 /* Actors in the order they first appear, keys in the order of the
  * changes, a group (dimension, start, vehicle_model, behaviour) whole
  * where its first change is. */
-char *vs_variant_params_json(const vs_change_set *set)
+char *vs_change_set_json(const vs_change_set *set)
 {
 	char *text = NULL;
 	size_t size = 0;

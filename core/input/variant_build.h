@@ -1,6 +1,7 @@
 /* A variant scenario from a change set: the seed's clone with the changes
- * applied, and the params JSON stored with its results. Every change is
- * applied as its row of the property table says (sweep_props.h).
+ * applied, and the params JSON stored with its results
+ * (vs_change_set_json, declared in sweep.h). Every change is applied and
+ * written as its row of the property table says (sweep_props.h).
  *
  * Below the sweep readers: it calls only sweep_props.c; the list reader
  * (sweep_list.c) checks a variant's geometry with
@@ -25,10 +26,5 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
  * which only a seed other than the sweep's can cause). */
 int vs_variant_apply(vs_scenario *v, const vs_change_set *set,
                      const char *path, vs_error *err);
-
-/* The changes as the JSON object stored with the variant's results
- * (malloc'd): {"actor1":{"speed":10,"vehicle_model":{"lf":1.5}}}; "{}"
- * for no changes. */
-char *vs_variant_params_json(const vs_change_set *set);
 
 #endif
