@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "export.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
 #include "plot.h"
@@ -28,6 +29,8 @@ static const char usage[] =
 	"              [--kind trajectory|speed] -o FILE.svg\n"
 	"  vsweep variants SCENARIO.yaml --sweep SWEEP.yaml [--format csv|json]\n"
 	"                  [--plugin-path DIR]\n"
+	"  vsweep export SCENARIO.yaml --sweep SWEEP.yaml --variant I -o FILE.yaml\n"
+	"                [--plugin-path DIR]\n"
 	"  vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
 	"  vsweep --help | --version\n"
 	"\n"
@@ -251,6 +254,8 @@ int main(int argc, char **argv)
 		return cli_plugins_fmu(argv[3]);
 	if (!strcmp(argv[1], "variants"))
 		return cli_variants(argc, argv);
+	if (!strcmp(argv[1], "export"))
+		return cli_export(argc, argv);
 
 	cli_run_args a;
 	int rc = cli_run_parse(&prog, argc, argv, &a, NULL, NULL);

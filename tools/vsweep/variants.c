@@ -122,6 +122,21 @@ static int print_table(const vs_sweep *sw, int json)
 	return rc;
 }
 
+vs_sweep *cli_load_sweep(const char *scenario, const char *sweep,
+                         const char *const *plugin_path, int n_plugin_path,
+                         vs_registry **reg, vs_scenario **seed,
+                         vs_error *err)
+{
+	*reg = NULL;
+	*seed = vs_scenario_load(scenario, err);
+	if (!*seed)
+		return NULL;
+	*reg = cli_registry(plugin_path, n_plugin_path);
+	if (vs_scenario_bind(*seed, *reg, err))
+		return NULL;
+	return vs_sweep_load(sweep, *seed, err);
+}
+
 int cli_variants(int argc, char **argv)
 {
 	variants_args a;
@@ -129,14 +144,10 @@ int cli_variants(int argc, char **argv)
 	if (status)
 		return status;
 	vs_error err = {{0}};
-	vs_registry *reg = NULL;
-	vs_sweep *sw = NULL;
-	vs_scenario *scn = vs_scenario_load(a.scenario, &err);
-	if (scn) {
-		reg = cli_registry(a.plugin_path, a.n_plugin_path);
-		if (!vs_scenario_bind(scn, reg, &err))
-			sw = vs_sweep_load(a.sweep, scn, &err);
-	}
+	vs_registry *reg;
+	vs_scenario *scn;
+	vs_sweep *sw = cli_load_sweep(a.scenario, a.sweep, a.plugin_path,
+	                              a.n_plugin_path, &reg, &scn, &err);
 	if (!sw) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
 		status = EXIT_BAD_INPUT;
