@@ -7,12 +7,14 @@ draw; a dimension change, which a scenario file cannot give one actor, is
 refused."""
 import hashlib
 import os
+import shutil
 import sqlite3
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import TempDirCase, run, scenario  # noqa
+from test_fmu import SCENARIO as FMU_SCENARIO, fmu_model  # noqa: E402
 
 SCN = scenario("two_cars.yaml")
 SWEEP = scenario("two_cars_sweep.yaml")  # variant 6 changes a dimension
@@ -26,6 +28,17 @@ blocks:
         - {actor: 1, speed: {uniform: [5, 25]}}
         - {actor: 1, param: vehicle_model.steering_ratio,
            value: {normal: {mean: 15, sd: 1, min: 10, max: 20}}}
+"""
+
+
+# An FMU vehicle model named by a path relative to the seed's folder; the
+# exported file lives elsewhere, so it must name the FMU by another path.
+FMU_SEED = FMU_SCENARIO % dict(duration=2, model=fmu_model("model.fmu"))
+FMU_SWEEP = """vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, param: vehicle_model.m, values: [1800, 2200]}
+      - {actor: 1, speed: {values: [10, 12]}}
 """
 
 
@@ -65,13 +78,13 @@ class ExportTest(TempDirCase):
         return self.write("two_cars.yaml",
                           text.replace("duration: 20\n", "duration: 3\n"))
 
-    def check(self, seed, sweep, variants):
+    def check(self, seed, sweep, variants, out_dir=""):
         whole = self.path("whole.db")
         rc, _, err = run("run", seed, "--sweep", sweep, "-o", whole,
                          "--overwrite", "-j", "2")
         self.assertEqual(rc, 0, err)
         for i in variants:
-            out = self.path("v%d.yaml" % i)
+            out = self.path(os.path.join(out_dir, "v%d.yaml" % i))
             rc, _, err = run("export", seed, "--sweep", sweep, "--variant",
                              str(i), "-o", out)
             self.assertEqual(rc, 0, err)
@@ -89,6 +102,17 @@ class ExportTest(TempDirCase):
     def test_random_variants(self):
         sweep = self.write("random.yaml", RANDOM)
         self.check(self.short_seed(), sweep, [0, 1, 2])
+
+    def test_fmu_variants(self):
+        fmus = os.environ.get("VSWEEP_TEST_FMU_DIR")
+        if not fmus:
+            self.fail("VSWEEP_TEST_FMU_DIR is not set")
+        shutil.copy(os.path.join(fmus, "st2_start.fmu"),
+                    self.path("model.fmu"))
+        os.mkdir(self.path("out"))
+        self.check(self.write("fmu.yaml", FMU_SEED),
+                   self.write("fmu_sweep.yaml", FMU_SWEEP), [0, 1, 2, 3],
+                   out_dir="out")
 
     def test_refusals(self):
         out = self.path("v.yaml")

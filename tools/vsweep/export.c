@@ -4,11 +4,13 @@
  * The file is the seed's own document, written back key by key, with the
  * actors the variant changes rewritten from the variant's scenario: their
  * route (speed, waypoints, yaw), start and plugins (every bound param, so
- * the values are the variant's whatever the defaults). Numbers are
+ * the values are the variant's whatever the defaults; an FMU by its
+ * absolute path). Numbers are
  * written with %.17g, so each reads back to the same double. A dimension
  * change cannot be said per actor in a scenario file (assets carry the
  * dimensions, and a length change keeps the variant's axles, which an
  * asset would place anew), so such a variant is refused. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "export.h"
 
 #include <stdio.h>
@@ -95,15 +97,8 @@ static int parse_args(int argc, char **argv, export_args *a)
 /* A scalar as the reader will see it again: a plain scalar made of safe
  * characters as it is (numbers, true, names), anything else double-quoted
  * (a quoted scalar is never a number, as in the seed). */
-static void put_scalar(FILE *f, const vs_ynode *n)
+static void put_quoted(FILE *f, const char *s)
 {
-	const char *s = n->str;
-	if (n->plain && *s &&
-	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	              "0123456789_.+-~") == strlen(s)) {
-		fputs(s, f);
-		return;
-	}
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -114,6 +109,17 @@ static void put_scalar(FILE *f, const vs_ynode *n)
 			fputc(*p, f);
 	}
 	fputc('"', f);
+}
+
+static void put_scalar(FILE *f, const vs_ynode *n)
+{
+	const char *s = n->str;
+	if (n->plain && *s &&
+	    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	              "0123456789_.+-~") == strlen(s))
+		fputs(s, f);
+	else
+		put_quoted(f, s);
 }
 
 /* Any node of the seed's tree, in flow style. */
@@ -152,19 +158,37 @@ static void put_numbers(FILE *f, const double *v, int n)
 	fputc(']', f);
 }
 
-/* vehicle_model: or behaviour: with every param the variant binds. */
+/* vehicle_model: or behaviour: with every param the variant binds. An
+ * FMU's path becomes absolute: the seed's is relative to the seed's
+ * folder, which the exported file need not share. */
 static void put_use(FILE *f, const char *key, const vs_plugin_use *u)
 {
 	const vs_plugin *d = u->loaded->desc;
-	fprintf(f, ", %s: {plugin: %s, params: {", key, d->name);
+	if (u->fmu) {
+		char *abs = realpath(u->fmu, NULL);
+		fprintf(f, ", %s: {fmu: ", key);
+		put_quoted(f, abs ? abs : u->fmu);
+		free(abs);
+		if (u->n_vars)
+			fputs(", variables: {", f);
+		for (int k = 0; k < u->n_vars; k++) {
+			fputs(k ? ", " : "", f);
+			put_quoted(f, u->var_from[k]);
+			fputs(": ", f);
+			put_quoted(f, u->var_to[k]);
+		}
+		fputs(u->n_vars ? "}, params: {" : ", params: {", f);
+	} else {
+		fprintf(f, ", %s: {plugin: %s, params: {", key, d->name);
+	}
 	for (size_t k = 0; k < d->n_params; k++)
 		fprintf(f, "%s%s: %.17g", k ? ", " : "", d->params[k].name,
 		        u->params[k]);
 	fputs("}}", f);
 }
 
-/* An actor the variant changes: the seed's keys, with route, start and
- * plugins taken from the variant's actor. */
+/* An actor the variant changes (or one with an FMU): the seed's keys,
+ * with route, start and plugins taken from the variant's actor. */
 static void put_changed_actor(FILE *f, const vs_ynode *m,
                               const vs_actor_spec *a)
 {
@@ -216,10 +240,13 @@ static void put_changed_actor(FILE *f, const vs_ynode *m,
 	fputc('}', f);
 }
 
-static int changes_actor(const vs_change_set *set, int64_t id)
+/* Whether actor a is written from the variant rather than copied. */
+static int written_anew(const vs_change_set *set, const vs_actor_spec *a)
 {
+	if (a->vehicle_model.fmu || a->behaviour.fmu)
+		return 1;
 	for (int i = 0; i < set->n; i++)
-		if (set->changes[i].actor == id)
+		if (set->changes[i].actor == a->id)
 			return 1;
 	return 0;
 }
@@ -244,11 +271,11 @@ static void put_scenario(FILE *f, const export_args *a, const vs_ydoc *doc,
 		for (int j = 0; j < val->n; j++) {
 			const vs_ynode *m = val->kids[j];
 			const vs_ynode *id = vs_ymap_get(m, "id");
-			int64_t aid = strtoll(id->str, NULL, 10);
+			const vs_actor_spec *act = &v->actors[
+				vs_scenario_find_actor(v, strtoll(id->str, NULL, 10))];
 			fputs("  - ", f);
-			if (changes_actor(set, aid))
-				put_changed_actor(f, m, &v->actors[
-					vs_scenario_find_actor(v, aid)]);
+			if (written_anew(set, act))
+				put_changed_actor(f, m, act);
 			else
 				put_node(f, m);
 			fputc('\n', f);
