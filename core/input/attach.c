@@ -10,17 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
+#include "input/keys.h"
 #include "input/scenario.h"
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 
-#define PI 3.14159265358979323846
-#define DEG (PI / 180.0)
+#define DEG (VS_PI / 180.0)
 #define MIN_TOW_LENGTH 1e-3 /* m, hitch ahead of the axles: below this the
                                trailer's yaw rate has no finite value */
-
-static const char *const attach_keys[] = {
-	"name", "parent", "type", "offset", "heading", "slope",
-	"child_point", "parent_point", NULL};
 
 /* What an attached actor cannot have: its parent moves it. */
 static const char *const moved_keys[] = {
@@ -114,7 +111,7 @@ int vs_attach_parse(const vs_ydoc *doc, const vs_ynode *actor_map,
 	const char *s;
 	memset(at, 0, sizeof *at);
 	if (vs_y_map(doc, m, "attach", err) ||
-	    vs_y_check_keys(doc, m, "attach", attach_keys, err))
+	    vs_y_check_keys(doc, m, "attach", vs_keys_attach, err))
 		return -1;
 	at->present = 1;
 	at->mark = m->mark;

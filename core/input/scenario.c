@@ -10,29 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/yamltree.h"
+#include "common/util.h"
+#include "input/keys.h"
+#include "input/use_fmu.h"
 #include "map/map.h"
 #include "plugin/registry.h"
-#include "input/use_fmu.h"
+#include "yaml/yamltree.h"
 
-#define PI 3.14159265358979323846
 #define MAX_STEPS 1e8 /* duration / step, so one variant stays tractable */
 #define MAX_ACTORS 4096 /* actor pairs are checked every step */
 #define DEFAULT_VEHICLE_MODEL "kinematic_bicycle"
 #define DEFAULT_ROUTE_BEHAVIOUR "waypoints"
-
-static const char *const top_keys[] = {
-	"vsweep", "name", "step", "duration", "stop_at_collision", "map",
-	"assets", "actors", NULL};
-static const char *const asset_keys[] = {
-	"length", "width", "height", "wheelbase", "track", "wheel_radius",
-	"front_overhang", "axles", "points", NULL};
-static const char *const actor_keys[] = {
-	"id", "name", "asset", "start", "speed", "waypoints", "yaw",
-	"vehicle_model", "behaviour", "attach", NULL};
-static const char *const start_keys[] = {"position", "yaw", NULL};
-static const char *const use_keys[] = {"plugin", "params", "fmu",
-                                       "variables", NULL};
 
 /* A name and where it is in an array, for sorted look-ups. */
 typedef struct name_ref {
@@ -69,8 +57,7 @@ static int num_key(const vs_ydoc *doc, const vs_ynode *map, const char *what,
  * heading from +X minus pi/2, wrapped to (-pi, pi]. */
 static double yaw_towards(const double *a, const double *b)
 {
-	double y = atan2(b[1] - a[1], b[0] - a[0]) - PI / 2;
-	return y <= -PI ? y + 2 * PI : y;
+	return vs_wrap_angle(atan2(b[1] - a[1], b[0] - a[0]) - VS_PI / 2);
 }
 
 void vs_actor_spec_start_from_waypoints(vs_actor_spec *a)
@@ -150,7 +137,7 @@ static int parse_asset(const vs_ydoc *doc, const vs_ynode *key,
 	snprintf(what, sizeof what, "asset '%.64s'", key->str);
 	a->name = vs_strdup(key->str);
 	a->mark = key->mark;
-	if (vs_y_check_keys(doc, m, what, asset_keys, err) ||
+	if (vs_y_check_keys(doc, m, what, vs_keys_asset, err) ||
 	    num_key(doc, m, what, "length", VS_Y_POSITIVE, 1, &a->length, err) ||
 	    num_key(doc, m, what, "width", VS_Y_POSITIVE, 1, &a->width, err) ||
 	    num_key(doc, m, what, "height", VS_Y_POSITIVE, 1, &a->height, err))
@@ -231,7 +218,7 @@ static int parse_use(const vs_ydoc *doc, const vs_ynode *m, const char *what,
 {
 	const char *name;
 	const vs_ynode *pn = vs_ymap_get(m, "plugin");
-	if (vs_y_check_keys(doc, m, what, use_keys, err))
+	if (vs_y_check_keys(doc, m, what, vs_keys_plugin_use, err))
 		return -1;
 	int fmu = vs_use_parse_fmu(doc, m, use, err);
 	if (fmu < 0)
@@ -290,7 +277,7 @@ static int find_asset(const vs_ydoc *doc, const vs_ynode *n,
 static int parse_start(const vs_ydoc *doc, const vs_ynode *m,
                        vs_actor_spec *a, vs_error *err)
 {
-	if (vs_y_check_keys(doc, m, "start", start_keys, err))
+	if (vs_y_check_keys(doc, m, "start", vs_keys_start, err))
 		return -1;
 	const vs_ynode *pos = vs_ymap_get(m, "position");
 	if (!pos)
@@ -349,7 +336,7 @@ static int parse_actor(const vs_ydoc *doc, const vs_ynode *m,
                        vs_actor_spec *a, vs_error *err)
 {
 	a->mark = m->mark;
-	if (vs_y_check_keys(doc, m, "actor", actor_keys, err))
+	if (vs_y_check_keys(doc, m, "actor", vs_keys_actor, err))
 		return -1;
 	const vs_ynode *n = vs_ymap_get(m, "id");
 	if (!n)
@@ -493,7 +480,7 @@ static int parse_root(const vs_ydoc *doc, vs_scenario *scn, vs_error *err)
 	if (vs_y_version(doc, "scenario", err))
 		return -1;
 	scn->version = 1;
-	if (vs_y_check_keys(doc, root, "scenario", top_keys, err))
+	if (vs_y_check_keys(doc, root, "scenario", vs_keys_scenario, err))
 		return -1;
 
 	const char *name = NULL;

@@ -182,6 +182,12 @@ void vs_change_buf_finish(vs_change_buf *b);
 int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
                      vs_error *err);
 
+/* A change set as the params JSON object stored with a variant's results
+ * (malloc'd), e.g. {"actor1":{"speed":10,"vehicle_model":{"lf":1.5}}};
+ * "{}" for no changes. With vs_sweep_changes, the params of variant i
+ * without building it. */
+char *vs_change_set_json(const vs_change_set *set);
+
 /* Builds variant i: a clone of the seed with the variant's changes applied.
  * *params_json receives (malloc'd) the changes as a JSON object, e.g.
  * {"actor1":{"speed":10,"vehicle_model":{"lf":1.5}}}; "{}" for the seed;

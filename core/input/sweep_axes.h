@@ -1,11 +1,14 @@
-/* Grid and random axes, shared by sweep_dists.c (reading the values and
- * distributions of one property) and sweep_blocks.c (axes, the rules over
- * a block, variant i). Internal to the sweep loader. */
+/* Grid and random axes: the values and distributions one property of an
+ * axis takes (read by sweep_dists.c) and the axes that hold them (read by
+ * sweep_blocks.c, which also turns them into variant i's changes).
+ *
+ * Layer 3 of the sweep loader: sweep_dists.c calls sweep_values.c and
+ * sweep_props.c below it, nothing above. */
 #ifndef VS_SWEEP_AXES_H
 #define VS_SWEEP_AXES_H
 
 #include "input/rng.h"
-#include "input/sweep_internal.h"
+#include "input/sweep_values.h"
 
 typedef enum vs_dist_kind {
 	VS_DIST_FIXED,   /* a list-form value: every variant gets it */
@@ -79,10 +82,6 @@ static inline double vs_axis_number(const vs_axis_prop *p, uint64_t k)
 	}
 }
 
-
-/* Fails with "WHAT: missing required key 'KEY'" when m lacks key. */
-int vs_sweep_need(vs_sweep_ctx *c, const vs_ynode *m, const char *key,
-                  const char *what, const vs_ynode **out);
 
 /* A list of values (grid values:, a param axis's values:), each read as
  * in a list change, into p; label names them in messages. */

@@ -1,22 +1,22 @@
-/* Grid and random blocks (forms: sweep.h): axes whose properties move
- * together, the rules checked once for every variant a block can make, and
- * the pure map from a variant index to its changes: mixed radix for a
- * grid, counter-based draws for random. */
+/* Grid and random blocks (sweep_blocks.h; forms: sweep.h): axes whose
+ * properties move together, the rules checked once for every variant a
+ * block can make, and the pure map from a variant index to its changes:
+ * mixed radix for a grid, counter-based draws for random. Which keys an
+ * axis takes comes from the property table. Calls the layers below it
+ * (sweep_dists.c, sweep_rules.c, sweep_values.c, sweep_props.c), nothing
+ * above. */
+#include "input/sweep_blocks.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/keys.h"
 #include "input/sweep_axes.h"
+#include "input/sweep_rules.h"
 
 typedef vs_sweep_ctx ctx;
-
-/* The axis keys: a list change's, with dotted names only, plus values. */
-static const char *const axis_keys[] = {
-	"actor", "speed", "waypoints", "yaw", "dimension.length",
-	"dimension.width", "dimension.height", "dimension.front_overhang",
-	"dimension.rear_overhang", "start.position", "start.yaw", "start.x",
-	"start.y", "start.z", "param", "value", "values", NULL};
 
 /* ---- axes ------------------------------------------------------------- */
 
@@ -48,16 +48,10 @@ static int check_value_keys(ctx *c, const vs_ynode *m, const char *what,
 }
 
 /* The key a property was given as: "speed", "start.x", "vehicle_model.lf". */
-static const char *prop_label(const vs_axis_prop *p, char buf[64])
+static const char *prop_label(const vs_axis_prop *p)
 {
 	const vs_change *ch = &p->proto;
-	if (ch->prop == VS_PROP_DIMENSION || ch->prop == VS_PROP_START)
-		snprintf(buf, 64, "%s.%s", vs_sweep_prop_name(ch->prop),
-		         ch->field);
-	else
-		snprintf(buf, 64, "%s",
-		         ch->field ? ch->field : vs_sweep_prop_name(ch->prop));
-	return buf;
+	return ch->prop == VS_PROP_PARAM ? ch->field : vs_prop_def_of(ch)->name;
 }
 
 /* The varied properties of an axis move together, value by value: one
@@ -66,7 +60,6 @@ static int link_props(ctx *c, const vs_ynode *m, const char *what,
                       vs_block_kind kind, vs_axis *ax)
 {
 	const vs_axis_prop *first = NULL, *weighted = NULL;
-	char l1[64], l2[64];
 	int varied = 0;
 	for (int i = 0; i < ax->n_props; i++)
 		varied += ax->props[i].kind != VS_DIST_FIXED;
@@ -79,7 +72,7 @@ static int link_props(ctx *c, const vs_ynode *m, const char *what,
 			vs_error_at(c->err, c->doc->path, p->at,
 			            "%s: several properties vary on this axis, so "
 			            "one index is drawn for all: each must be a "
-			            "choice, and %s is %s", what, prop_label(p, l1),
+			            "choice, and %s is %s", what, prop_label(p),
 			            vs_dist_name(p->kind));
 			return -1;
 		}
@@ -89,9 +82,9 @@ static int link_props(ctx *c, const vs_ynode *m, const char *what,
 			vs_error_at(c->err, c->doc->path, p->at,
 			            "%s: %s has %llu values but %s has %llu; the "
 			            "properties varied on one axis move together, "
-			            "value by value", what, prop_label(p, l1),
+			            "value by value", what, prop_label(p),
 			            (unsigned long long)vs_axis_positions(p),
-			            prop_label(first, l2),
+			            prop_label(first),
 			            (unsigned long long)vs_axis_positions(first));
 			return -1;
 		}
@@ -137,13 +130,17 @@ static int parse_axis(ctx *c, const vs_ynode *m, vs_block_kind kind,
 		return -1;
 	for (int i = 0; i < m->n; i++) {
 		const vs_ynode *k = vs_ymap_key(m, i);
-		if (strcmp(k->str, "dimension") && strcmp(k->str, "start"))
+		if (!vs_prop_is_group(k->str))
 			continue;
 		vs_error_at(c->err, c->doc->path, k->mark,
 		            "%s: in an axis, give each field on its own, as "
 		            "%s.FIELD", k->str, k->str);
 		return -1;
 	}
+	const char *axis_keys[VS_PROP_MAX_KEYS]; /* a list change's, with
+	                                            dotted names only, plus
+	                                            values */
+	vs_prop_keys(VS_KEYS_AXIS, NULL, axis_keys);
 	if (vs_y_check_keys(c->doc, m, what, axis_keys, c->err) ||
 	    vs_sweep_actor(c, m, what, &a) ||
 	    check_value_keys(c, m, what, kind))
@@ -165,7 +162,7 @@ static int parse_axis(ctx *c, const vs_ynode *m, vs_block_kind kind,
 		vs_propkey pk;
 		if (vs_sweep_propkey(c, a, k, param ? v : NULL, &pk))
 			return -1;
-		p->proto = (vs_change){a->id, pk.prop, vs_strdup(pk.field), 0,
+		p->proto = (vs_change){a->id, pk.def->prop, vs_strdup(pk.field), 0,
 		                       NULL, k->mark};
 		if (param) {
 			const vs_ynode *values = vs_ymap_get(m, "values");
@@ -309,7 +306,7 @@ static double axis_min(const vs_axis *ax, const vs_axis_prop *const *t,
 
 /* front_overhang + rear_overhang < length in every variant of the block,
  * for a vehicle (2 axles or more). Without a rear_overhang change a
- * length change moves the rear bumper with it (sweep_variant.c), so the
+ * length change moves the rear bumper with it (variant_build.c), so the
  * margin is the seed's length - rear_overhang - front_overhang; with one
  * it is length - front_overhang - rear_overhang. Each is a sum of terms,
  * and terms on different axes vary independently, so the smallest margin
@@ -437,12 +434,12 @@ int vs_sweep_parse_grid(ctx *c, const vs_ynode *body, vs_block *b)
 
 int vs_sweep_parse_random(ctx *c, const vs_ynode *body, vs_block *b)
 {
-	static const char *const keys[] = {"count", "axes", NULL};
 	const vs_ynode *cn, *an;
 	int64_t count;
 	int n_changes = 0;
 	if (vs_y_map(c->doc, body, "random", c->err) ||
-	    vs_y_check_keys(c->doc, body, "random", keys, c->err) ||
+	    vs_y_check_keys(c->doc, body, "random", vs_keys_random,
+	                    c->err) ||
 	    vs_sweep_need(c, body, "count", "random", &cn) ||
 	    vs_sweep_need(c, body, "axes", "random", &an) ||
 	    vs_y_int(c->doc, cn, "count", &count, c->err))

@@ -1,11 +1,13 @@
 /* The values one property of a grid or random axis takes: value lists,
  * ranges, and the uniform, normal and choice distributions, each checked
- * against the property's domain over its whole support. */
+ * against the property's domain over its whole support. Calls
+ * sweep_values.c (one value, one number) and nothing above it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/keys.h"
 #include "input/sweep_axes.h"
 
 typedef vs_sweep_ctx ctx;
@@ -19,7 +21,7 @@ const char *vs_dist_name(vs_dist_kind kind)
 
 static int is_one_number(const vs_propkey *pk)
 {
-	return pk->shape == VS_SHAPE_NUMBER || pk->shape == VS_SHAPE_SPEED;
+	return pk->def->shape == VS_SHAPE_NUMBER || pk->def->shape == VS_SHAPE_SPEED;
 }
 
 /* A list of values (grid values:, choice values:), each read as in a list
@@ -52,17 +54,6 @@ int vs_sweep_read_values(ctx *c, const vs_propkey *pk, const vs_ynode *list,
 
 /* ---- distributions ---------------------------------------------------- */
 
-int vs_sweep_need(ctx *c, const vs_ynode *m, const char *key,
-                  const char *what, const vs_ynode **out)
-{
-	*out = vs_ymap_get(m, key);
-	if (*out)
-		return 0;
-	vs_error_at(c->err, c->doc->path, m->mark,
-	            "%s: missing required key '%s'", what, key);
-	return -1;
-}
-
 /* The numbers a distribution over a one-number property reads: the
  * property's name labels them, except a param's (its message names the
  * param itself). */
@@ -87,10 +78,9 @@ static int one_number_only(ctx *c, const vs_propkey *pk, const vs_ynode *at,
 static int parse_range(ctx *c, const vs_propkey *pk, const vs_ynode *m,
                        vs_axis_prop *p)
 {
-	static const char *const keys[] = {"from", "to", "step", NULL};
 	const vs_ynode *fn, *tn, *sn;
 	if (one_number_only(c, pk, m, "a range") ||
-	    vs_y_check_keys(c->doc, m, "range", keys, c->err) ||
+	    vs_y_check_keys(c->doc, m, "range", vs_keys_range, c->err) ||
 	    vs_sweep_need(c, m, "from", "range", &fn) ||
 	    vs_sweep_need(c, m, "to", "range", &tn) ||
 	    vs_sweep_need(c, m, "step", "range", &sn) ||
@@ -155,8 +145,8 @@ static int normal_bounds(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 		            pd->unit ? pd->unit : "");
 		return -1;
 	}
-	if (!pd && pk->sign != VS_Y_ANY && !has_min) {
-		const char *op = pk->sign == VS_Y_POSITIVE ? ">" : ">=";
+	if (!pd && pk->def->sign != VS_Y_ANY && !has_min) {
+		const char *op = pk->def->sign == VS_Y_POSITIVE ? ">" : ">=";
 		vs_error_at(c->err, c->doc->path, m->mark,
 		            "%s: give the normal a min %s 0: %s must be %s 0 and "
 		            "an unbounded normal is not", pk->name, op, pk->name,
@@ -169,14 +159,13 @@ static int normal_bounds(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 static int parse_normal(ctx *c, const vs_propkey *pk, const vs_ynode *m,
                         vs_axis_prop *p)
 {
-	static const char *const keys[] = {"mean", "sd", "min", "max", NULL};
 	const vs_ynode *mn, *sn, *lo = NULL, *hi = NULL;
 	double mean, sd;
 	p->lo = -HUGE_VAL;
 	p->hi = HUGE_VAL;
 	if (one_number_only(c, pk, m, "normal") ||
 	    vs_y_map(c->doc, m, "normal", c->err) ||
-	    vs_y_check_keys(c->doc, m, "normal", keys, c->err) ||
+	    vs_y_check_keys(c->doc, m, "normal", vs_keys_normal, c->err) ||
 	    vs_sweep_need(c, m, "mean", "normal", &mn) ||
 	    vs_sweep_need(c, m, "sd", "normal", &sn) ||
 	    vs_y_number(c->doc, mn, "mean", VS_Y_ANY, &mean, c->err) ||
@@ -213,10 +202,9 @@ static int parse_normal(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 static int parse_choice(ctx *c, const vs_propkey *pk, const vs_ynode *m,
                         vs_axis_prop *p)
 {
-	static const char *const keys[] = {"values", "weights", NULL};
 	const vs_ynode *vn, *wn;
 	if (vs_y_map(c->doc, m, "choice", c->err) ||
-	    vs_y_check_keys(c->doc, m, "choice", keys, c->err) ||
+	    vs_y_check_keys(c->doc, m, "choice", vs_keys_choice, c->err) ||
 	    vs_sweep_need(c, m, "values", "choice", &vn) ||
 	    vs_sweep_read_values(c, pk, vn, num_label(pk, "values"), p))
 		return -1;
@@ -255,7 +243,7 @@ int vs_sweep_parse_dist(ctx *c, const vs_propkey *pk, const vs_ynode *vn,
 	int grid = kind == VS_BLOCK_GRID;
 	p->at = vn->mark;
 	if (vn->kind != VS_Y_MAP) {
-		if (vn->kind == VS_Y_SEQ && pk->shape == VS_SHAPE_NUMBER) {
+		if (vn->kind == VS_Y_SEQ && pk->def->shape == VS_SHAPE_NUMBER) {
 			vs_error_at(c->err, c->doc->path, vn->mark,
 			            "%s: a list is not a set of values here; write "
 			            "%s: {%s: [...]}", pk->name, label,
@@ -269,10 +257,8 @@ int vs_sweep_parse_dist(ctx *c, const vs_propkey *pk, const vs_ynode *vn,
 		p->marks[0] = vn->mark;
 		return vs_sweep_read_value(c, pk, vn, label, &p->vals, &p->off[1]);
 	}
-	static const char *const grid_keys[] = {"values", "from", "to", "step",
-	                                        NULL};
-	static const char *const random_keys[] = {"uniform", "normal", "choice",
-	                                          NULL};
+	const char *const *grid_keys = vs_keys_grid_dist;
+	const char *const *random_keys = vs_keys_random_dist;
 	const char *const *other = grid ? random_keys : grid_keys;
 	for (int i = 0; vn->n && other[i]; i++) {
 		const vs_ynode *k0 = vs_ymap_key(vn, 0);

@@ -4,7 +4,7 @@
 #define VS_USE_FMU_H
 
 #include "input/scenario.h"
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 #include "plugin/registry.h"
 
 /* Reads m's fmu: (a path, relative to the scenario file) and variables:

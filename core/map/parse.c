@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 #include "map/map_internal.h"
 
 static const char *const map_keys[] = {"roads", NULL};

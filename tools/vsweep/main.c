@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "export.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
 #include "plot.h"
 #include "run/runner.h"
 #include "store/merge.h"
+#include "variants.h"
 
 static const char usage[] =
 	"usage:\n"
@@ -25,6 +27,10 @@ static const char usage[] =
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	"  vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
 	"              [--kind trajectory|speed] -o FILE.svg\n"
+	"  vsweep variants SCENARIO.yaml --sweep SWEEP.yaml [--format csv|json]\n"
+	"                  [--plugin-path DIR]\n"
+	"  vsweep export SCENARIO.yaml --sweep SWEEP.yaml --variant I -o FILE.yaml\n"
+	"                [--plugin-path DIR]\n"
 	"  vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
 	"  vsweep --help | --version\n"
 	"\n"
@@ -246,6 +252,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "plugins") && argc == 4 &&
 	    !strcmp(argv[2], "--fmu"))
 		return cli_plugins_fmu(argv[3]);
+	if (!strcmp(argv[1], "variants"))
+		return cli_variants(argc, argv);
+	if (!strcmp(argv[1], "export"))
+		return cli_export(argc, argv);
 
 	cli_run_args a;
 	int rc = cli_run_parse(&prog, argc, argv, &a, NULL, NULL);

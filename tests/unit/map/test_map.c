@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "input/scenario.h"
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 #include "test_map.h"
 
 vs_map *parse_map(const char *yaml, vs_error *err)

@@ -4,7 +4,10 @@
  *
  * The tree is read-only once built. Aliases share the anchored node, so the
  * tree is a DAG; every node belongs to its vs_ydoc and lives until
- * vs_ydoc_destroy. */
+ * vs_ydoc_destroy.
+ *
+ * Its own folder, below input/ and map/, so that both read YAML without
+ * including each other; it includes only common/. */
 #ifndef VS_YAMLTREE_H
 #define VS_YAMLTREE_H
 

@@ -1,6 +1,6 @@
 /* libyaml events -> vs_ynode tree, with the input limits checked as events
  * arrive so that a hostile file fails at the first node past a limit. */
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,56 +1,42 @@
-/* Variant i of a sweep: its changes (a pure function of the sweep and i),
- * the scenario they make from the seed, and the params JSON stored with
- * its results. */
+/* Variant scenarios from change sets (variant_build.h): each change is
+ * applied where its row of the property table says, and written to the
+ * params JSON under the key and group the row gives. Calls only
+ * sweep_props.c of the sweep loader. */
+#include "input/variant_build.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/sweep_internal.h"
+#include "input/sweep_props.h"
 
-static const vs_change *find_change(const vs_change_set *set, int64_t actor,
-                                    vs_prop prop)
+/* The doubles of a that row d sets (d->member is an offset into it). */
+static double *member(vs_actor_spec *a, const vs_prop_def *d)
 {
-	for (int i = 0; i < set->n; i++)
-		if (set->changes[i].actor == actor && set->changes[i].prop == prop)
-			return &set->changes[i];
-	return NULL;
+	return (double *)(void *)((char *)a + d->member);
 }
 
-/* Applies an actor's dimension changes to a: sizes first, then overhangs,
- * so an overhang given in the same variant wins over the one a length
- * change implies. A length change keeps the axles where they are relative
- * to the front bumper (front_overhang and the axle spacing stay, so the
- * wheelbase stays): the rear bumper moves, and rear_overhang grows by the
- * change in length. In the actor frame every axle's y shifts by
- * dlength / 2, since the origin stays at the middle of the box. */
+/* In the actor frame a length change moves every axle's y by dlength / 2,
+ * since the origin stays at the middle of the box: that follows from
+ * rear_overhang, which VS_PROPF_MOVES_REAR keeps in step. */
 int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
                               const vs_change_set *set, const char *path,
                               vs_error *err)
 {
 	const vs_change *last = NULL;
-	for (int pass = 0; pass < 2; pass++) {
+	for (int apply = VS_APPLY_SIZE; apply <= VS_APPLY_OVERHANG; apply++) {
 		for (int i = 0; i < set->n; i++) {
 			const vs_change *ch = &set->changes[i];
 			if (ch->actor != a->id || ch->prop != VS_PROP_DIMENSION)
 				continue;
-			int overhang = strstr(ch->field, "overhang") != NULL;
-			if (overhang != pass)
+			const vs_prop_def *d = vs_prop_def_of(ch);
+			if (d->apply != apply)
 				continue;
-			double v = ch->values[0];
+			double v = ch->values[0], *m = member(a, d);
 			last = ch;
-			if (!strcmp(ch->field, "length")) {
-				if (n_axles > 0)
-					a->rear_overhang += v - a->length;
-				a->length = v;
-			} else if (!strcmp(ch->field, "width")) {
-				a->width = v;
-			} else if (!strcmp(ch->field, "height")) {
-				a->height = v;
-			} else if (!strcmp(ch->field, "front_overhang")) {
-				a->front_overhang = v;
-			} else {
-				a->rear_overhang = v;
-			}
+			if ((d->flags & VS_PROPF_MOVES_REAR) && n_axles > 0)
+				a->rear_overhang += v - *m;
+			*m = v;
 		}
 	}
 	if (last && n_axles >= 2 &&
@@ -66,7 +52,7 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
 	return 0;
 }
 
-/* ---- building the variant ---------------------------------------------- */
+/* ---- applying a change set --------------------------------------------- */
 
 static void replace(double **dst, int *n_dst, const double *src, int n)
 {
@@ -81,6 +67,7 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
                         const vs_change_set *set, const vs_change *ch,
                         const char *path, vs_error *err)
 {
+	const vs_prop_def *d = vs_prop_def_of(ch);
 	vs_plugin_use *use;
 	int j;
 	switch (ch->prop) {
@@ -102,16 +89,12 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 	case VS_PROP_START:
 		/* A start given in part keeps the rest of the one the seed
 		 * gave or the waypoints imply (applied before this). */
-		if (!strcmp(ch->field, "yaw"))
-			a->start_yaw = ch->values[0];
-		else if (!strcmp(ch->field, "position"))
-			memcpy(a->start_pos, ch->values, sizeof a->start_pos);
-		else /* "x", "y" or "z" */
-			a->start_pos[ch->field[0] - 'x'] = ch->values[0];
+		memcpy(member(a, d), ch->values,
+		       (size_t)ch->n * sizeof *ch->values);
 		a->has_start = 1;
 		return 0;
 	case VS_PROP_DIMENSION: /* all of the actor's at once, in order */
-		if (find_change(set, ch->actor, ch->prop) != ch)
+		if (vs_change_find(set, ch->actor, ch->prop) != ch)
 			return 0;
 		return vs_sweep_apply_dimensions(a, v->assets[a->asset].n_axles,
 		                                 set, path, err);
@@ -130,18 +113,13 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 	return 0;
 }
 
-/* Applies one variant's changes to v (a clone of the seed): routes first,
- * then what depends on them (yaws, a derived start), dimensions, params. */
-static int apply_set(vs_scenario *v, const vs_change_set *set,
+int vs_variant_apply(vs_scenario *v, const vs_change_set *set,
                      const char *path, vs_error *err)
 {
-	static const vs_prop order[] = {VS_PROP_WAYPOINTS, VS_PROP_SPEED,
-	                                VS_PROP_YAW, VS_PROP_START,
-	                                VS_PROP_DIMENSION, VS_PROP_PARAM};
-	for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+	for (int apply = 0; apply < VS_N_APPLY; apply++) {
 		for (int i = 0; i < set->n; i++) {
 			const vs_change *ch = &set->changes[i];
-			if (ch->prop != order[o])
+			if (vs_prop_def_of(ch)->apply != apply)
 				continue;
 			int idx = vs_scenario_find_actor(v, ch->actor);
 			if (idx < 0) {
@@ -157,11 +135,14 @@ static int apply_set(vs_scenario *v, const vs_change_set *set,
 	return 0;
 }
 
+/* ---- the params JSON ---------------------------------------------------- */
+
 /* "%.17g" so every double reads back to the same bits. */
 static void json_values(FILE *f, const vs_change *ch)
 {
-	int scalar = ch->n == 1 && ch->prop != VS_PROP_YAW;
-	int rows = ch->prop == VS_PROP_WAYPOINTS;
+	const vs_prop_def *d = vs_prop_def_of(ch);
+	int scalar = ch->n == 1 && d->shape != VS_SHAPE_LIST;
+	int rows = d->shape == VS_SHAPE_ROWS;
 	fputs(scalar ? "" : "[", f);
 	for (int i = 0; i < ch->n; i++) {
 		if (rows && i % 3 == 0)
@@ -181,22 +162,19 @@ static void json_values(FILE *f, const vs_change *ch)
  * no escaping. */
 static const char *json_key(const vs_change *ch, char g[16])
 {
+	const vs_prop_def *d = vs_prop_def_of(ch);
 	const char *dot;
 	g[0] = 0;
-	switch (ch->prop) {
-	case VS_PROP_DIMENSION:
-		snprintf(g, 16, "dimension");
-		return ch->field;
-	case VS_PROP_START:
-		snprintf(g, 16, "start");
-		return ch->field;
-	case VS_PROP_PARAM: /* vehicle_model.X or behaviour.X */
+	if (ch->prop == VS_PROP_PARAM) { /* vehicle_model.X or behaviour.X */
 		dot = strchr(ch->field, '.');
 		snprintf(g, 16, "%.*s", (int)(dot - ch->field), ch->field);
 		return dot + 1;
-	default:
-		return vs_sweep_prop_name(ch->prop);
 	}
+	if (d->group) {
+		snprintf(g, 16, "%s", d->group);
+		return d->field;
+	}
+	return d->name;
 }
 
 /* Whether change j belongs to actor id and JSON group g. */
@@ -210,10 +188,10 @@ static int in_group(const vs_change_set *set, int j, int64_t id,
 	return g2[0] && !strcmp(g, g2);
 }
 
-/* {"actor1":{"speed":10,"vehicle_model":{"lf":1.5}}}: actors in the order
- * they first appear, keys in the order of the changes, a group (dimension,
- * start, vehicle_model, behaviour) whole where its first change is. */
-static char *params_json(const vs_change_set *set)
+/* Actors in the order they first appear, keys in the order of the
+ * changes, a group (dimension, start, vehicle_model, behaviour) whole
+ * where its first change is. */
+char *vs_change_set_json(const vs_change_set *set)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -267,78 +245,4 @@ static char *params_json(const vs_change_set *set)
 	fputc('}', f);
 	fclose(f);
 	return text;
-}
-
-
-/* ---- variant i -------------------------------------------------------- */
-
-void vs_change_buf_init(vs_change_buf *b, const vs_sweep *sw)
-{
-	b->cap = sw->max_changes;
-	b->set = (vs_change_set){0, NULL, {0, 0}};
-	b->set.changes = vs_xcalloc((size_t)b->cap + 1, sizeof *b->set.changes);
-	b->draws = vs_xcalloc((size_t)b->cap + 1, sizeof *b->draws);
-}
-
-void vs_change_buf_finish(vs_change_buf *b)
-{
-	free(b->set.changes);
-	free(b->draws);
-	*b = (vs_change_buf){{0, NULL, {0, 0}}, NULL, 0};
-}
-
-int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
-                     vs_error *err)
-{
-	if (i >= sw->count) {
-		vs_error_at(err, sw->path ? sw->path : "<sweep>", (vs_mark){0, 0},
-		            "variant %llu is out of range: the sweep has %llu",
-		            (unsigned long long)i, (unsigned long long)sw->count);
-		return -1;
-	}
-	/* The last block that starts at or before i. */
-	int lo = 0, hi = sw->n_blocks - 1;
-	while (lo < hi) {
-		int mid = lo + (hi - lo + 1) / 2;
-		if (sw->blocks[mid].first <= i)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	const vs_block *bl = &sw->blocks[lo];
-	if (bl->kind != VS_BLOCK_LIST) {
-		vs_sweep_axes_changes(sw, bl, i, b);
-		return 0;
-	}
-	/* The changes are the sweep's own; the set only points at them. */
-	const vs_change_set *set = &bl->sets[i - bl->first];
-	if (set->n) /* an empty set may have no array at all */
-		memcpy(b->set.changes, set->changes,
-		       (size_t)set->n * sizeof *set->changes);
-	b->set.n = set->n;
-	b->set.mark = set->mark;
-	return 0;
-}
-
-vs_scenario *vs_sweep_variant(const vs_sweep *sw, const vs_scenario *seed,
-                              uint64_t i, char **json, vs_error *err)
-{
-	if (json)
-		*json = NULL;
-	vs_change_buf b;
-	vs_change_buf_init(&b, sw);
-	vs_scenario *v = NULL;
-	if (vs_sweep_changes(sw, i, &b, err))
-		goto out;
-	v = vs_scenario_clone(seed);
-	if (apply_set(v, &b.set, sw->path ? sw->path : "<sweep>", err)) {
-		vs_scenario_destroy(v);
-		v = NULL;
-		goto out;
-	}
-	if (json)
-		*json = params_json(&b.set);
-out:
-	vs_change_buf_finish(&b);
-	return v;
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "input/yamltree.h"
+#include "yaml/yamltree.h"
 
 static vs_ydoc *parse(const char *text, vs_error *err)
 {

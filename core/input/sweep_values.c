@@ -1,0 +1,182 @@
+/* The values of a sweep file (sweep_values.h): the actor a change names,
+ * property keys resolved through the property table, and one value of a
+ * property read and checked against its domain. Calls only
+ * sweep_props.c of the sweep loader. */
+#include "input/sweep_values.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef vs_sweep_ctx ctx;
+
+int vs_sweep_actor(ctx *c, const vs_ynode *m, const char *what,
+                   const vs_actor_spec **a)
+{
+	const vs_ynode *an = vs_ymap_get(m, "actor");
+	int64_t id;
+	if (!an) {
+		vs_error_at(c->err, c->doc->path, m->mark,
+		            "%s: missing required key 'actor'", what);
+		return -1;
+	}
+	if (vs_y_int(c->doc, an, "actor", &id, c->err))
+		return -1;
+	if (id <= 0) {
+		vs_error_at(c->err, c->doc->path, an->mark,
+		            "actor: expected a positive integer actor ID, got %s",
+		            an->str);
+		return -1;
+	}
+	int idx = vs_scenario_find_actor(c->seed, id);
+	if (idx < 0) {
+		char ids[256] = "", id_text[24];
+		for (int i = 0; i < c->seed->n_actors; i++) {
+			snprintf(id_text, sizeof id_text, "%lld",
+			         (long long)c->seed->actors[i].id);
+			vs_y_join(ids, sizeof ids, id_text);
+		}
+		vs_error_at(c->err, c->doc->path, an->mark,
+		            "actor %lld: no such actor in the seed scenario "
+		            "(its IDs: %s)", (long long)id, ids);
+		return -1;
+	}
+	*a = &c->seed->actors[idx];
+	return 0;
+}
+
+/* param: vehicle_model.NAME or behaviour.NAME, a param of the plugin the
+ * actor's seed binds. */
+static int param_key(ctx *c, const vs_actor_spec *a, const vs_ynode *pn,
+                     vs_propkey *pk)
+{
+	const char *path;
+	if (vs_y_string(c->doc, pn, "param", &path, c->err))
+		return -1;
+	const char *dot = strchr(path, '.');
+	size_t plen = dot ? (size_t)(dot - path) : 0;
+	const vs_plugin_use *use = NULL;
+	if (dot && plen == 13 && !strncmp(path, "vehicle_model", plen))
+		use = &a->vehicle_model;
+	else if (dot && plen == 9 && !strncmp(path, "behaviour", plen))
+		use = &a->behaviour;
+	if (!use || !dot[1]) {
+		vs_error_at(c->err, c->doc->path, pn->mark,
+		            "param: expected vehicle_model.NAME or "
+		            "behaviour.NAME, got '%s'", path);
+		return -1;
+	}
+	if (!use->loaded) {
+		vs_error_at(c->err, c->doc->path, pn->mark,
+		            "param %s: actor %lld has no %.*s plugin", path,
+		            (long long)a->id, (int)plen, path);
+		return -1;
+	}
+	const vs_plugin *d = use->loaded->desc;
+	int j = vs_plugin_use_param(use, dot + 1);
+	if (j < 0) {
+		char list[512] = "";
+		for (size_t k = 0; k < d->n_params; k++)
+			vs_y_join(list, sizeof list, d->params[k].name);
+		vs_error_at(c->err, c->doc->path, pn->mark,
+		            "param %s: actor %lld's plugin '%s' has no param "
+		            "'%s'; %s%s", path, (long long)a->id, d->name,
+		            dot + 1, d->n_params ? "its params: " : "it takes none",
+		            list);
+		return -1;
+	}
+	pk->field = pk->name = path;
+	pk->param = &d->params[j];
+	return 0;
+}
+
+int vs_sweep_propkey(ctx *c, const vs_actor_spec *a, const vs_ynode *key,
+                     const vs_ynode *pn, vs_propkey *pk)
+{
+	const vs_prop_def *d = vs_prop_def_find(key->str);
+	*pk = (vs_propkey){.def = d, .name = key->str, .mark = key->mark};
+	if (!d) { /* the callers' key checks let nothing else through */
+		vs_error_at(c->err, c->doc->path, key->mark,
+		            "'%s' is not a property", key->str);
+		return -1;
+	}
+	if (d->prop == VS_PROP_PARAM)
+		return param_key(c, a, pn, pk);
+	pk->field = d->field;
+	return 0;
+}
+
+int vs_sweep_in_domain(const vs_propkey *pk, double x)
+{
+	if (pk->param)
+		return x >= pk->param->min && x <= pk->param->max;
+	if (pk->def->sign == VS_Y_POSITIVE)
+		return x > 0;
+	if (pk->def->sign == VS_Y_NONNEG)
+		return x >= 0;
+	return 1;
+}
+
+int vs_sweep_read_number(ctx *c, const vs_propkey *pk, const vs_ynode *node,
+                         const char *what, double *x)
+{
+	if (vs_y_number(c->doc, node, what, pk->def->sign, x, c->err))
+		return -1;
+	if (pk->param && !vs_sweep_in_domain(pk, *x)) {
+		const vs_param *p = pk->param;
+		vs_error_at(c->err, c->doc->path, node->mark,
+		            "%s: %s = %g is outside [%g, %g]%s%s", what, pk->name,
+		            *x, p->min, p->max, p->unit && *p->unit ? " " : "",
+		            p->unit ? p->unit : "");
+		return -1;
+	}
+	return 0;
+}
+
+int vs_sweep_read_value(ctx *c, const vs_propkey *pk, const vs_ynode *val,
+                        const char *what, double **v, int *n)
+{
+	const vs_ydoc *doc = c->doc;
+	int sign = pk->def->sign;
+	*v = NULL;
+	*n = 0;
+	switch (pk->def->shape) {
+	case VS_SHAPE_SPEED:
+		return vs_y_numbers(doc, val, what, VS_Y_SCALAR_OK | sign, v, n,
+		                    c->err);
+	case VS_SHAPE_LIST:
+		return vs_y_numbers(doc, val, what, sign, v, n, c->err);
+	case VS_SHAPE_ROWS:
+		if (vs_y_rows(doc, val, what, 3, 2, VS_Y_DISTINCT, v, n, c->err))
+			return -1;
+		*n *= 3; /* n counts values, not rows */
+		return 0;
+	case VS_SHAPE_VEC3:
+		*v = vs_xcalloc(3, sizeof **v);
+		*n = 3;
+		break;
+	case VS_SHAPE_NUMBER:
+		*v = vs_xcalloc(1, sizeof **v);
+		*n = 1;
+		break;
+	}
+	if (*n == 3 ? vs_y_vec(doc, val, what, 3, *v, c->err)
+	            : vs_sweep_read_number(c, pk, val, what, *v)) {
+		free(*v);
+		*v = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int vs_sweep_need(ctx *c, const vs_ynode *m, const char *key,
+                  const char *what, const vs_ynode **out)
+{
+	*out = vs_ymap_get(m, key);
+	if (*out)
+		return 0;
+	vs_error_at(c->err, c->doc->path, m->mark,
+	            "%s: missing required key '%s'", what, key);
+	return -1;
+}

@@ -1,0 +1,71 @@
+/* Reading the values of a sweep file: the reader's context, the actor a
+ * change names, a property key resolved to its row of the property table
+ * (and, for a param, to the plugin's param), and one value of a property
+ * in its list form, checked against the property's domain.
+ *
+ * Layer 2 of the sweep loader, above sweep_props.c; used by the rules
+ * (sweep_rules.c), the distributions (sweep_dists.c), list blocks
+ * (sweep_list.c) and grid and random blocks (sweep_blocks.c). Calls
+ * nothing above it. */
+#ifndef VS_SWEEP_VALUES_H
+#define VS_SWEEP_VALUES_H
+
+#include "input/sweep_props.h"
+#include "plugin/registry.h"
+#include "yaml/yamltree.h"
+
+#define VS_MAX_VARIANTS 1000000000ULL /* DESIGN.md input limits */
+/* Changes in one variant: far more than a real variant needs, and it keeps
+ * the quadratic rule checks on one variant cheap. */
+#define VS_MAX_CHANGES 1000
+
+typedef struct vs_sweep_ctx {
+	const vs_ydoc *doc;
+	const vs_scenario *seed;
+	vs_error *err;
+	int max_changes; /* the most changes one variant has, so far */
+} vs_sweep_ctx;
+
+/* A property key resolved: its row, and what names it. */
+typedef struct vs_propkey {
+	const vs_prop_def *def; /* its row: prop, shape, sign */
+	const char *field;    /* as vs_change.field; points into the tree or
+	                         the table */
+	const char *name;     /* for messages: "speed", "dimension.length",
+	                         "vehicle_model.lf" */
+	const vs_param *param; /* VS_PROP_PARAM: its range and unit */
+	vs_mark mark;         /* the key */
+} vs_propkey;
+
+/* The actor a change or axis m names with actor: ID (what names m in the
+ * messages). Returns 0, or -1 with c->err set. */
+int vs_sweep_actor(vs_sweep_ctx *c, const vs_ynode *m, const char *what,
+                   const vs_actor_spec **a);
+
+/* Resolves the property key (a name of the property table; pn is param's
+ * value, the plugin param's path) for actor a. Returns 0, or -1 with
+ * c->err set. */
+int vs_sweep_propkey(vs_sweep_ctx *c, const vs_actor_spec *a,
+                     const vs_ynode *key, const vs_ynode *pn,
+                     vs_propkey *pk);
+
+/* Reads one value of the property in its list form into a malloc'd *v of
+ * *n numbers, checked against the property's domain; what names it in
+ * messages. Returns 0, or -1 with c->err set. */
+int vs_sweep_read_value(vs_sweep_ctx *c, const vs_propkey *pk,
+                        const vs_ynode *val, const char *what, double **v,
+                        int *n);
+
+/* Reads one number of a one-number property (a range bound, a uniform's
+ * bound, a normal's min or max), checked against its domain. */
+int vs_sweep_read_number(vs_sweep_ctx *c, const vs_propkey *pk,
+                         const vs_ynode *node, const char *what, double *x);
+
+/* Whether x lies in the property's domain. */
+int vs_sweep_in_domain(const vs_propkey *pk, double x);
+
+/* Fails with "WHAT: missing required key 'KEY'" when m lacks key. */
+int vs_sweep_need(vs_sweep_ctx *c, const vs_ynode *m, const char *key,
+                  const char *what, const vs_ynode **out);
+
+#endif

@@ -1,0 +1,30 @@
+/* A variant scenario from a change set: the seed's clone with the changes
+ * applied, and the params JSON stored with its results
+ * (vs_change_set_json, declared in sweep.h). Every change is applied and
+ * written as its row of the property table says (sweep_props.h).
+ *
+ * Below the sweep readers: it calls only sweep_props.c; the list reader
+ * (sweep_list.c) checks a variant's geometry with
+ * vs_sweep_apply_dimensions, the sweep root (sweep.c) builds variants. */
+#ifndef VS_VARIANT_BUILD_H
+#define VS_VARIANT_BUILD_H
+
+#include "input/sweep.h"
+
+/* Applies an actor's dimension changes in set to a: sizes first, then
+ * overhangs, so an overhang given in the same variant wins over the one a
+ * length change implies (see VS_PROPF_MOVES_REAR). Returns 0, or -1 with
+ * err set (path names the sweep) when the overhangs no longer fit the
+ * length of a vehicle with n_axles >= 2. */
+int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
+                              const vs_change_set *set, const char *path,
+                              vs_error *err);
+
+/* Applies set to v (a clone of the seed): routes first, then what depends
+ * on them (yaws, a derived start), dimensions, params. Returns 0, or -1
+ * with err set when a change does not fit v (an actor or param v lacks,
+ * which only a seed other than the sweep's can cause). */
+int vs_variant_apply(vs_scenario *v, const vs_change_set *set,
+                     const char *path, vs_error *err);
+
+#endif
