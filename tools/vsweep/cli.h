@@ -86,4 +86,14 @@ long cli_fmu_jobs(const vs_registry *reg, long jobs);
 /* `vsweep plugins`: what is found, with params. */
 int cli_plugins(const vs_registry *reg);
 
+/* The word of known[0..n) nearest to word, when near enough to be a
+ * misspelling of it (cli_suggest.c); NULL otherwise. */
+const char *cli_did_you_mean(const char *word, const char *const *known,
+                             int n);
+
+/* "WHO: unknown option 'O'; did you mean 'X'?" (or without the
+ * suggestion) on stderr. */
+void cli_unknown_option(const char *who, const char *o,
+                        const char *const *known, int n);
+
 #endif

@@ -11,6 +11,7 @@
 #include "input/scenario.h"
 #include "input/sweep.h"
 #include "plot.h"
+#include "report.h"
 #include "run/runner.h"
 #include "store/merge.h"
 #include "variants.h"
@@ -31,6 +32,7 @@ static const char usage[] =
 	"                  [--plugin-path DIR]\n"
 	"  vsweep export SCENARIO.yaml --sweep SWEEP.yaml --variant I -o FILE.yaml\n"
 	"                [--plugin-path DIR]\n"
+	"  vsweep report results.db -o FILE.html [--worst N] [--by KPI]\n"
 	"  vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
 	"  vsweep --help | --version\n"
 	"\n"
@@ -249,6 +251,8 @@ int main(int argc, char **argv)
 		return cmd_merge(argc, argv);
 	if (!strcmp(argv[1], "plot"))
 		return cli_plot(argc, argv);
+	if (!strcmp(argv[1], "report"))
+		return cli_report(argc, argv);
 	if (!strcmp(argv[1], "plugins") && argc == 4 &&
 	    !strcmp(argv[2], "--fmu"))
 		return cli_plugins_fmu(argv[3]);

@@ -116,6 +116,9 @@ void plot_lanes_finish(plot_lanes *l);
  * parameter when there is one, else distinct per variant. */
 void plot_series_colour(const plot_data *d, int variant, char out[8]);
 
+/* Viridis at u in [0, 1] (clamped; NaN as 0), as "#rrggbb". */
+void plot_viridis(double u, char out[8]);
+
 /* Dash pattern of the actor with this index (in screen px, scaled by
  * unit px per user unit), or "" for solid. */
 void plot_actor_dash(int actor_index, double unit, char *out, size_t size);

@@ -39,7 +39,7 @@ static const double dashes[][4] = {
 };
 #define N_DASHES (int)(sizeof dashes / sizeof dashes[0])
 
-static void viridis_at(double u, char out[8])
+void plot_viridis(double u, char out[8])
 {
 	if (!(u > 0))
 		u = 0;  /* also NaN */
@@ -84,7 +84,7 @@ void plot_series_colour(const plot_data *d, int variant, char out[8])
 			return;
 		}
 		double span = d->vmax - d->vmin;
-		viridis_at(span > 0 ? (v->value - d->vmin) / span : 0.5, out);
+		plot_viridis(span > 0 ? (v->value - d->vmin) / span : 0.5, out);
 		return;
 	}
 	if (variant < 10) {

@@ -1,0 +1,452 @@
+/* `vsweep report`: reads a results file through its views (DESIGN.md
+ * "Storage") into report_data and writes the page. One pass over
+ * variant_summary fetches every KPI and every swept parameter, so a file
+ * of 10^6 variants costs one scan. See report.h for the page's structure. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "common/error.h"
+#include "report.h"
+
+#define DISCOVERY_SAMPLE 2000  /* variants whose params name the axes */
+
+static const char report_usage[] =
+	"usage: vsweep report RESULTS.db -o FILE.html [--worst N] [--by KPI]\n"
+	"  One self-contained HTML page: the sweep's record, done/failed with\n"
+	"  the reasons, each KPI of variant_summary against each swept\n"
+	"  parameter, the worst N variants by KPI (default 5 by\n"
+	"  max_lateral_acceleration) with trajectories and speed, the events.\n";
+
+static int report_bad_usage(const char *fmt, ...) VS_PRINTF(1, 2);
+
+static int report_bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("vsweep: report: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	fputs(report_usage, stderr);
+	return EXIT_BAD_INPUT;
+}
+
+typedef struct report_args {
+	const char *db, *out, *by;
+	long worst;
+} report_args;
+
+static const char *const report_options[] = {"-o", "--output", "--worst",
+                                             "--by", "--help"};
+
+/* 0, -1 for --help (printed), or a usage status. */
+static int parse_args(int argc, char **argv, report_args *a)
+{
+	a->worst = 5;
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+			if (!v)
+				return report_bad_usage("%s", "-o needs FILE.html");
+			a->out = v;
+			i++;
+		} else if (!strcmp(o, "--worst")) {
+			if (cli_parse_long(v, 0, 100, &a->worst))
+				return report_bad_usage("--worst needs N in "
+				                        "0..100, got '%s'",
+				                        v ? v : "");
+			i++;
+		} else if (!strcmp(o, "--by")) {
+			if (!v)
+				return report_bad_usage("%s", "--by needs a KPI "
+				                        "column of variant_summary");
+			a->by = v;
+			i++;
+		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+			fputs(report_usage, stdout);
+			return -1;
+		} else if (o[0] == '-' && o[1]) {
+			cli_unknown_option("vsweep: report", o, report_options,
+			                   (int)(sizeof report_options /
+			                         sizeof *report_options));
+			fputs(report_usage, stderr);
+			return EXIT_BAD_INPUT;
+		} else if (!a->db) {
+			a->db = o;
+		} else {
+			return report_bad_usage("unexpected argument '%s'", o);
+		}
+	}
+	if (!a->db)
+		return report_bad_usage("%s", "missing RESULTS.db");
+	if (!a->out)
+		return report_bad_usage("%s", "-o FILE.html is required");
+	return 0;
+}
+
+static sqlite3_stmt *prepare(const report_data *d, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "vsweep: %s: not a readable vsweep results "
+		        "file: %s\n", d->db_path, sqlite3_errmsg(d->db));
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Knuth's multiplicative hash of the id against a threshold: a sample of
+ * about `want` in n that does not alias with a grid's strides. */
+static uint64_t sample_threshold(int64_t n, int64_t want)
+{
+	if (n <= want)
+		return UINT64_C(1) << 32;
+	return (uint64_t)((double)want / (double)n * 4294967296.0);
+}
+
+int report_sampled(const report_data *d, int64_t i)
+{
+	uint64_t h = ((uint64_t)d->id[i] * UINT64_C(2654435761)) &
+	             UINT64_C(0xffffffff);
+	return h < sample_threshold(d->n, REPORT_MAX_MARKS);
+}
+
+typedef struct unit_row {
+	const char *name, *unit;
+} unit_row;
+
+static const unit_row kpi_units[] = {
+	{"max_lateral_acceleration", "m/s\xc2\xb2"},
+	{"max_yaw_rate", "rad/s"}, {"min_distance", "m"},
+	{"time_on_lane_pct", "%"}, {"collisions", "count"},
+	{"lane_changes", "count"}, {"min_ttc", "s"}, {"min_thw", "s"},
+	{"max_deceleration", "m/s\xc2\xb2"},
+};
+
+/* The last name of a parameter path decides its unit (DESIGN.md units). */
+static const unit_row param_units[] = {
+	{"speed", "m/s"}, {"yaw", "rad"}, {"length", "m"}, {"width", "m"},
+	{"height", "m"}, {"lf", "m"}, {"lr", "m"}, {"wheelbase", "m"},
+	{"track", "m"}, {"wheel_radius", "m"}, {"front_overhang", "m"},
+	{"rear_overhang", "m"}, {"m", "kg"}, {"Kf", "N/rad"},
+	{"Kr", "N/rad"}, {"heading", "deg"}, {"slope", "deg"},
+	{"offset", "m"}, {"s", "m"}, {"steering_ratio", ""},
+};
+
+static const char *unit_of(const unit_row *t, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].unit;
+	size_t len = strlen(name);
+	if (len > 4 && !strcmp(name + len - 4, "_deg"))
+		return "deg";
+	return "";
+}
+
+/* The KPI columns of variant_summary: every column but the identity ones,
+ * so KPIs added later appear without a change here. */
+static int load_kpi_names(report_data *d)
+{
+	sqlite3_stmt *st = prepare(d, "SELECT name FROM pragma_table_info("
+	                           "'variant_summary') ORDER BY cid");
+	if (!st)
+		return EXIT_BAD_INPUT;
+	while (sqlite3_step(st) == SQLITE_ROW && d->n_kpis < REPORT_MAX_KPIS) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		if (!strcmp(name, "variant_id") || !strcmp(name, "status") ||
+		    !strcmp(name, "label") || !strcmp(name, "params"))
+			continue;
+		report_kpi *k = &d->kpis[d->n_kpis++];
+		k->name = vs_strdup(name);
+		k->unit = unit_of(kpi_units, (int)(sizeof kpi_units /
+		                  sizeof *kpi_units), name);
+		k->lower_is_worse = !strncmp(name, "min_", 4) ||
+		                    !strncmp(name, "time_on_lane", 12);
+	}
+	sqlite3_finalize(st);
+	if (!d->n_kpis) {
+		fprintf(stderr, "vsweep: %s: not a vsweep results file (no "
+		        "variant_summary view)\n", d->db_path);
+		return EXIT_BAD_INPUT;
+	}
+	return 0;
+}
+
+/* The swept parameters: leaves of params (an array counts as one leaf)
+ * that differ between variants or are missing from some, over a sample
+ * of the variants; in the order they first appear. */
+static int discover_params(report_data *d)
+{
+	sqlite3_stmt *st = prepare(d,
+		"WITH s AS (SELECT variant_id, params FROM variant_info "
+		"  WHERE ((variant_id * 2654435761) & 4294967295) < ?1), "
+		"l AS (SELECT s.variant_id AS vid, j.id AS jid, j.fullkey AS k, "
+		"  j.type AS type, coalesce(j.atom, j.value) AS val "
+		"  FROM s, json_tree(s.params) j "
+		"  WHERE typeof(j.key) = 'text' AND j.type != 'object') "
+		"SELECT k, count(DISTINCT val), min(type IN ('integer', 'real')),"
+		"  count(*), (SELECT count(*) FROM s) FROM l GROUP BY k "
+		"ORDER BY min(vid), min(jid)");
+	if (!st)
+		return EXIT_BAD_INPUT;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)sample_threshold(
+		d->n, DISCOVERY_SAMPLE));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int distinct = sqlite3_column_int(st, 1);
+		int64_t present = sqlite3_column_int64(st, 3);
+		int64_t sampled = sqlite3_column_int64(st, 4);
+		if (distinct < 2 && present == sampled)
+			continue;  /* the same in every variant: not swept */
+		if (d->n_params == REPORT_MAX_PARAMS) {
+			d->n_params_dropped++;
+			continue;
+		}
+		report_param *p = &d->params[d->n_params++];
+		p->path = vs_strdup((const char *)sqlite3_column_text(st, 0));
+		p->categorical = !sqlite3_column_int(st, 2);
+		const char *last = strrchr(p->path, '.');
+		char name[64];
+		snprintf(name, sizeof name, "%s", last ? last + 1 : p->path);
+		if (name[0] == '"' && strlen(name) > 1)
+			memmove(name, name + 1, strlen(name));
+		char *q = strchr(name, '"');
+		if (q)
+			*q = 0;
+		p->unit = unit_of(param_units, (int)(sizeof param_units /
+		                  sizeof *param_units), name);
+		p->v = vs_xcalloc((size_t)d->n, sizeof *p->v);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* The level index of a categorical value, adding it when new; -1 past
+ * REPORT_MAX_LEVELS. */
+static int level_of(report_param *p, const char *s)
+{
+	for (int i = p->n_levels - 1; i >= 0; i--)
+		if (!strcmp(p->levels[i], s))
+			return i;
+	if (p->n_levels == REPORT_MAX_LEVELS)
+		return -1;
+	p->levels = vs_xrealloc(p->levels, (size_t)(p->n_levels + 1) *
+	                        sizeof *p->levels);
+	p->levels[p->n_levels] = vs_strdup(s);
+	return p->n_levels++;
+}
+
+static double column_real(sqlite3_stmt *st, int col)
+{
+	int t = sqlite3_column_type(st, col);
+	return t == SQLITE_INTEGER || t == SQLITE_FLOAT
+	               ? sqlite3_column_double(st, col) : NAN;
+}
+
+/* One pass: ids, status, every KPI, every swept parameter. */
+static int load_variants(report_data *d)
+{
+	char sql[4096];
+	size_t len = (size_t)snprintf(sql, sizeof sql,
+	                              "SELECT s.variant_id, s.status = 'done'");
+	for (int k = 0; k < d->n_kpis; k++)
+		len += (size_t)snprintf(sql + len, sizeof sql - len, ", s.\"%s\"",
+		                        d->kpis[k].name);
+	for (int p = 0; p < d->n_params; p++)
+		len += (size_t)snprintf(sql + len, sizeof sql - len,
+		                        ", json_extract(s.params, ?%d)", p + 1);
+	snprintf(sql + len, sizeof sql - len, " FROM variant_summary s "
+	         "ORDER BY s.variant_id");
+	sqlite3_stmt *st = prepare(d, sql);
+	if (!st)
+		return EXIT_BAD_INPUT;
+	for (int p = 0; p < d->n_params; p++)
+		sqlite3_bind_text(st, p + 1, d->params[p].path, -1,
+		                  SQLITE_STATIC);
+	d->id = vs_xcalloc((size_t)d->n + 1, sizeof *d->id);
+	d->failed = vs_xcalloc((size_t)d->n + 1, 1);
+	for (int k = 0; k < d->n_kpis; k++)
+		d->kpis[k].v = vs_xcalloc((size_t)d->n + 1, sizeof(double));
+	int64_t i = 0;
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && i < d->n) {
+		d->id[i] = sqlite3_column_int64(st, 0);
+		d->failed[i] = !sqlite3_column_int(st, 1);
+		d->n_failed += d->failed[i];
+		for (int k = 0; k < d->n_kpis; k++) {
+			double v = column_real(st, 2 + k);
+			d->kpis[k].v[i] = v;
+			d->kpis[k].any |= !isnan(v);
+		}
+		for (int p = 0; p < d->n_params; p++) {
+			report_param *q = &d->params[p];
+			int col = 2 + d->n_kpis + p;
+			if (sqlite3_column_type(st, col) == SQLITE_NULL) {
+				q->v[i] = NAN;
+			} else if (q->categorical) {
+				int lv = level_of(q, (const char *)
+				                  sqlite3_column_text(st, col));
+				q->v[i] = lv < 0 ? NAN : lv;
+			} else {
+				q->v[i] = column_real(st, col);
+			}
+		}
+		i++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		fprintf(stderr, "vsweep: %s: %s\n", d->db_path,
+		        sqlite3_errmsg(d->db));
+		return EXIT_BAD_INPUT;
+	}
+	d->n = i;
+	return 0;
+}
+
+/* --by: a KPI column, or an input error naming the choices. */
+static int choose_by(report_data *d, const char *by)
+{
+	const char *want = by ? by : "max_lateral_acceleration";
+	const char *names[REPORT_MAX_KPIS];
+	for (int k = 0; k < d->n_kpis; k++) {
+		names[k] = d->kpis[k].name;
+		if (!strcmp(names[k], want)) {
+			d->by = k;
+			return 0;
+		}
+	}
+	if (!by) {
+		d->by = 0;
+		return 0;
+	}
+	const char *near = cli_did_you_mean(by, names, d->n_kpis);
+	fprintf(stderr, "vsweep: report: --by: no KPI '%s' in "
+	        "variant_summary%s%s%s; KPIs:", by, near ? " (did you mean '" :
+	        "", near ? near : "", near ? "'?)" : "");
+	for (int k = 0; k < d->n_kpis; k++)
+		fprintf(stderr, " %s", names[k]);
+	fputs("\n", stderr);
+	return EXIT_BAD_INPUT;
+}
+
+static void report_data_finish(report_data *d)
+{
+	for (int k = 0; k < d->n_kpis; k++) {
+		free(d->kpis[k].name);
+		free(d->kpis[k].v);
+	}
+	for (int p = 0; p < d->n_params; p++) {
+		report_param *q = &d->params[p];
+		for (int l = 0; l < q->n_levels; l++)
+			free(q->levels[l]);
+		free(q->levels);
+		free(q->path);
+		free(q->v);
+	}
+	free(d->id);
+	free(d->failed);
+	sqlite3_close(d->db);
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Writes the page built in memory: a failed write is one I/O error,
+ * never half a page. */
+static int write_page(const report_args *a, const report_data *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	if (!m) {
+		fprintf(stderr, "vsweep: report: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	report_write_page(m, d);
+	if (fclose(m)) {
+		free(buf);
+		fprintf(stderr, "vsweep: report: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	int status = EXIT_OK;
+	FILE *f = fopen(a->out, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fflush(f)) {
+		fprintf(stderr, "vsweep: %s: cannot write: %s\n", a->out,
+		        strerror(errno));
+		status = EXIT_INTERNAL;
+	}
+	if (f && fclose(f) && status == EXIT_OK) {
+		fprintf(stderr, "vsweep: %s: cannot write: %s\n", a->out,
+		        strerror(errno));
+		status = EXIT_INTERNAL;
+	}
+	free(buf);
+	return status;
+}
+
+int cli_report(int argc, char **argv)
+{
+	report_args a = {0};
+	report_data d;
+	memset(&d, 0, sizeof d);
+	double t0 = seconds_now();
+	int status = parse_args(argc, argv, &a);
+	if (status)
+		return status < 0 ? EXIT_OK : status;
+	d.db_path = a.db;
+	d.worst = (int)a.worst;
+	FILE *probe = fopen(a.db, "rb");
+	if (!probe) {
+		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
+		        a.db, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	fclose(probe);
+	/* Read-only, one read transaction: a run still writing the file
+	 * cannot change it between the counts and the charts. */
+	if (sqlite3_open_v2(a.db, &d.db, SQLITE_OPEN_READONLY, NULL) !=
+	        SQLITE_OK ||
+	    sqlite3_exec(d.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
+		        a.db, d.db ? sqlite3_errmsg(d.db) : "out of memory");
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	sqlite3_stmt *cnt = prepare(&d, "SELECT count(*) FROM variant_info");
+	if (!cnt) {
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	if (sqlite3_step(cnt) == SQLITE_ROW)
+		d.n = sqlite3_column_int64(cnt, 0);
+	sqlite3_finalize(cnt);
+	status = load_kpi_names(&d);
+	if (!status)
+		status = choose_by(&d, a.by);
+	if (!status)
+		status = discover_params(&d);
+	if (!status)
+		status = load_variants(&d);
+	if (status)
+		goto out;
+	d.load_seconds = seconds_now() - t0;
+	status = write_page(&a, &d);
+	if (!status)
+		printf("vsweep: %s: report of %lld variants (%lld failed), %d "
+		       "swept parameters, in %.2f s\n", a.out, (long long)d.n,
+		       (long long)d.n_failed, d.n_params, seconds_now() - t0);
+out:
+	report_data_finish(&d);
+	return status;
+}

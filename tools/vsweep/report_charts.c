@@ -1,0 +1,466 @@
+/* The KPI section of `vsweep report`: each KPI of variant_summary against
+ * each swept parameter. A full grid of two parameters is a heat map (one
+ * cell per grid point, the mean of the variants in it); otherwise one
+ * scatter per parameter (one circle per variant, a sample past
+ * REPORT_MAX_MARKS), with a line through the points when a single
+ * parameter is swept. Failed variants are red rings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "plot.h"
+#include "report.h"
+
+#define W 380.0       /* px, one chart */
+#define H 250.0
+#define ML 60.0       /* px, margins: tick labels and axis titles */
+#define MR 14.0
+#define MT 14.0
+#define MB 46.0
+#define BAR_W 14.0    /* px, heat map colour bar */
+#define BAR_GAP 76.0  /* px right of the box for the bar and its labels */
+#define NO_VALUE "#cccccc"
+
+typedef struct range {
+	double lo, hi;
+} range;
+
+/* Range of the finite values of v, widened when flat or empty. */
+static range range_of(const double *v, int64_t n)
+{
+	range r = {INFINITY, -INFINITY};
+	for (int64_t i = 0; i < n; i++) {
+		if (isfinite(v[i])) {
+			r.lo = fmin(r.lo, v[i]);
+			r.hi = fmax(r.hi, v[i]);
+		}
+	}
+	if (!(r.lo <= r.hi))
+		r = (range){0, 1};
+	if (r.hi - r.lo < 1e-12 * fmax(1, fabs(r.hi))) {
+		double half = r.hi != 0 ? 0.05 * fabs(r.hi) : 0.5;
+		r.lo -= half;
+		r.hi += half;
+	}
+	return r;
+}
+
+static double map_lin(double v, range r, double a, double b)
+{
+	return a + (v - r.lo) / (r.hi - r.lo) * (b - a);
+}
+
+/* Display name of a parameter path: "actor1.vehicle_model.lf". */
+static void param_name(FILE *f, const report_param *p)
+{
+	for (const char *s = p->path + (strncmp(p->path, "$.", 2) ? 0 : 2);
+	     *s; s++)
+		if (*s != '"')
+			fputc(*s, f);
+}
+
+static void axis_title(FILE *f, const char *what, const char *unit, int y)
+{
+	if (y)
+		fprintf(f, "<text transform=\"translate(14 %.1f) rotate(-90)\" "
+		        "text-anchor=\"middle\">", MT + (H - MT - MB) / 2);
+	else
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		        ML + (W - ML - MR) / 2, H - 8);
+	report_text(f, what);
+	if (*unit) {
+		fputs(" (", f);
+		report_text(f, unit);
+		fputs(")", f);
+	}
+	fputs("</text>\n", f);
+}
+
+/* Ticks of a numeric axis over r, between pixels a and b. */
+static void ticks(FILE *f, range r, double a, double b, int y, double x0,
+                  double y0)
+{
+	int dec;
+	double step = plot_nice_step(r.hi - r.lo, y ? 5 : 6, &dec);
+	for (double v = ceil(r.lo / step) * step; v <= r.hi + step * 1e-9;
+	     v += step) {
+		double p = map_lin(v, r, a, b);
+		double shown = fabs(v) < step / 2 ? 0.0 : v;
+		if (y)
+			fprintf(f, "<path d=\"M%.1f %.1fh-4\" stroke=\"#444\"/>"
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+			        "%.*f</text>\n", x0, p, x0 - 6, p + 4, dec, shown);
+		else
+			fprintf(f, "<path d=\"M%.1f %.1fv4\" stroke=\"#444\"/>"
+			        "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			        "%.*f</text>\n", p, y0, p, y0 + 16, dec, shown);
+	}
+}
+
+/* Labels of a categorical axis: its levels (shortened) when few. */
+static void level_ticks(FILE *f, const report_param *p, range r, double a,
+                        double b, double y0)
+{
+	int every = p->n_levels > 8 ? (p->n_levels + 7) / 8 : 1;
+	for (int l = 0; l < p->n_levels; l += every) {
+		double x = map_lin(l, r, a, b);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+		        "data-tip=\"", x, y0 + 16);
+		report_text(f, p->levels[l]);
+		fprintf(f, "\">#%d</text>\n", l);
+	}
+}
+
+typedef struct xy {
+	double x, y;
+} xy;
+
+static int cmp_x(const void *a, const void *b)
+{
+	double u = ((const xy *)a)->x, v = ((const xy *)b)->x;
+	return (u > v) - (u < v);
+}
+
+static void scatter(FILE *f, const report_data *d, const report_kpi *k,
+                    const report_param *p)
+{
+	double bx0 = ML, bx1 = W - MR, by0 = MT, by1 = H - MB;
+	range rx = range_of(p->v, d->n), ry = range_of(k->v, d->n);
+	if (p->categorical)
+		rx = (range){-0.5, p->n_levels - 0.5};
+	fprintf(f, "<div class=\"chart-box\"><h3>%s%s%s%s</h3>\n", k->name,
+	        *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "");
+	fprintf(f, "<svg class=\"chart scatter\" "
+	        "width=\"%.0f\" height=\"%.0f\" data-kpi=\"%s\" data-param=\"",
+	        W, H, k->name);
+	param_name(f, p);
+	fputs("\">\n", f);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\""
+	        " fill=\"#fafafa\" stroke=\"#444\"/>\n", bx0, by0, bx1 - bx0,
+	        by1 - by0);
+	if (p->categorical)
+		level_ticks(f, p, rx, bx0 + 6, bx1 - 6, by1);
+	else
+		ticks(f, rx, bx0 + 6, bx1 - 6, 0, bx0, by1);
+	ticks(f, ry, by1 - 6, by0 + 6, 1, bx0, by1);
+	axis_title(f, k->name, k->unit, 1);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+	        ML + (W - ML - MR) / 2, H - 8);
+	param_name(f, p);
+	if (*p->unit)
+		fprintf(f, " (%s)", p->unit);
+	fputs("</text>\n", f);
+	/* The line of a one-parameter sweep, through the done variants in
+	 * order of the parameter. */
+	if (d->n_params == 1 && !p->categorical) {
+		xy *pts = vs_xcalloc((size_t)d->n + 1, sizeof *pts);
+		int64_t m = 0;
+		for (int64_t i = 0; i < d->n; i++)
+			if (report_sampled(d, i) && !d->failed[i] &&
+			    isfinite(p->v[i]) && isfinite(k->v[i]))
+				pts[m++] = (xy){p->v[i], k->v[i]};
+		qsort(pts, (size_t)m, sizeof *pts, cmp_x);
+		fputs("<path class=\"line\" fill=\"none\" stroke=\"#1f77b4\" "
+		      "stroke-opacity=\".6\" d=\"", f);
+		for (int64_t i = 0; i < m; i++)
+			fprintf(f, "%s%.1f %.1f", i ? "L" : "M",
+			        map_lin(pts[i].x, rx, bx0 + 6, bx1 - 6),
+			        map_lin(pts[i].y, ry, by1 - 6, by0 + 6));
+		fputs("\"/>\n", f);
+		free(pts);
+	}
+	fputs("<g class=\"marks\" fill=\"#1f77b4\">\n", f);
+	for (int64_t i = 0; i < d->n; i++) {
+		if (!report_sampled(d, i) || !isfinite(p->v[i]))
+			continue;
+		int has = isfinite(k->v[i]);
+		if (!has && !d->failed[i])
+			continue;
+		double cx = map_lin(p->v[i], rx, bx0 + 6, bx1 - 6);
+		double cy = has ? map_lin(k->v[i], ry, by1 - 6, by0 + 6) : by1;
+		fprintf(f, "<circle class=\"mark%s\" cx=\"%.1f\" cy=\"%.1f\" "
+		        "r=\"%s\" data-v=\"%lld\" data-tip=\"variant %lld%s: ",
+		        d->failed[i] ? " failed" : "", cx, cy,
+		        d->n > 500 ? "2" : "3.5", (long long)d->id[i],
+		        (long long)d->id[i], d->failed[i] ? " (failed)" : "");
+		report_num(f, p->v[i]);
+		fputs(", ", f);
+		report_num(f, k->v[i]);
+		fputs("\"/>\n", f);
+	}
+	fputs("</g></svg></div>\n", f);
+}
+
+/* A full grid of two parameters: sorted distinct values of each, and
+ * every combination present. */
+typedef struct grid {
+	int na, nb;
+	double *a, *b;     /* levels, ascending */
+	int *cell;         /* per variant: ia * nb + ib, or -1 */
+} grid;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double u = *(const double *)a, v = *(const double *)b;
+	return (u > v) - (u < v);
+}
+
+/* Sorted distinct finite values of v; -1 past REPORT_MAX_LEVELS. */
+static int levels(const double *v, int64_t n, double **out)
+{
+	double *s = vs_xcalloc((size_t)n + 1, sizeof *s);
+	int64_t m = 0;
+	for (int64_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			s[m++] = v[i];
+	qsort(s, (size_t)m, sizeof *s, cmp_double);
+	int64_t u = 0;
+	for (int64_t i = 0; i < m; i++)
+		if (!u || s[i] != s[u - 1])
+			s[u++] = s[i];
+	*out = s;
+	return u > REPORT_MAX_LEVELS || u < 2 ? -1 : (int)u;
+}
+
+static int level_index(const double *lv, int n, double x)
+{
+	const double *p = bsearch(&x, lv, (size_t)n, sizeof *lv, cmp_double);
+	return p ? (int)(p - lv) : -1;
+}
+
+static int make_grid(const report_data *d, grid *g)
+{
+	memset(g, 0, sizeof *g);
+	if (d->n_params != 2)
+		return -1;
+	const report_param *pa = &d->params[0], *pb = &d->params[1];
+	g->na = levels(pa->v, d->n, &g->a);
+	g->nb = levels(pb->v, d->n, &g->b);
+	if (g->na < 0 || g->nb < 0)
+		return -1;
+	g->cell = vs_xcalloc((size_t)d->n + 1, sizeof *g->cell);
+	unsigned char *seen = vs_xcalloc((size_t)(g->na * g->nb), 1);
+	int64_t filled = 0;
+	for (int64_t i = 0; i < d->n; i++) {
+		int ia = level_index(g->a, g->na, pa->v[i]);
+		int ib = level_index(g->b, g->nb, pb->v[i]);
+		g->cell[i] = ia < 0 || ib < 0 ? -1 : ia * g->nb + ib;
+		if (g->cell[i] >= 0 && !seen[g->cell[i]]++)
+			filled++;
+	}
+	free(seen);
+	return filled == (int64_t)g->na * g->nb ? 0 : -1;
+}
+
+static void grid_finish(grid *g)
+{
+	free(g->a);
+	free(g->b);
+	free(g->cell);
+}
+
+static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
+                    const grid *g)
+{
+	const report_param *pa = &d->params[0], *pb = &d->params[1];
+	int nc = g->na * g->nb;
+	double *sum = vs_xcalloc((size_t)nc, sizeof *sum);
+	int *cnt = vs_xcalloc((size_t)nc, sizeof *cnt);
+	unsigned char *bad = vs_xcalloc((size_t)nc, 1);
+	for (int64_t i = 0; i < d->n; i++) {
+		int c = g->cell[i];
+		if (c < 0)
+			continue;
+		bad[c] |= d->failed[i];
+		if (!d->failed[i] && isfinite(k->v[i])) {
+			sum[c] += k->v[i];
+			cnt[c]++;
+		}
+	}
+	range r = {INFINITY, -INFINITY};
+	for (int c = 0; c < nc; c++) {
+		if (cnt[c]) {
+			sum[c] /= cnt[c];
+			r.lo = fmin(r.lo, sum[c]);
+			r.hi = fmax(r.hi, sum[c]);
+		}
+	}
+	if (!(r.lo <= r.hi))
+		r = (range){0, 1};
+	double w = W + BAR_GAP;
+	double bx0 = ML, bx1 = W - MR, by0 = MT, by1 = H - MB;
+	double cw = (bx1 - bx0) / g->na, ch = (by1 - by0) / g->nb;
+	fprintf(f, "<div class=\"chart-box\"><h3>%s%s%s%s</h3>\n", k->name,
+	        *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "");
+	fprintf(f, "<svg class=\"chart heatmap\" "
+	        "width=\"%.0f\" height=\"%.0f\" data-kpi=\"%s\" data-cells="
+	        "\"%d\" data-param=\"", w, H, k->name, nc);
+	param_name(f, pa);
+	fputc(',', f);
+	param_name(f, pb);
+	fputs("\">\n<g class=\"cells\">\n", f);
+	for (int ia = 0; ia < g->na; ia++) {
+		for (int ib = 0; ib < g->nb; ib++) {
+			int c = ia * g->nb + ib;
+			char col[8];
+			if (cnt[c])
+				plot_viridis(r.hi > r.lo ? (sum[c] - r.lo) /
+				             (r.hi - r.lo) : 0.5, col);
+			else
+				snprintf(col, sizeof col, "%s", NO_VALUE);
+			fprintf(f, "<rect class=\"cell%s\" x=\"%.2f\" y=\"%.2f\" "
+			        "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
+			        "data-tip=\"", bad[c] ? " failed" : "",
+			        bx0 + ia * cw, by1 - (ib + 1) * ch, cw, ch, col);
+			report_num(f, g->a[ia]);
+			fputs(", ", f);
+			report_num(f, g->b[ib]);
+			fputs(": ", f);
+			report_num(f, cnt[c] ? sum[c] : NAN);
+			fputs(bad[c] ? " (a variant failed)\"/>\n" : "\"/>\n", f);
+		}
+	}
+	fputs("</g>\n", f);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\""
+	        " fill=\"none\" stroke=\"#444\"/>\n", bx0, by0, bx1 - bx0,
+	        by1 - by0);
+	range ra = {-0.5, g->na - 0.5}, rb = {-0.5, g->nb - 0.5};
+	int ea = g->na > 8 ? (g->na + 7) / 8 : 1, eb = g->nb > 6 ?
+	         (g->nb + 5) / 6 : 1;
+	for (int ia = 0; ia < g->na; ia += ea) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		        map_lin(ia, ra, bx0, bx1), by1 + 16);
+		if (pa->categorical)
+			fprintf(f, "#%d", ia);
+		else
+			report_num(f, g->a[ia]);
+		fputs("</text>\n", f);
+	}
+	for (int ib = 0; ib < g->nb; ib += eb) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+		        bx0 - 6, map_lin(ib, rb, by1, by0) + 4);
+		if (pb->categorical)
+			fprintf(f, "#%d", ib);
+		else
+			report_num(f, g->b[ib]);
+		fputs("</text>\n", f);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+	        ML + (W - ML - MR) / 2, H - 8);
+	param_name(f, pa);
+	fprintf(f, "%s%s%s</text>\n", *pa->unit ? " (" : "", pa->unit,
+	        *pa->unit ? ")" : "");
+	fprintf(f, "<text transform=\"translate(14 %.1f) rotate(-90)\" "
+	        "text-anchor=\"middle\">", MT + (H - MT - MB) / 2);
+	param_name(f, pb);
+	fprintf(f, "%s%s%s</text>\n", *pb->unit ? " (" : "", pb->unit,
+	        *pb->unit ? ")" : "");
+	/* the colour scale: viridis bottom (min) to top (max), in KPI units */
+	double x = W + 4;
+	fprintf(f, "<defs><linearGradient id=\"vir-%s\" x1=\"0\" y1=\"1\" "
+	        "x2=\"0\" y2=\"0\">", k->name);
+	for (int s = 0; s <= 7; s++) {
+		char col[8];
+		plot_viridis(s / 7.0, col);
+		fprintf(f, "<stop offset=\"%.4f\" stop-color=\"%s\"/>", s / 7.0,
+		        col);
+	}
+	fprintf(f, "</linearGradient></defs>\n<g class=\"colour-scale\"><rect "
+	        "x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill="
+	        "\"url(#vir-%s)\" stroke=\"#444\"/>\n", x, by0, BAR_W,
+	        by1 - by0, k->name);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + BAR_W + 3, by0 + 8);
+	report_num(f, r.hi);
+	fprintf(f, "</text><text x=\"%.1f\" y=\"%.1f\">", x + BAR_W + 3, by1);
+	report_num(f, r.lo);
+	fprintf(f, "</text><text x=\"%.1f\" y=\"%.1f\">", x, by1 + 16);
+	report_text(f, k->unit);
+	fputs("</text></g>\n</svg></div>\n", f);
+	free(sum);
+	free(cnt);
+	free(bad);
+}
+
+/* Min, mean and max of each KPI over the done variants. */
+static void kpi_table(FILE *f, const report_data *d)
+{
+	fputs("<table id=\"kpi-table\"><thead><tr><th>KPI</th><th>unit</th>"
+	      "<th>min</th><th>mean</th><th>max</th><th>variants with a "
+	      "value</th></tr></thead><tbody>\n", f);
+	for (int k = 0; k < d->n_kpis; k++) {
+		const report_kpi *q = &d->kpis[k];
+		double lo = INFINITY, hi = -INFINITY, sum = 0;
+		int64_t m = 0;
+		for (int64_t i = 0; i < d->n; i++) {
+			if (d->failed[i] || !isfinite(q->v[i]))
+				continue;
+			lo = fmin(lo, q->v[i]);
+			hi = fmax(hi, q->v[i]);
+			sum += q->v[i];
+			m++;
+		}
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td class=\"num\">",
+		        q->name, q->unit);
+		report_num(f, m ? lo : NAN);
+		fputs("</td><td class=\"num\">", f);
+		report_num(f, m ? sum / (double)m : NAN);
+		fputs("</td><td class=\"num\">", f);
+		report_num(f, m ? hi : NAN);
+		fprintf(f, "</td><td class=\"num\">%lld</td></tr>\n",
+		        (long long)m);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+void report_kpi_charts(FILE *f, const report_data *d)
+{
+	fputs("<section id=\"kpis\"><h2>KPIs against the swept parameters"
+	      "</h2>\n", f);
+	kpi_table(f, d);
+	if (!d->n_params) {
+		fputs("<p>No parameter varies between the variants: nothing "
+		      "to chart against.</p></section>\n", f);
+		return;
+	}
+	fputs("<p class=\"note\">Swept parameters:", f);
+	for (int p = 0; p < d->n_params; p++) {
+		fputs(p ? ", " : " ", f);
+		param_name(f, &d->params[p]);
+		if (d->params[p].categorical)
+			fprintf(f, " (%d distinct values, numbered #0..)",
+			        d->params[p].n_levels);
+	}
+	if (d->n_params_dropped)
+		fprintf(f, "; %d more not charted", d->n_params_dropped);
+	fputs(". Red rings: failed variants (on the bottom edge when they "
+	      "have no value).", f);
+	if (d->n > REPORT_MAX_MARKS)
+		fprintf(f, " <b id=\"sampled\">Scatters show a deterministic "
+		        "sample of about %d of the %lld variants</b>; the tables,"
+		        " heat maps and the worst list use all of them.",
+		        REPORT_MAX_MARKS, (long long)d->n);
+	fputs("</p>\n", f);
+	grid g;
+	int is_grid = make_grid(d, &g) == 0;
+	if (is_grid)
+		fprintf(f, "<p class=\"note\">A full grid of %d &times; %d: one "
+		        "heat-map cell per grid point, the mean over its done "
+		        "variants; grey: no value.</p>\n", g.na, g.nb);
+	/* Side by side, wrapping: KPI after KPI. */
+	fputs("<div class=\"charts\">\n", f);
+	for (int k = 0; k < d->n_kpis; k++) {
+		const report_kpi *q = &d->kpis[k];
+		if (!q->any)
+			continue;
+		if (is_grid)
+			heatmap(f, d, q, &g);
+		else
+			for (int p = 0; p < d->n_params; p++)
+				scatter(f, d, q, &d->params[p]);
+	}
+	fputs("</div>\n", f);
+	grid_finish(&g);
+	fputs("</section>\n", f);
+}

@@ -1,0 +1,325 @@
+/* The frame of `vsweep report`'s page and its plain sections: the sweep's
+ * record (meta and plugin tables), the counts with the failure reasons
+ * grouped, and the events. Everything is inline: the page opens from disk
+ * with no network. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report.h"
+
+#define FAILURE_GROUPS 30   /* distinct reasons listed */
+
+static const char style[] =
+	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;"
+	"margin:24px;color:#222;max-width:1500px}\n"
+	"h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;"
+	"padding-bottom:4px;margin-top:32px}h3{font-size:14px;margin:8px 0}\n"
+	"table{border-collapse:collapse;font-size:13px;margin:6px 0}\n"
+	"td,th{border:1px solid #ddd;padding:3px 8px;text-align:left;"
+	"vertical-align:top}th{background:#f3f3f3;cursor:pointer}\n"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	".note{color:#666;font-size:12px}.bad{color:#b00020}\n"
+	".charts{display:flex;flex-wrap:wrap;gap:12px}\n"
+	".chart-box{border:1px solid #e4e4e4;padding:4px}\n"
+	"svg text{font-size:11px;fill:#333}\n"
+	"circle.mark{fill-opacity:.75}circle.failed{fill:none;"
+	"stroke:#d00;stroke-width:1.5}rect.failed{stroke:#d00;"
+	"stroke-width:2}\n"
+	"#tip{position:fixed;background:#fff;border:1px solid #999;"
+	"padding:2px 6px;font-size:12px;pointer-events:none;display:none}\n"
+	"pre{background:#f7f7f7;padding:8px;font-size:12px;overflow:auto;"
+	"max-height:300px}\n"
+	".big{font-size:28px;font-weight:bold;margin-right:24px}\n";
+
+/* The error marker comes first, so that an error anywhere after it is
+ * caught; the rest adds tooltips and sortable tables. */
+static const char script_head[] =
+	"<script>\n"
+	"window.onerror=function(m,src,line){var d=document.createElement("
+	"'div');d.id='js-error';d.className='bad';d.textContent="
+	"'script error: '+m+' (line '+line+')';(document.body||"
+	"document.documentElement).appendChild(d);};\n"
+	"</script>\n";
+
+static const char script_tail[] =
+	"<script>\n"
+	"(function(){\n"
+	"var tip=document.getElementById('tip');\n"
+	"document.addEventListener('mouseover',function(e){\n"
+	" var t=e.target;if(!t.getAttribute)return;\n"
+	" var s=t.getAttribute('data-tip');\n"
+	" if(!s){tip.style.display='none';return;}\n"
+	" tip.textContent=s;tip.style.display='block';\n"
+	" tip.style.left=(e.clientX+12)+'px';tip.style.top=(e.clientY+12)+'px';"
+	"});\n"
+	"function key(td){var v=parseFloat(td.getAttribute('data-v')||"
+	"td.textContent);return isNaN(v)?td.textContent:v;}\n"
+	"document.querySelectorAll('table.sortable th').forEach("
+	"function(th,ci){th.addEventListener('click',function(){\n"
+	" var tb=th.closest('table').tBodies[0];var rows=Array.from(tb.rows);\n"
+	" var idx=th.cellIndex;var dir=th.getAttribute('data-dir')==='a'?-1:1;"
+	"th.setAttribute('data-dir',dir>0?'a':'d');\n"
+	" rows.sort(function(a,b){var x=key(a.cells[idx]),y=key(b.cells[idx]);"
+	"return (x<y?-1:x>y?1:0)*dir;});\n"
+	" rows.forEach(function(r){tb.appendChild(r);});});});\n"
+	"var ok=document.createElement('div');ok.id='js-ready';"
+	"ok.style.display='none';document.body.appendChild(ok);\n"
+	"})();\n"
+	"</script>\n";
+
+void report_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+void report_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fputs("\xe2\x80\x93", f);  /* en dash */
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static const char *col_text(sqlite3_stmt *st, int c)
+{
+	const unsigned char *s = sqlite3_column_text(st, c);
+	return s ? (const char *)s : "";
+}
+
+static sqlite3_stmt *query(const report_data *d, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(d->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* One meta value as text, or "" when absent. */
+static void meta_row(FILE *f, const report_data *d, const char *label,
+                     const char *key, const char *unit)
+{
+	sqlite3_stmt *st = query(d, "SELECT value FROM meta WHERE key = ?");
+	if (!st)
+		return;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		fprintf(f, "<tr><th>%s</th><td id=\"meta-%s\">", label, key);
+		if (sqlite3_column_type(st, 0) == SQLITE_FLOAT)
+			report_num(f, sqlite3_column_double(st, 0));
+		else
+			report_text(f, col_text(st, 0));
+		fprintf(f, "%s%s</td></tr>\n", *unit ? " " : "", unit);
+	}
+	sqlite3_finalize(st);
+}
+
+/* The stored scenario's `name:` line, for the title. */
+static void scenario_name(const report_data *d, char *out, size_t size)
+{
+	snprintf(out, size, "%s", d->db_path);
+	sqlite3_stmt *st = query(d, "SELECT value FROM meta WHERE key = "
+	                         "'scenario_text'");
+	if (st && sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = col_text(st, 0);
+		const char *n = !strncmp(t, "name:", 5) ? t : strstr(t, "\nname:");
+		if (n) {
+			n += *n == '\n' ? 6 : 5;
+			n += strspn(n, " \t\"'");
+			size_t len = strcspn(n, "\"'\r\n#");
+			while (len && n[len - 1] == ' ')
+				len--;
+			snprintf(out, size, "%.*s", (int)len, n);
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+static void stored_text(FILE *f, const report_data *d, const char *key,
+                        const char *label)
+{
+	sqlite3_stmt *st = query(d, "SELECT value FROM meta WHERE key = ?");
+	if (!st)
+		return;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		fprintf(f, "<details><summary>%s</summary><pre>", label);
+		report_text(f, col_text(st, 0));
+		fputs("</pre></details>\n", f);
+	}
+	sqlite3_finalize(st);
+}
+
+static void record(FILE *f, const report_data *d)
+{
+	fputs("<section id=\"record\"><h2>The sweep</h2>\n<table>\n", f);
+	meta_row(f, d, "scenario", "scenario_path", "");
+	meta_row(f, d, "sweep", "sweep_path", "");
+	meta_row(f, d, "vsweep version", "vsweep_version", "");
+	meta_row(f, d, "started (UTC)", "created_utc", "");
+	meta_row(f, d, "simulated time per variant", "duration", "s");
+	meta_row(f, d, "step", "step", "s");
+	meta_row(f, d, "variants in the sweep (shard)", "variant_count", "");
+	meta_row(f, d, "shard", "shard", "");
+	meta_row(f, d, "recorded", "record", "");
+	sqlite3_stmt *st = query(d, "SELECT sum(wall_seconds), "
+	                         "max(wall_seconds) FROM variant_info");
+	if (st && sqlite3_step(st) == SQLITE_ROW) {
+		fputs("<tr><th>simulation wall time (sum over variants)</th>"
+		      "<td id=\"wall-time\">", f);
+		report_num(f, sqlite3_column_double(st, 0));
+		fputs(" s (longest variant ", f);
+		report_num(f, sqlite3_column_double(st, 1));
+		fputs(" s)</td></tr>\n", f);
+	}
+	sqlite3_finalize(st);
+	fputs("</table>\n<h3>Plugins</h3>\n<table id=\"plugins\"><thead><tr>"
+	      "<th>name</th><th>kind</th><th>version</th><th>digest</th>"
+	      "<th>path</th></tr></thead><tbody>\n", f);
+	st = query(d, "SELECT name, kind, version, digest, path FROM plugin "
+	           "ORDER BY kind, name");
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		fputs("<tr>", f);
+		for (int c = 0; c < 5; c++) {
+			fputs("<td>", f);
+			report_text(f, col_text(st, c));
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	sqlite3_finalize(st);
+	fputs("</tbody></table>\n", f);
+	stored_text(f, d, "scenario_text", "scenario file as run");
+	stored_text(f, d, "sweep_text", "sweep file as run");
+	fputs("</section>\n", f);
+}
+
+static void counts(FILE *f, const report_data *d)
+{
+	fprintf(f, "<section id=\"counts\"><h2>Outcome</h2>\n<p><span "
+	        "class=\"big\" id=\"count-done\" data-n=\"%lld\">%lld done"
+	        "</span><span class=\"big%s\" id=\"count-failed\" data-n="
+	        "\"%lld\">%lld failed</span></p>\n",
+	        (long long)(d->n - d->n_failed),
+	        (long long)(d->n - d->n_failed), d->n_failed ? " bad" : "",
+	        (long long)d->n_failed, (long long)d->n_failed);
+	if (!d->n_failed) {
+		fputs("</section>\n", f);
+		return;
+	}
+	fputs("<h3>Failure reasons</h3>\n<table id=\"failures\" class="
+	      "\"sortable\"><thead><tr><th>variants</th><th>first</th>"
+	      "<th>reason</th></tr></thead><tbody>\n", f);
+	sqlite3_stmt *st = query(d, "SELECT count(*), min(variant_id), error "
+	                         "FROM variant_info WHERE status = 'failed' "
+	                         "GROUP BY error ORDER BY 1 DESC, 2");
+	int groups = 0;
+	long long rest = 0;
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		if (groups++ >= FAILURE_GROUPS) {
+			rest += sqlite3_column_int64(st, 0);
+			continue;
+		}
+		fprintf(f, "<tr class=\"failure\"><td class=\"num\">%lld</td>"
+		        "<td class=\"num\">%lld</td><td>",
+		        (long long)sqlite3_column_int64(st, 0),
+		        (long long)sqlite3_column_int64(st, 1));
+		report_text(f, col_text(st, 2));
+		fputs("</td></tr>\n", f);
+	}
+	sqlite3_finalize(st);
+	fputs("</tbody></table>\n", f);
+	if (rest)
+		fprintf(f, "<p class=\"note\">%lld more failed variants with %d "
+		        "other reasons (query variant_info).</p>\n", rest,
+		        groups - FAILURE_GROUPS);
+	fputs("</section>\n", f);
+}
+
+static void events(FILE *f, const report_data *d)
+{
+	fputs("<section id=\"events\"><h2>Events</h2>\n", f);
+	sqlite3_stmt *st = query(d, "SELECT kind, count(*), count(DISTINCT "
+	                         "variant_id) FROM event GROUP BY kind ORDER "
+	                         "BY 2 DESC");
+	long long total = 0;
+	fputs("<table id=\"event-kinds\"><thead><tr><th>kind</th><th>events"
+	      "</th><th>variants</th></tr></thead><tbody>\n", f);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		total += sqlite3_column_int64(st, 1);
+		fputs("<tr><td>", f);
+		report_text(f, col_text(st, 0));
+		fprintf(f, "</td><td class=\"num\">%lld</td><td class=\"num\">"
+		        "%lld</td></tr>\n",
+		        (long long)sqlite3_column_int64(st, 1),
+		        (long long)sqlite3_column_int64(st, 2));
+	}
+	sqlite3_finalize(st);
+	fputs("</tbody></table>\n", f);
+	if (!total) {
+		fputs("<p>No events.</p></section>\n", f);
+		return;
+	}
+	if (total > REPORT_MAX_EVENTS)
+		fprintf(f, "<p class=\"note\">The first %d of %lld events, by "
+		        "variant and time (the rest: SELECT * FROM event).</p>\n",
+		        REPORT_MAX_EVENTS, total);
+	fputs("<table id=\"events-table\" class=\"sortable\"><thead><tr>"
+	      "<th>variant</th><th>t (s)</th><th>actor</th><th>kind</th>"
+	      "<th>other actor</th><th>detail</th></tr></thead><tbody>\n", f);
+	st = query(d, "SELECT variant_id, t, actor_id, kind, other_actor_id, "
+	           "detail FROM event ORDER BY variant_id, t, actor_id LIMIT "
+	           "?");
+	if (st)
+		sqlite3_bind_int(st, 1, REPORT_MAX_EVENTS);
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		fprintf(f, "<tr class=\"event\"><td class=\"num\">%lld</td><td "
+		        "class=\"num\">", (long long)sqlite3_column_int64(st, 0));
+		report_num(f, sqlite3_column_double(st, 1));
+		fprintf(f, "</td><td class=\"num\">%lld</td><td>",
+		        (long long)sqlite3_column_int64(st, 2));
+		report_text(f, col_text(st, 3));
+		fputs("</td><td class=\"num\">", f);
+		report_text(f, col_text(st, 4));
+		fputs("</td><td>", f);
+		report_text(f, col_text(st, 5));
+		fputs("</td></tr>\n", f);
+	}
+	sqlite3_finalize(st);
+	fputs("</tbody></table>\n</section>\n", f);
+}
+
+void report_write_page(FILE *f, const report_data *d)
+{
+	char name[256];
+	scenario_name(d, name, sizeof name);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8"
+	      "\">\n<title>vsweep report: ", f);
+	report_text(f, name);
+	fprintf(f, "</title>\n<style>\n%s</style>\n%s</head>\n<body>\n",
+	        style, script_head);
+	fputs("<h1>vsweep report: ", f);
+	report_text(f, name);
+	fputs("</h1>\n<p class=\"note\">", f);
+	report_text(f, d->db_path);
+	fprintf(f, ": %lld variants. Generated by vsweep report; self-"
+	        "contained, no network.</p>\n<div id=\"tip\"></div>\n",
+	        (long long)d->n);
+	record(f, d);
+	counts(f, d);
+	report_kpi_charts(f, d);
+	report_worst(f, d);
+	events(f, d);
+	fputs(script_tail, f);
+	fputs("</body></html>\n", f);
+}
