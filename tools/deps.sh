@@ -3,6 +3,7 @@
 set -euo pipefail
 pkgs=(meson ninja-build gcc g++ pkg-config check libyaml-dev libsqlite3-dev
       sqlite3 python3 librsvg2-bin
+      chromium                     # tests/e2e/test_report.py renders the report
       openmpi-bin libopenmpi-dev   # vsweep-mpi and its test
       clang libclang-rt-dev libomp-dev  # the libFuzzer build
       libzip-dev libxml2-dev)  # FMUs

@@ -22,6 +22,8 @@
 #define BAR_W 14.0    /* px, heat map colour bar */
 #define BAR_GAP 76.0  /* px right of the box for the bar and its labels */
 #define NO_VALUE "#cccccc"
+#define GRID_LEVELS 100000 /* distinct values of a heat-map axis */
+#define GRID_CELLS 60      /* cells along a heat-map axis, at most */
 
 typedef struct range {
 	double lo, hi;
@@ -198,7 +200,10 @@ static void scatter(FILE *f, const report_data *d, const report_kpi *k,
 typedef struct grid {
 	int na, nb;
 	double *a, *b;     /* levels, ascending */
-	int *cell;         /* per variant: ia * nb + ib, or -1 */
+	int ba, bb;        /* cells along each axis: a cell holds one level
+	                      or, past GRID_CELLS, a run of neighbours */
+	int *cell;         /* per variant: its cell, bin_a * bb + bin_b, or
+	                      -1 */
 } grid;
 
 static int cmp_double(const void *a, const void *b)
@@ -207,7 +212,7 @@ static int cmp_double(const void *a, const void *b)
 	return (u > v) - (u < v);
 }
 
-/* Sorted distinct finite values of v; -1 past REPORT_MAX_LEVELS. */
+/* Sorted distinct finite values of v; -1 past GRID_LEVELS. */
 static int levels(const double *v, int64_t n, double **out)
 {
 	double *s = vs_xcalloc((size_t)n + 1, sizeof *s);
@@ -221,7 +226,19 @@ static int levels(const double *v, int64_t n, double **out)
 		if (!u || s[i] != s[u - 1])
 			s[u++] = s[i];
 	*out = s;
-	return u > REPORT_MAX_LEVELS || u < 2 ? -1 : (int)u;
+	return u > GRID_LEVELS || u < 2 ? -1 : (int)u;
+}
+
+/* Cells of a long axis: level i of n falls in bin i * bins / n; a bin's
+ * first level is the smallest i mapping to it. */
+static int bin_of(int i, int n, int bins)
+{
+	return (int)((int64_t)i * bins / n);
+}
+
+static int first_level(int bin, int n, int bins)
+{
+	return (int)(((int64_t)bin * n + bins - 1) / bins);
 }
 
 static int level_index(const double *lv, int n, double x)
@@ -240,15 +257,22 @@ static int make_grid(const report_data *d, grid *g)
 	g->nb = levels(pb->v, d->n, &g->b);
 	if (g->na < 0 || g->nb < 0)
 		return -1;
+	g->ba = g->na < GRID_CELLS ? g->na : GRID_CELLS;
+	g->bb = g->nb < GRID_CELLS ? g->nb : GRID_CELLS;
 	g->cell = vs_xcalloc((size_t)d->n + 1, sizeof *g->cell);
-	unsigned char *seen = vs_xcalloc((size_t)(g->na * g->nb), 1);
+	unsigned char *seen = vs_xcalloc((size_t)g->na * (size_t)g->nb, 1);
 	int64_t filled = 0;
 	for (int64_t i = 0; i < d->n; i++) {
 		int ia = level_index(g->a, g->na, pa->v[i]);
 		int ib = level_index(g->b, g->nb, pb->v[i]);
-		g->cell[i] = ia < 0 || ib < 0 ? -1 : ia * g->nb + ib;
-		if (g->cell[i] >= 0 && !seen[g->cell[i]]++)
+		if (ia < 0 || ib < 0) {
+			g->cell[i] = -1;
+			continue;
+		}
+		if (!seen[(int64_t)ia * g->nb + ib]++)
 			filled++;
+		g->cell[i] = bin_of(ia, g->na, g->ba) * g->bb +
+		             bin_of(ib, g->nb, g->bb);
 	}
 	free(seen);
 	return filled == (int64_t)g->na * g->nb ? 0 : -1;
@@ -265,7 +289,7 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
                     const grid *g)
 {
 	const report_param *pa = &d->params[0], *pb = &d->params[1];
-	int nc = g->na * g->nb;
+	int nc = g->ba * g->bb;
 	double *sum = vs_xcalloc((size_t)nc, sizeof *sum);
 	int *cnt = vs_xcalloc((size_t)nc, sizeof *cnt);
 	unsigned char *bad = vs_xcalloc((size_t)nc, 1);
@@ -291,7 +315,7 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 		r = (range){0, 1};
 	double w = W + BAR_GAP;
 	double bx0 = ML, bx1 = W - MR, by0 = MT, by1 = H - MB;
-	double cw = (bx1 - bx0) / g->na, ch = (by1 - by0) / g->nb;
+	double cw = (bx1 - bx0) / g->ba, ch = (by1 - by0) / g->bb;
 	fprintf(f, "<div class=\"chart-box\"><h3>%s%s%s%s</h3>\n", k->name,
 	        *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "");
 	fprintf(f, "<svg class=\"chart heatmap\" "
@@ -301,9 +325,9 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	fputc(',', f);
 	param_name(f, pb);
 	fputs("\">\n<g class=\"cells\">\n", f);
-	for (int ia = 0; ia < g->na; ia++) {
-		for (int ib = 0; ib < g->nb; ib++) {
-			int c = ia * g->nb + ib;
+	for (int ia = 0; ia < g->ba; ia++) {
+		for (int ib = 0; ib < g->bb; ib++) {
+			int c = ia * g->bb + ib;
 			char col[8];
 			if (cnt[c])
 				plot_viridis(r.hi > r.lo ? (sum[c] - r.lo) /
@@ -314,9 +338,9 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 			        "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
 			        "data-tip=\"", bad[c] ? " failed" : "",
 			        bx0 + ia * cw, by1 - (ib + 1) * ch, cw, ch, col);
-			report_num(f, g->a[ia]);
+			report_num(f, g->a[first_level(ia, g->na, g->ba)]);
 			fputs(", ", f);
-			report_num(f, g->b[ib]);
+			report_num(f, g->b[first_level(ib, g->nb, g->bb)]);
 			fputs(": ", f);
 			report_num(f, cnt[c] ? sum[c] : NAN);
 			fputs(bad[c] ? " (a variant failed)\"/>\n" : "\"/>\n", f);
@@ -326,25 +350,27 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\""
 	        " fill=\"none\" stroke=\"#444\"/>\n", bx0, by0, bx1 - bx0,
 	        by1 - by0);
-	range ra = {-0.5, g->na - 0.5}, rb = {-0.5, g->nb - 0.5};
-	int ea = g->na > 8 ? (g->na + 7) / 8 : 1, eb = g->nb > 6 ?
-	         (g->nb + 5) / 6 : 1;
-	for (int ia = 0; ia < g->na; ia += ea) {
+	range ra = {-0.5, g->ba - 0.5}, rb = {-0.5, g->bb - 0.5};
+	int ea = g->ba > 8 ? (g->ba + 7) / 8 : 1, eb = g->bb > 6 ?
+	         (g->bb + 5) / 6 : 1;
+	for (int ia = 0; ia < g->ba; ia += ea) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 		        map_lin(ia, ra, bx0, bx1), by1 + 16);
+		int la = first_level(ia, g->na, g->ba);
 		if (pa->categorical)
-			fprintf(f, "#%d", ia);
+			fprintf(f, "#%.0f", g->a[la]);
 		else
-			report_num(f, g->a[ia]);
+			report_num(f, g->a[la]);
 		fputs("</text>\n", f);
 	}
-	for (int ib = 0; ib < g->nb; ib += eb) {
+	for (int ib = 0; ib < g->bb; ib += eb) {
+		int lb = first_level(ib, g->nb, g->bb);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
 		        bx0 - 6, map_lin(ib, rb, by1, by0) + 4);
 		if (pb->categorical)
-			fprintf(f, "#%d", ib);
+			fprintf(f, "#%.0f", g->b[lb]);
 		else
-			report_num(f, g->b[ib]);
+			report_num(f, g->b[lb]);
 		fputs("</text>\n", f);
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
@@ -447,7 +473,10 @@ void report_kpi_charts(FILE *f, const report_data *d)
 	if (is_grid)
 		fprintf(f, "<p class=\"note\">A full grid of %d &times; %d: one "
 		        "heat-map cell per grid point, the mean over its done "
-		        "variants; grey: no value.</p>\n", g.na, g.nb);
+		        "variants; grey: no value.%s</p>\n", g.na, g.nb,
+		        g.ba < g.na || g.bb < g.nb ? " <b id=\"binned\">Too "
+		        "many points to draw one by one: each cell covers a "
+		        "block of neighbouring grid points.</b>" : "");
 	/* Side by side, wrapping: KPI after KPI. */
 	fputs("<div class=\"charts\">\n", f);
 	for (int k = 0; k < d->n_kpis; k++) {
