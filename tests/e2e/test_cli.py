@@ -204,5 +204,144 @@ blocks:
                                  4, "kinematic_bicycle", "constant_steer")])
 
 
+# A sweep that runs for a few seconds: 1200 variants of 1000 steps each.
+SLOW_SCENARIO = """\
+vsweep: 1
+name: slow enough to watch
+step: 0.01
+duration: 10
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0, track: 1.6,
+          wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 10
+    behaviour: {plugin: constant_steer, params: {steering_wheel_deg: 45}}
+"""
+SLOW_SWEEP = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, speed: {from: 1, to: 40, step: 1}}
+      - {actor: 1, param: behaviour.steering_wheel_deg, value: {from: 1, to: 30, step: 1}}
+"""
+STAMP = re.compile(r"^vsweep: (\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d\.\d{3})Z: "
+                   r"(\d+)/1200 variants \((\d+) done, (\d+) failed\)"
+                   r"(, [0-9.e+]+ variants/s)?(, ETA \d+:\d\d:\d\d)?$")
+
+
+class CommandLineGuessTest(TempDirCase):
+    """Every command answers --help; misspellings get a suggestion."""
+
+    def test_every_command_answers_help(self):
+        for cmd in ["run", "check", "merge", "status", "plugins", "plot",
+                    "report", "new-plugin"]:
+            for flag in ["--help", "-h"]:
+                rc, out, err = run(cmd, flag)
+                self.assertEqual(rc, 0, (cmd, err))
+                self.assertIn("usage: vsweep " + cmd, out)
+                self.assertEqual(err, "")
+        # --help anywhere after the command, even after other words
+        rc, out, _ = run("run", CIRCLE, "--help")
+        self.assertEqual(rc, 0)
+        self.assertIn("--progress-interval", out)
+
+    def test_did_you_mean(self):
+        for args, want in [
+            (("rnu", CIRCLE), "unknown command 'rnu'; did you mean 'run'?"),
+            (("reprot", "x.db"), "did you mean 'report'?"),
+            (("run", CIRCLE, "--progres"), "did you mean '--progress'?"),
+            (("run", CIRCLE, "--overwirte"), "did you mean '--overwrite'?"),
+            (("check", CIRCLE, "--sweeep", SPEEDS), "did you mean '--sweep'?"),
+            (("report", "x.db", "-o", "r.html", "--wrost", "3"),
+             "did you mean '--worst'?"),
+        ]:
+            rc, _, err = run(*args)
+            self.assertEqual(rc, 2, args)
+            self.assertIn(want, err)
+        # nothing near: no suggestion
+        rc, _, err = run("run", CIRCLE, "--zzzzzzzz")
+        self.assertEqual(rc, 2)
+        self.assertNotIn("did you mean", err)
+
+
+class NightLogTest(TempDirCase):
+    """Progress for a log file: full lines at the set interval, and
+    `vsweep status` from another process."""
+
+    def seconds(self, m):
+        h, mi, s = int(m.group(4)), int(m.group(5)), float(m.group(6))
+        return h * 3600 + mi * 60 + s
+
+    def test_progress_lines_at_the_interval(self):
+        import subprocess
+        scn = self.write("s.yaml", SLOW_SCENARIO)
+        sw = self.write("w.yaml", SLOW_SWEEP)
+        db = self.path("r.db")
+        p = subprocess.run([os.environ["VSWEEP"], "run", scn, "--sweep", sw,
+                            "-o", db, "-j", "1", "--record", "state",
+                            "--progress", "--progress-interval", "0.4"],
+                           capture_output=True, text=True, timeout=300,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("\r", p.stderr)
+        lines = [ln for ln in p.stderr.splitlines() if ln]
+        stamps = [STAMP.match(ln) for ln in lines]
+        self.assertTrue(all(stamps), lines)
+        self.assertGreaterEqual(len(lines), 3, lines)
+        t = [self.seconds(m) for m in stamps]
+        # the lines but the last (written when the run ends) fall on the
+        # grid t0 + k * 0.4 s: gaps are whole multiples of the interval
+        for a, b in zip(t, t[1:-1]):
+            k = round((b - a) / 0.4)
+            self.assertGreaterEqual(k, 1, lines)
+            self.assertLess(abs((b - a) - 0.4 * k), 0.15, lines)
+        self.assertLessEqual(t[-1] - t[-2], 0.4 + 0.15, lines)
+        # counts never go down; the last line is the whole sweep
+        done = [int(m.group(8)) for m in stamps]
+        self.assertEqual(done, sorted(done))
+        self.assertEqual(done[-1], 1200)
+        self.assertRegex(lines[1], r"variants/s")
+
+    def test_status_of_a_running_then_finished_file(self):
+        import subprocess
+        import time
+        scn = self.write("s.yaml", SLOW_SCENARIO)
+        sw = self.write("w.yaml", SLOW_SWEEP)
+        db = self.path("r.db")
+        p = subprocess.Popen([os.environ["VSWEEP"], "run", scn, "--sweep",
+                              sw, "-o", db, "-j", "1", "--record", "state"],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        seen_running = False
+        try:
+            deadline = time.monotonic() + 120
+            while p.poll() is None and time.monotonic() < deadline:
+                rc, out, err = run("status", db)
+                if rc == 0 and "running" in out:
+                    m = re.search(r": running: (\d+)/1200 variants "
+                                  r"\((\d+) done, 0 failed\), [0-9.e+]+ "
+                                  r"variants/s(, ETA \d+:\d\d:\d\d)?", out)
+                    self.assertTrue(m, out)
+                    seen_running = int(m.group(1)) < 1200 or seen_running
+                time.sleep(0.2)
+        finally:
+            p.wait(timeout=300)
+        self.assertEqual(p.returncode, 0)
+        self.assertTrue(seen_running)
+        rc, out, _ = run("status", db)
+        self.assertEqual(rc, 0)
+        n = query(db, "SELECT count(*) FROM variant_info")[0][0]
+        self.assertEqual(n, 1200)
+        self.assertIn("finished: 1200/1200 variants (1200 done, 0 failed)",
+                      out)
+        rc, _, err = run("status", self.path("missing.db"))
+        self.assertEqual(rc, 2)
+        self.assertIn("missing.db", err)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -96,4 +96,28 @@ const char *cli_did_you_mean(const char *word, const char *const *known,
 void cli_unknown_option(const char *who, const char *o,
                         const char *const *known, int n);
 
+/* `vsweep COMMAND ... --help` (cli_help.c): prints the command's usage
+ * and returns EXIT_OK, or CLI_NOT_MINE when --help is not asked for or the
+ * command answers it itself. */
+int cli_command_help(int argc, char **argv);
+
+/* Usage errors with a suggestion: an unknown command, an unknown option
+ * of the run parser. Return EXIT_BAD_INPUT. */
+int cli_unknown_command(const cli_prog *p, const char *cmd);
+int cli_unknown_run_option(const cli_prog *p, const char *o);
+
+/* `vsweep status RESULTS.db` (cli_status.c). Returns an exit status. */
+int cli_status(int argc, char **argv);
+
+/* Progress for a log (stderr not a terminal): a thread that prints a
+ * full line every --progress-interval seconds (default
+ * CLI_PROGRESS_INTERVAL) from the results file at path, and a last one
+ * when stopped. Start returns -1 when no thread could be made. */
+#define CLI_PROGRESS_INTERVAL 60.0  /* s */
+int cli_progress_start(const char *path);
+void cli_progress_stop(void);
+
+/* --progress-interval S, as a cli_own_option (own unused). */
+int cli_progress_option(void *own, const char *o, const char *v, int *takes);
+
 #endif

@@ -160,7 +160,7 @@ static int word(const cli_prog *p, cli_run_args *a, const char *o)
 	else if (!strcmp(o, "--progress"))
 		a->progress = 1;
 	else if (o[0] == '-')
-		return cli_bad_usage(p, "unknown or incomplete option '%s'", o);
+		return cli_unknown_run_option(p, o);
 	else if (!a->scenario)
 		a->scenario = o;
 	else

@@ -24,8 +24,10 @@ static const char usage[] =
 	"                           [--record state,wheels,map,signals[=P.OUT,...]]\n"
 	"                           [--plugin-log debug|info|warning|error|none]\n"
 	"                           [--variant-timeout SECONDS] [--progress]\n"
+	"                           [--progress-interval SECONDS]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
+	"  vsweep status results.db\n"
 	"  vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
 	"              [--kind trajectory|speed] -o FILE.svg\n"
 	"  vsweep variants SCENARIO.yaml --sweep SWEEP.yaml [--format csv|json]\n"
@@ -34,7 +36,7 @@ static const char usage[] =
 	"                [--plugin-path DIR]\n"
 	"  vsweep report results.db -o FILE.html [--worst N] [--by KPI]\n"
 	"  vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
-	"  vsweep --help | --version\n"
+	"  vsweep --help | --version | COMMAND --help\n"
 	"\n"
 	CLI_USAGE_EXIT_STATUS;
 
@@ -138,11 +140,15 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.signals = a->signals[0] ? a->signals : NULL,
 		.plugin_log = a->plugin_log,
 		.variant_timeout = a->variant_timeout,
-		.progress = a->progress || isatty(STDERR_FILENO),
+		/* a line in place on a terminal; full lines for a log */
+		.progress = isatty(STDERR_FILENO),
 	};
 	vs_run_summary sum;
 	vs_error err = {{0}};
+	if (a->progress && !o.progress)
+		cli_progress_start(a->out);
 	int rc = vs_run(scn, sw, reg, &o, &sum, &err);
+	cli_progress_stop();
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
 		status = rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
@@ -247,6 +253,11 @@ int main(int argc, char **argv)
 		       VS_ABI_MAJOR, VS_ABI_MINOR);
 		return EXIT_OK;
 	}
+	int help = cli_command_help(argc, argv);
+	if (help != CLI_NOT_MINE)
+		return help;
+	if (!strcmp(argv[1], "status"))
+		return cli_status(argc, argv);
 	if (!strcmp(argv[1], "merge"))
 		return cmd_merge(argc, argv);
 	if (!strcmp(argv[1], "plot"))
@@ -262,7 +273,8 @@ int main(int argc, char **argv)
 		return cli_export(argc, argv);
 
 	cli_run_args a;
-	int rc = cli_run_parse(&prog, argc, argv, &a, NULL, NULL);
+	int rc = cli_run_parse(&prog, argc, argv, &a, cli_progress_option,
+	                       NULL);
 	if (rc)
 		return rc;
 	if (a.jobs == 0)
@@ -279,5 +291,5 @@ int main(int argc, char **argv)
 		vs_registry_destroy(reg);
 		return rc;
 	}
-	return cli_bad_usage(&prog, "unknown command '%s'", cmd);
+	return cli_unknown_command(&prog, cmd);
 }

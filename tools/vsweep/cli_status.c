@@ -1,0 +1,301 @@
+/* How far a sweep is, read from its results file: `vsweep status DB` from
+ * another shell, and the progress lines `vsweep run --progress` writes
+ * when stderr is not a terminal (a log file): one full line every
+ * --progress-interval seconds, with a UTC timestamp, done, failed, rate
+ * and ETA, and no carriage returns.
+ *
+ * Both read the file over their own read-only SQLite connection: the
+ * store runs in WAL mode, so a reader never blocks the writer and sees
+ * the variants committed so far (the writer commits at least every
+ * second). */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+
+#define LIVE_SECONDS 30.0  /* a file written this recently is running */
+
+typedef struct sweep_status {
+	int64_t done, failed;
+	int64_t expected;    /* variants of this file's shard; 0: unknown */
+	double created;      /* s since the epoch; NAN when not recorded */
+} sweep_status;
+
+static double now_real(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; H. Hinnant's
+ * days_from_civil), so no non-standard timegm is needed. */
+static long days_from_civil(long y, long m, long d)
+{
+	y -= m <= 2;
+	long era = (y >= 0 ? y : y - 399) / 400;
+	long yoe = y - era * 400;
+	long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* "YYYY-MM-DDTHH:MM:SSZ" as s since the epoch; NAN otherwise. */
+static double parse_utc(const char *s)
+{
+	int y, mo, d, h, mi, se;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ", &y, &mo, &d, &h, &mi,
+	                 &se) != 6)
+		return NAN;
+	return (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 +
+	       mi * 60.0 + se;
+}
+
+static void format_utc(double t, char out[32])
+{
+	time_t s = (time_t)floor(t);
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	size_t n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, 32 - n, ".%03dZ", (int)((t - floor(t)) * 1000));
+}
+
+/* 0, or -1 when the file is not (yet) a readable results file. */
+static int read_status(sqlite3 *db, sweep_status *s)
+{
+	memset(s, 0, sizeof *s);
+	s->created = NAN;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(db,
+	        "SELECT (SELECT count(*) FROM variant_info WHERE status = "
+	        "'done'), (SELECT count(*) FROM variant_info WHERE status != "
+	        "'done'), (SELECT value FROM meta WHERE key = "
+	        "'variant_count'), (SELECT value FROM meta WHERE key = "
+	        "'shard'), (SELECT value FROM meta WHERE key = 'created_utc')",
+	        -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	s->done = sqlite3_column_int64(st, 0);
+	s->failed = sqlite3_column_int64(st, 1);
+	int64_t count = sqlite3_column_int64(st, 2);
+	const char *shard = (const char *)sqlite3_column_text(st, 3);
+	long long k = 0, n = 1;
+	if (shard && sscanf(shard, "%lld/%lld", &k, &n) == 2 && n > 0 &&
+	    k >= 0 && k < n && count > k)
+		s->expected = (count - k + n - 1) / n;
+	else
+		s->expected = count;
+	s->created = parse_utc((const char *)sqlite3_column_text(st, 4));
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* "1234/5000 variants (1200 done, 34 failed), 12.3 variants/s, ETA
+ * 0:05:06" for `rate` variants per second (NAN: unknown). */
+static void format_counts(const sweep_status *s, double rate, char *out,
+                          size_t size)
+{
+	int64_t n = s->done + s->failed;
+	size_t len = (size_t)snprintf(out, size, "%lld", (long long)n);
+	if (s->expected)
+		len += (size_t)snprintf(out + len, size - len, "/%lld",
+		                        (long long)s->expected);
+	len += (size_t)snprintf(out + len, size - len, " variants (%lld done, "
+	                        "%lld failed)", (long long)s->done,
+	                        (long long)s->failed);
+	if (isfinite(rate))
+		len += (size_t)snprintf(out + len, size - len, ", %.3g "
+		                        "variants/s", rate);
+	if (s->expected && n < s->expected && isfinite(rate) && rate > 0) {
+		double eta = (double)(s->expected - n) / rate;
+		snprintf(out + len, size - len, ", ETA %d:%02d:%02d",
+		         (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60);
+	}
+}
+
+static sqlite3 *open_read_only(const char *path)
+{
+	sqlite3 *db = NULL;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, 2000);
+	return db;
+}
+
+/* The newest modification time of the file and its WAL. */
+static double last_write(const char *path)
+{
+	struct stat st;
+	double t = stat(path, &st) == 0 ? (double)st.st_mtime : NAN;
+	char wal[4096];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	if (stat(wal, &st) == 0 && !(t >= (double)st.st_mtime))
+		t = (double)st.st_mtime;
+	return t;
+}
+
+int cli_status(int argc, char **argv)
+{
+	static const char usage[] = "usage: vsweep status RESULTS.db\n";
+	if (argc != 3 || argv[2][0] == '-') {
+		fprintf(stderr, "vsweep: status needs one RESULTS.db\n%s", usage);
+		return EXIT_BAD_INPUT;
+	}
+	const char *path = argv[2];
+	FILE *probe = fopen(path, "rb");
+	if (!probe) {
+		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
+		        path, strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
+	fclose(probe);
+	sqlite3 *db = open_read_only(path);
+	sweep_status s;
+	if (!db || read_status(db, &s)) {
+		fprintf(stderr, "vsweep: %s: not a vsweep results file%s%s\n",
+		        path, db ? ": " : "", db ? sqlite3_errmsg(db) : "");
+		sqlite3_close(db);
+		return EXIT_BAD_INPUT;
+	}
+	sqlite3_close(db);
+	int64_t n = s.done + s.failed;
+	double written = last_write(path), now = now_real();
+	int complete = s.expected && n >= s.expected;
+	int live = !complete && now - written < LIVE_SECONDS;
+	/* running: the rate so far; otherwise up to the last write (a resumed
+	 * file's start is the first run's, so its rate is an average) */
+	double span = (live ? now : written) - s.created;
+	double rate = span > 0 ? (double)n / span : NAN;
+	char counts[256], start[32];
+	format_counts(&s, live ? rate : NAN, counts, sizeof counts);
+	printf("vsweep: %s: %s: %s", path, complete ? "finished" : live ?
+	       "running" : "stopped (continue it with vsweep run ... --resume)",
+	       counts);
+	if (!live && isfinite(rate))
+		printf(", %.3g variants/s", rate);
+	if (isfinite(s.created)) {
+		format_utc(s.created, start);
+		printf(", started %s", start);
+	}
+	if (!live && isfinite(span))
+		printf(", %.0f s to the last write", span);
+	printf("\n");
+	return EXIT_OK;
+}
+
+/* ---- progress lines for a log ---- */
+
+static struct {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int started, stop;
+	const char *path;
+	double interval;    /* s */
+} prog = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+
+/* One line: the UTC time, counts, the rate of this run (variants stored
+ * since it began over the time since it began), ETA. */
+static void progress_line(sqlite3 **db, double t0, int64_t *n0)
+{
+	if (!*db)
+		*db = open_read_only(prog.path);
+	sweep_status s;
+	char counts[256], stamp[32];
+	format_utc(now_real(), stamp);
+	if (!*db || read_status(*db, &s)) {
+		fprintf(stderr, "vsweep: %s: starting\n", stamp);
+		return;
+	}
+	int64_t n = s.done + s.failed;
+	if (*n0 < 0)
+		*n0 = n;  /* stored before this run: a resume */
+	double dt = now_real() - t0;
+	format_counts(&s, dt > 0 ? (double)(n - *n0) / dt : NAN, counts,
+	              sizeof counts);
+	fprintf(stderr, "vsweep: %s: %s\n", stamp, counts);
+	fflush(stderr);
+}
+
+static void *progress_main(void *unused)
+{
+	(void)unused;
+	sqlite3 *db = NULL;
+	int64_t n0 = -1;
+	double t0 = now_real(), next = t0 + prog.interval;
+	pthread_mutex_lock(&prog.mu);
+	while (!prog.stop) {
+		struct timespec ts;
+		ts.tv_sec = (time_t)floor(next);
+		ts.tv_nsec = (long)((next - floor(next)) * 1e9);
+		if (pthread_cond_timedwait(&prog.cv, &prog.mu, &ts) == 0 &&
+		    prog.stop)
+			break;
+		if (now_real() < next)
+			continue;  /* woken early */
+		pthread_mutex_unlock(&prog.mu);
+		progress_line(&db, t0, &n0);
+		pthread_mutex_lock(&prog.mu);
+		/* the next slot on the grid t0 + k * interval */
+		while (next <= now_real())
+			next += prog.interval;
+	}
+	pthread_mutex_unlock(&prog.mu);
+	progress_line(&db, t0, &n0);  /* the final count */
+	sqlite3_close(db);
+	return NULL;
+}
+
+int cli_progress_start(const char *path)
+{
+	prog.path = path;
+	if (!(prog.interval > 0))
+		prog.interval = CLI_PROGRESS_INTERVAL;
+	prog.stop = 0;
+	prog.started = pthread_create(&prog.thread, NULL, progress_main,
+	                              NULL) == 0;
+	return prog.started ? 0 : -1;
+}
+
+void cli_progress_stop(void)
+{
+	if (!prog.started)
+		return;
+	pthread_mutex_lock(&prog.mu);
+	prog.stop = 1;
+	pthread_cond_signal(&prog.cv);
+	pthread_mutex_unlock(&prog.mu);
+	pthread_join(prog.thread, NULL);
+	prog.started = 0;
+}
+
+/* `--progress-interval S` for cli_run_parse (cli_own_option). */
+int cli_progress_option(void *own, const char *o, const char *v, int *takes)
+{
+	if (strcmp(o, "--progress-interval"))
+		return CLI_NOT_MINE;
+	char *end = NULL;
+	double s = v ? strtod(v, &end) : -1;
+	if (!v || end == v || *end || !(s >= 0.1) || s > 86400) {
+		fprintf(stderr, "vsweep: --progress-interval needs seconds in "
+		        "[0.1, 86400], got '%s'\n", v ? v : "");
+		return EXIT_BAD_INPUT;
+	}
+	(void)own;
+	prog.interval = s;
+	*takes = 1;
+	return 0;
+}
