@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # The main job: build vsweep, sweep the seed article's circle over speed
-# into circle.db, and print a summary of it in SQL.
+# into circle.db, and print a summary of it in SQL. Says what it does at
+# each stage, and builds only the program and the two plugins the sweep
+# uses (in build-seed/, tests off), so a first run is short and visible.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+say() { echo "seed-sweep: $*" >&2; }
+say "checking the Debian packages (tools/deps.sh installs what is missing)"
 tools/deps.sh
-[ -f build/build.ninja ] || meson setup build >/dev/null
-ninja -C build >/dev/null
-build/tools/vsweep/vsweep run scenarios/circle.yaml \
+if [ ! -f build-seed/build.ninja ]; then
+  say "configuring build-seed/ (meson, tests off)"
+  meson setup build-seed -Dtests=false --buildtype=release >/dev/null
+fi
+say "building vsweep and the plugins kinematic_bicycle, constant_steer"
+ninja -C build-seed tools/vsweep/vsweep plugins/kinematic_bicycle.so \
+  plugins/constant_steer.so >&2
+say "sweeping scenarios/circle.yaml over scenarios/circle_speed.yaml into circle.db"
+build-seed/tools/vsweep/vsweep run scenarios/circle.yaml \
   --sweep scenarios/circle_speed.yaml -o circle.db --overwrite -j "$(nproc)"
+say "summary per variant (SQL on circle.db):"
 sqlite3 -header -column circle.db "
   SELECT v.variant_id, v.status,
          json_extract(v.params, '\$.actor1.speed') AS speed_mps,
