@@ -2,7 +2,7 @@
 # Installs the Debian packages vsweep needs, if any is missing.
 set -euo pipefail
 pkgs=(meson ninja-build gcc g++ pkg-config check libyaml-dev libsqlite3-dev
-      sqlite3 python3 librsvg2-bin
+      sqlite3 python3 librsvg2-bin     # rsvg-convert: vsweep plot -o FILE.png
       chromium                     # tests/e2e/test_report.py renders the report
       openmpi-bin libopenmpi-dev   # vsweep-mpi and its test
       clang libclang-rt-dev libomp-dev  # the libFuzzer build

@@ -5,7 +5,10 @@ The mapping the SVG documents (tools/vsweep/plot.h):
   transform="matrix(s 0 0 -s tx ty)">;
 - speed paths hold screen px inside <g id="series" data-t="t0 t1"
   data-speed="v0 v1" data-box="x y w h">;
-- data-stride="K": stored rows 0, K, 2K, ... and always the last.
+- data-stride="K": stored rows 0, K, 2K, ... and always the last;
+- with --aspect free (and --kind lateral) trajectory paths hold screen px
+  inside a group with data-x="x0 x1" data-y="y0 y1" data-box="x y w h";
+- event markers are <circle class="event-mark"> in screen px.
 Expected values come from SQL on the results file, not from the plotter.
 """
 import math
@@ -26,7 +29,7 @@ from vsweep_e2e import (TEST_PLUGINS, TempDirCase, query, run,  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 MAX_POINTS = 2000      # plot.h PLOT_MAX_POINTS
-MAX_VARIANTS = 200     # plot.h PLOT_MAX_VARIANTS
+MAX_VARIANTS = 20      # plot.h PLOT_MAX_VARIANTS
 TOL = 1e-3             # m: paths coincide with stored positions
 RING_R = 57.3          # m, circle.yaml's reference circle
 LANE_W = 3.5           # m, its lane width
@@ -293,26 +296,27 @@ class PlotTest(TempDirCase):
               self.series_paths(self.group(root, "series"))}
         self.assertEqual(vs, {"1", "3", "6"})
 
-    def test_at_most_200_variants_without_variant(self):
+    def test_at_most_20_variants_without_variant(self):
         with open(scenario("circle.yaml"), encoding="utf-8") as f:
             text = f.read().replace("duration: 30", "duration: 0.05")
         scn = self.write("short.yaml", text)
         sweep = self.write("many.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
                            "  - list:\n" + "".join(
                                "      - [{actor: 1, speed: %g}]\n"
-                               % (5 + 0.1 * i) for i in range(205)))
+                               % (5 + 0.1 * i) for i in range(25)))
         db = self.path("many.db")
         rc, _, err = run("run", scn, "--sweep", sweep, "-o", db, "-j", "2")
         self.assertEqual(rc, 0, err)
         out = self.path("many.svg")
         rc, _, err = run("plot", db, "-o", out)
         self.assertEqual(rc, 0, err)
-        self.assertIn("first 200 of 205", err)
+        self.assertIn("plotting the first 20 of 25 variants (5 left out); "
+                      "choose others with --variant", err)
         root = ET.parse(out).getroot()
         vs = {p.get("data-variant") for p in
               self.series_paths(self.group(root, "trajectories"))}
         self.assertEqual(vs, {str(i) for i in range(MAX_VARIANTS)})
-        rc, _, err = run("plot", db, "--variant", "204", "-o", out)
+        rc, _, err = run("plot", db, "--variant", "24", "-o", out)
         self.assertEqual(rc, 0, err)
 
     def test_failed_variants_are_drawn_and_marked(self):
@@ -402,6 +406,172 @@ blocks:
         if os.path.exists("/dev/full"):
             rc, _, err = run("plot", self.two, "-o", "/dev/full")
             self.assertEqual(rc, 3, err)
+
+
+# A 1 km straight road along +x (reference line y = 0, two right lanes of
+# 3.5 m) and a car that changes from lane -1 (centre y = -1.75) to lane -2
+# (centre y = -5.25) between x = 400 and 460 m: a lane change of 3.5 m
+# that equal axes squash to a few pixels.
+HIGHWAY = """\
+vsweep: 1
+name: highway lane change
+step: 0.05
+duration: 40
+map:
+  roads:
+    - id: hw
+      polyline: [[0, 0, 0], [1000, 0, 0]]
+      lanes: {left: 0, right: 2, width: 3.5}
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0, track: 1.6,
+          wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    waypoints: [[0, -1.75, 0], [400, -1.75, 0], [460, -5.25, 0], [1000, -5.25, 0]]
+    speed: 25
+    behaviour: {plugin: waypoints}
+  - id: 2
+    asset: sedan
+    waypoints: [[0, -5.25, 0], [1000, -5.25, 0]]
+    speed: 10
+    behaviour: {plugin: waypoints}
+"""
+
+
+class PlotHighwayTest(TempDirCase):
+    """--aspect, limits, --actor, event markers, --kind lateral, PNG."""
+
+    def setUp(self):
+        super().setUp()
+        self.db = self.path("hw.db")
+        rc, _, err = run("run", self.write("hw.yaml", HIGHWAY), "-o", self.db)
+        self.assertEqual(rc, 0, err)
+
+    def plot(self, *args, name="out.svg"):
+        out = self.path(name)
+        rc, so, err = run("plot", self.db, *args, "-o", out)
+        self.assertEqual(rc, 0, err)
+        return ET.parse(out).getroot(), so
+
+    @staticmethod
+    def free_map(g):
+        """(x, y) in m -> screen px, from the group's data attributes."""
+        x0, x1 = numbers(g.get("data-x"))
+        y0, y1 = numbers(g.get("data-y"))
+        bx, by, bw, bh = numbers(g.get("data-box"))
+        return lambda x, y: (bx + (x - x0) / (x1 - x0) * bw,
+                             by + (y1 - y) / (y1 - y0) * bh), (bx, by, bw, bh)
+
+    def test_free_aspect_scales_y_to_the_data(self):
+        root, _ = self.plot("--aspect", "free", "--actor", "1")
+        g = PlotTest.group(root, "trajectories")
+        self.assertIsNone(g.get("transform"))
+        to_px, (bx, by, bw, bh) = self.free_map(g)
+        paths = PlotTest.series_paths(g)
+        self.assertEqual([p.get("data-actor") for p in paths], ["1"])
+        pts = path_points(paths[0].get("d"))
+        rows = stored(self.db, 0, 1)
+        ys = [r[2] for r in rows]
+        # y is scaled to the data: the road's 7 m (two 3.5 m lanes below
+        # y = 0, around the trajectory) plus 3 % on each side fill the
+        # box height, whatever the 1 km of x
+        y0, y1 = numbers(g.get("data-y"))
+        self.assertAlmostEqual(y0, -3.5 - 7 * 1.06 / 2, places=6)
+        self.assertAlmostEqual(y1, -3.5 + 7 * 1.06 / 2, places=6)
+        span_px = max(p[1] for p in pts) - min(p[1] for p in pts)
+        self.assertGreater(max(ys) - min(ys), 3.4)
+        self.assertAlmostEqual(span_px, (max(ys) - min(ys)) / (7 * 1.06) * bh,
+                               delta=0.01)
+        self.assertGreater(span_px, 0.45 * bh)
+        # and every point is the stored position through that map
+        stride = int(paths[0].get("data-stride"))
+        for (px, py), r in zip(pts, decimate(rows, stride)):
+            ex, ey = to_px(r[1], r[2])
+            self.assertAlmostEqual(px, ex, delta=2e-3)
+            self.assertAlmostEqual(py, ey, delta=2e-3)
+        # equal aspect (the default) shows the same 3.5 m as a few pixels
+        root, _ = self.plot()
+        g = PlotTest.group(root, "trajectories")
+        s = matrix(g.get("transform"))[0]
+        self.assertLess(s * (max(ys) - min(ys)), 0.1 * bh)
+
+    def test_limits_and_around(self):
+        root, _ = self.plot("--aspect", "free", "--xlim", "300,600",
+                            "--ylim", "-8,1")
+        g = PlotTest.group(root, "trajectories")
+        self.assertEqual(numbers(g.get("data-x")), [300, 600])
+        self.assertEqual(numbers(g.get("data-y")), [-8, 1])
+        # --around 2: the window holds actor 2's path (x 0..~400 m in 40 s
+        # at 10 m/s), not actor 1's 1 km
+        root, _ = self.plot("--aspect", "free", "--around", "2")
+        x0, x1 = numbers(PlotTest.group(root, "trajectories").get("data-x"))
+        xs = [r[1] for r in stored(self.db, 0, 2)]
+        self.assertLessEqual(x0, min(xs))
+        self.assertGreaterEqual(x1, max(xs))
+        self.assertLess(x1 - x0, 1.2 * (max(xs) - min(xs)))
+        for bad in [("--xlim", "5,1"), ("--xlim", "a,b"), ("--aspect", "round"),
+                    ("--actor", "x"), ("--kind", "signal")]:
+            rc, _, err = run("plot", self.db, *bad, "-o", self.path("x.svg"))
+            self.assertEqual(rc, 2, bad)
+        rc, _, err = run("plot", self.db, "--kind", "signal", "-o",
+                         self.path("x.svg"))
+        self.assertIn("no signals", err)
+
+    def test_event_markers_at_stored_event_positions(self):
+        events = query(self.db, "SELECT t, actor_id, kind FROM event WHERE "
+                       "kind IN ('collision', 'lane_change') ORDER BY t")
+        self.assertTrue(any(e[2] == "lane_change" for e in events), events)
+        root, so = self.plot("--aspect", "free")
+        g = PlotTest.group(root, "trajectories")
+        to_px, _ = self.free_map(g)
+        marks = [c for c in root.iter(SVG + "circle")
+                 if c.get("class") == "event-mark"]
+        self.assertEqual(len(marks), len(events))
+        for m, (t, actor, kind) in zip(marks, events):
+            self.assertEqual(m.get("data-kind"), kind)
+            self.assertEqual(int(m.get("data-actor")), actor)
+            x, y = query(self.db, "SELECT x, y FROM actor_state WHERE "
+                         "variant_id = 0 AND actor_id = ? AND "
+                         "abs(t - ?) < 1e-9", actor, t)[0]
+            self.assertAlmostEqual(float(m.get("data-x")), x, places=9)
+            self.assertAlmostEqual(float(m.get("data-y")), y, places=9)
+            ex, ey = to_px(x, y)
+            self.assertAlmostEqual(float(m.get("cx")), ex, delta=2e-3)
+            self.assertAlmostEqual(float(m.get("cy")), ey, delta=2e-3)
+            # a lane change from -1 to -2 happens where the car crosses
+            # the shared edge y = -3.5 (within one step of 25 m/s travel)
+            if kind == "lane_change":
+                self.assertAlmostEqual(y, -3.5, delta=0.5)
+        self.assertIn("%d events" % len(events), so)
+        # --actor 2 keeps only actor 2's markers (it changes no lane)
+        root, _ = self.plot("--actor", "2")
+        marks = [c for c in root.iter(SVG + "circle")
+                 if c.get("class") == "event-mark"]
+        self.assertEqual([m for m in marks if m.get("data-actor") != "2"], [])
+
+    def test_lateral_offset_over_s(self):
+        # On a straight road along +x from x = 0 with its reference line
+        # on y = 0, a right-lane actor's s is x and its offset is y.
+        root, _ = self.plot("--kind", "lateral", "--actor", "1")
+        g = PlotTest.group(root, "trajectories")
+        to_px, _ = self.free_map(g)
+        p = PlotTest.series_paths(g)[0]
+        pts = path_points(p.get("d"))
+        rows = decimate(stored(self.db, 0, 1), int(p.get("data-stride")))
+        self.assertEqual(len(pts), len(rows))
+        for (px, py), r in zip(pts, rows):
+            ex, ey = to_px(r[1], r[2])
+            self.assertAlmostEqual(px, ex, delta=0.05)
+            self.assertAlmostEqual(py, ey, delta=0.05)
+
+    def test_png_output(self):
+        out = self.path("hw.png")
+        rc, _, err = run("plot", self.db, "--aspect", "free", "-o", out)
+        self.assertEqual(rc, 0, err)
+        w, h = png_size(out)
+        self.assertGreater(w, 500)
+        self.assertGreater(h, 300)
 
 
 if __name__ == "__main__":

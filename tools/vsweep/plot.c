@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -23,13 +24,50 @@ typedef struct plot_args {
 	const char *out;
 	const char *colour_by;
 	int speed;            /* --kind speed */
+	int lateral;          /* --kind lateral */
+	int free;             /* --aspect free */
+	int has_xlim, has_ylim;
+	double xlim[2], ylim[2];
+	int has_around;
+	int64_t around;
+	int n_actors;
+	int64_t actors[16];   /* --actor, at most 16 */
 	int n_ids, cap_ids;
 	int64_t *ids;         /* --variant, in the order given */
 } plot_args;
 
 static const char plot_usage[] =
 	"usage: vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
-	"                   [--kind trajectory|speed] -o FILE.svg\n";
+	"                   [--kind trajectory|speed|lateral]\n"
+	"                   [--aspect equal|free] [--xlim A,B] [--ylim A,B]\n"
+	"                   [--around ACTOR] [--actor ID...] -o FILE.svg|.png\n"
+	"  Without --variant, the first 20 variants. Collisions and lane\n"
+	"  changes are marked where they happened. --kind lateral: offset\n"
+	"  from the road's reference line over s. FILE.png: through\n"
+	"  rsvg-convert (Debian librsvg2-bin).\n";
+
+static const char *const plot_options[] = {
+	"-o", "--output", "--variant", "--colour-by", "--color-by", "--kind",
+	"--aspect", "--xlim", "--ylim", "--around", "--actor", "--help",
+};
+
+/* "A,B" with A < B, both finite; -1 otherwise. */
+static int parse_limits(const char *v, double out[2])
+{
+	char *end = NULL;
+	if (!v)
+		return -1;
+	double a = strtod(v, &end);
+	if (end == v || *end != ',')
+		return -1;
+	const char *w = end + 1;
+	double b = strtod(w, &end);
+	if (end == w || *end || !isfinite(a) || !isfinite(b) || !(a < b))
+		return -1;
+	out[0] = a;
+	out[1] = b;
+	return 0;
+}
 
 static int plot_bad_usage(const char *fmt, ...) VS_PRINTF(1, 2);
 
@@ -146,21 +184,51 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
 			a->colour_by = v;
 			i++;
 		} else if (!strcmp(o, "--kind")) {
-			if (v && !strcmp(v, "trajectory"))
-				a->speed = 0;
-			else if (v && !strcmp(v, "speed"))
-				a->speed = 1;
-			else
-				return plot_bad_usage("--kind is trajectory or "
-				                      "speed, got '%s'",
+			a->speed = v && !strcmp(v, "speed");
+			a->lateral = v && !strcmp(v, "lateral");
+			if (!v || (!a->speed && !a->lateral &&
+			           strcmp(v, "trajectory")))
+				return plot_bad_usage("--kind is trajectory, speed "
+				                      "or lateral, got '%s'%s",
+				                      v ? v : "", v && !strcmp(v,
+				                      "signal") ? " (no signals "
+				                      "are stored yet)" : "");
+			i++;
+		} else if (!strcmp(o, "--aspect")) {
+			if (!v || (strcmp(v, "free") && strcmp(v, "equal")))
+				return plot_bad_usage("--aspect is equal or free, "
+				                      "got '%s'", v ? v : "");
+			a->free = !strcmp(v, "free");
+			i++;
+		} else if (!strcmp(o, "--xlim") || !strcmp(o, "--ylim")) {
+			int y = o[2] == 'y';
+			if (parse_limits(v, y ? a->ylim : a->xlim))
+				return plot_bad_usage("%s needs A,B with A < B (m), "
+				                      "got '%s'", o, v ? v : "");
+			*(y ? &a->has_ylim : &a->has_xlim) = 1;
+			i++;
+		} else if (!strcmp(o, "--around") || !strcmp(o, "--actor")) {
+			int64_t id;
+			if (!v || parse_id(v, &id) || id == 0)
+				return plot_bad_usage("%s needs an actor id (a whole "
+				                      "number >= 1), got '%s'", o,
 				                      v ? v : "");
+			if (o[2] == 'r') {
+				a->has_around = 1;
+				a->around = id;
+			} else if (a->n_actors < 16) {
+				a->actors[a->n_actors++] = id;
+			}
 			i++;
 		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			fputs(plot_usage, stdout);
 			return -1;
 		} else if (o[0] == '-' && o[1]) {
-			return plot_bad_usage("unknown or incomplete option "
-			                      "'%s'", o);
+			cli_unknown_option("vsweep: plot", o, plot_options,
+			                   (int)(sizeof plot_options /
+			                         sizeof *plot_options));
+			fputs(plot_usage, stderr);
+			return EXIT_BAD_INPUT;
 		} else if (!a->db) {
 			a->db = o;
 		} else {
@@ -296,8 +364,9 @@ static int load_variants(sqlite3 *db, const plot_args *a, plot_data *d)
 		}
 		if (total > d->n_variants)
 			fprintf(stderr, "vsweep: %s: plotting the first %d of "
-			        "%lld variants; choose others with --variant\n",
-			        a->db, d->n_variants, total);
+			        "%lld variants (%lld left out); choose others with "
+			        "--variant\n", a->db, d->n_variants, total,
+			        total - d->n_variants);
 	}
 	for (int i = 0; i < d->n_variants; i++) {
 		char buf[PARAMS_CHARS] = "";
@@ -400,17 +469,41 @@ static void series_alloc(plot_series *s, int64_t rows)
 	s->speed = vs_xcalloc((size_t)s->cap, sizeof *s->speed);
 }
 
-/* Every actor of every plotted variant: one series each. */
-static int load_series(sqlite3 *db, const plot_args *a, plot_data *d)
+/* True when --actor does not leave this actor out. */
+static int actor_wanted(const plot_args *a, int64_t id)
+{
+	for (int i = 0; i < a->n_actors; i++)
+		if (a->actors[i] == id)
+			return 1;
+	return a->n_actors == 0;
+}
+
+/* The chart's (x, y) of a stored row: world x, y, or with --kind lateral
+ * s and offset on the scenario's map. */
+static void chart_xy(const plot_args *a, const vs_scenario *scn,
+                     sqlite3_stmt *st, int col, double out[2])
+{
+	out[0] = column_real(st, col);
+	out[1] = column_real(st, col + 1);
+	if (a->lateral)
+		plot_lateral(scn, out[0], out[1], column_real(st, col + 2),
+		             column_real(st, col + 3), column_real(st, col + 4),
+		             column_real(st, col + 5), out);
+}
+
+/* Every actor (that --actor keeps) of every plotted variant: one series
+ * each. */
+static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
+                       const vs_scenario *scn)
 {
 	int status = EXIT_BAD_INPUT;
 	sqlite3_stmt *cnt = prepare(db, a->db, "SELECT actor_id, count(*) "
 	                            "FROM actor_state WHERE variant_id = ? "
 	                            "GROUP BY actor_id ORDER BY actor_id");
 	sqlite3_stmt *rows = !cnt ? NULL : prepare(db, a->db, "SELECT "
-	                             "actor_id, t, x, y, vx, vy, vz FROM "
-	                             "actor_state WHERE variant_id = ? ORDER "
-	                             "BY actor_id, step");
+	                             "actor_id, t, x, y, z, vx, vy, yaw, vz "
+	                             "FROM actor_state WHERE variant_id = ? "
+	                             "ORDER BY actor_id, step");
 	sqlite3_stmt *names = !rows ? NULL : prepare(db, a->db, "SELECT "
 	                              "actor_id, name FROM actor_info WHERE "
 	                              "variant_id = ? ORDER BY actor_id");
@@ -423,6 +516,8 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d)
 		sqlite3_reset(cnt);
 		sqlite3_bind_int64(cnt, 1, d->variants[v].id);
 		while (sqlite3_step(cnt) == SQLITE_ROW) {
+			if (!actor_wanted(a, sqlite3_column_int64(cnt, 0)))
+				continue;
 			if (d->n_series == cap) {
 				cap *= 2;
 				d->series = vs_xrealloc(d->series,
@@ -442,6 +537,8 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d)
 		int rc;
 		while ((rc = sqlite3_step(rows)) == SQLITE_ROW) {
 			int64_t id = sqlite3_column_int64(rows, 0);
+			if (!actor_wanted(a, id))
+				continue;
 			if (!s || s->actor_id != id) {
 				/* the last row always ends the path */
 				if (s && (row - 1) % s->stride)
@@ -455,12 +552,11 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d)
 				if (!s)
 					break;  /* rows changed under us */
 			}
-			double vx = column_real(rows, 4);
-			double vy = column_real(rows, 5);
-			double vz = column_real(rows, 6);
+			double vx = column_real(rows, 5);
+			double vy = column_real(rows, 6);
+			double vz = column_real(rows, 8);
 			last[0] = column_real(rows, 1);
-			last[1] = column_real(rows, 2);
-			last[2] = column_real(rows, 3);
+			chart_xy(a, scn, rows, 2, &last[1]);
 			last[3] = sqrt(vx * vx + vy * vy + vz * vz);
 			series_push(s, row++, last[0], last[1], last[2],
 			            last[3]);
@@ -503,14 +599,17 @@ out:
 	return status;
 }
 
-/* The stored scenario: its name for the title and its map for the lanes.
- * A scenario this build cannot read only costs the lanes (a warning). */
-static void load_scenario(sqlite3 *db, const plot_args *a, plot_data *d)
+/* The stored scenario: its name for the title and its map for the lanes
+ * (and for --kind lateral); the caller destroys it. A scenario this build
+ * cannot read only costs the lanes (a warning), and NULL. */
+static vs_scenario *load_scenario(sqlite3 *db, const plot_args *a,
+                                  plot_data *d)
 {
+	vs_scenario *scn = NULL;
 	sqlite3_stmt *st = prepare(db, a->db, "SELECT value FROM meta WHERE "
 	                           "key = 'scenario_text'");
 	if (!st)
-		return;
+		return NULL;
 	if (sqlite3_step(st) == SQLITE_ROW &&
 	    sqlite3_column_type(st, 0) == SQLITE_TEXT) {
 		const char *text = (const char *)sqlite3_column_text(st, 0);
@@ -518,21 +617,25 @@ static void load_scenario(sqlite3 *db, const plot_args *a, plot_data *d)
 		vs_error err = {{0}};
 		char path[512];
 		snprintf(path, sizeof path, "%s (stored scenario)", a->db);
-		vs_scenario *scn = vs_scenario_parse(path, text, len, &err);
+		scn = vs_scenario_parse(path, text, len, &err);
 		if (scn) {
 			d->scenario_name = vs_strdup(scn->name ? scn->name : "");
-			plot_map_lanes(scn, &d->lanes);
-			vs_scenario_destroy(scn);
+			if (a->lateral)
+				plot_lateral_lanes(scn, &d->lanes);
+			else
+				plot_map_lanes(scn, &d->lanes);
 		} else {
 			fprintf(stderr, "vsweep: warning: %s; drawing no lanes\n",
 			        err.msg);
 		}
 	}
 	sqlite3_finalize(st);
+	return scn;
 }
 
 static void plot_data_finish(plot_data *d)
 {
+	free(d->events);
 	for (int i = 0; i < d->n_variants; i++)
 		free(d->variants[i].params);
 	free(d->variants);
@@ -571,6 +674,12 @@ static int write_chart(const plot_args *a, const plot_data *d)
 		return EXIT_INTERNAL;
 	}
 	int status = EXIT_OK;
+	size_t n = strlen(a->out);
+	if (n > 4 && !strcasecmp(a->out + n - 4, ".png")) {
+		status = plot_write_png(buf, len, a->out);
+		free(buf);
+		return status;
+	}
 	FILE *f = fopen(a->out, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len || fflush(f)) {
 		fprintf(stderr, "vsweep: %s: cannot write: %s\n", a->out,
@@ -617,6 +726,7 @@ int cli_plot(int argc, char **argv)
 	plot_args a;
 	plot_data d;
 	sqlite3 *db = NULL;
+	vs_scenario *scn = NULL;
 	memset(&a, 0, sizeof a);
 	memset(&d, 0, sizeof d);
 	int status = parse_plot_args(argc, argv, &a);
@@ -649,20 +759,37 @@ int cli_plot(int argc, char **argv)
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
+	scn = load_scenario(db, &a, &d);
+	if (a.lateral && !plot_map_lane_count(scn)) {
+		fprintf(stderr, "vsweep: %s: --kind lateral needs the stored "
+		        "scenario's map, and it has no lanes\n", a.db);
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	d.lateral = a.lateral;
+	d.free = a.free || a.lateral;
+	d.has_xlim = a.has_xlim;
+	d.has_ylim = a.has_ylim;
+	memcpy(d.xlim, a.xlim, sizeof d.xlim);
+	memcpy(d.ylim, a.ylim, sizeof d.ylim);
+	d.has_around = a.has_around;
+	d.around = a.around;
 	status = load_variants(db, &a, &d);
 	if (!status && a.colour_by)
 		status = load_colour_values(db, &a, &d);
 	if (!status)
-		status = load_series(db, &a, &d);
+		status = load_series(db, &a, &d, scn);
+	if (!status && !a.speed)
+		status = plot_load_events(db, a.db, &d, a.lateral ? scn : NULL);
 	if (status)
 		goto out;
-	load_scenario(db, &a, &d);
 	status = write_chart(&a, &d);
 	if (!status)
-		printf("vsweep: %s: %s of %d variants, %d series\n", a.out,
-		       a.speed ? "speed" : "trajectories", d.n_variants,
-		       d.n_series);
+		printf("vsweep: %s: %s of %d variants, %d series, %d events\n",
+		       a.out, a.speed ? "speed" : a.lateral ? "lateral offset" :
+		       "trajectories", d.n_variants, d.n_series, d.n_events);
 out:
+	vs_scenario_destroy(scn);
 	sqlite3_close(db);
 	plot_data_finish(&d);
 	free(a.ids);

@@ -14,6 +14,19 @@
  *    <g id="trajectories" transform="matrix(s 0 0 -s tx ty)">: screen =
  *    (s·x + tx, -s·y + ty), so north is up and both axes share the scale
  *    s (px/m). The lanes sit in <g id="lanes"> with the same transform.
+ *    With --aspect free (and always for --kind lateral) there is no
+ *    transform: the paths hold screen px, and the group carries
+ *    data-x="x0 x1" data-y="y0 y1" data-box="bx by bw bh": x0 maps to bx,
+ *    x1 to bx + bw, y1 to by and y0 to by + bh.
+ *  - lateral: as trajectory with free aspect, x = s (m) along the road's
+ *    reference line and y = the lateral offset (m, left +) from it, of the
+ *    lane vs_map_locate finds for the stored position (the same query
+ *    that fills map_location); lane edges are horizontal lines.
+ *  - events: collisions and lane changes of the plotted variants and
+ *    actors, as <circle class="event-mark" data-kind data-variant
+ *    data-actor data-t data-x data-y cx cy> in <g id="events"> (screen
+ *    px); data-x and data-y are the actor's stored position at the
+ *    event's step (the last stored step at or before it).
  *  - speed: every series is a <path data-variant data-actor data-stride>
  *    in screen pixels (3 decimals) inside <g id="series" data-t="t0 t1"
  *    data-speed="v0 v1" data-box="x y w h">: t0 maps to x, t1 to x + w,
@@ -31,7 +44,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define PLOT_MAX_VARIANTS 200   /* plotted without --variant */
+#define PLOT_MAX_VARIANTS 20    /* plotted without --variant */
+#define PLOT_MAX_EVENTS 2000    /* markers drawn */
 #define PLOT_MAX_POINTS 2000    /* per path, before decimation */
 
 struct vs_scenario;
@@ -81,6 +95,15 @@ typedef struct plot_lanes {
 	int n_lanes;        /* lanes drawn */
 } plot_lanes;
 
+/* An event marker: where the actor was when it happened. */
+typedef struct plot_event {
+	int variant;        /* index into plot_data.variants */
+	int64_t actor_id;
+	double t;           /* s */
+	char kind[24];      /* collision | lane_change */
+	double x, y;        /* m, as the chart's axes (world, or s/offset) */
+} plot_event;
+
 typedef struct plot_data {
 	const char *db_path;
 	char *scenario_name;     /* from the stored scenario, or NULL */
@@ -94,10 +117,20 @@ typedef struct plot_data {
 	double vmin, vmax;       /* over the variants that have a value */
 	int n_no_value;          /* plotted variants without a value */
 	plot_lanes lanes;
+	int free;                /* --aspect free (or --kind lateral) */
+	int lateral;             /* --kind lateral: x, y are s, offset */
+	int has_xlim, has_ylim;  /* --xlim, --ylim */
+	double xlim[2], ylim[2]; /* m */
+	int has_around;          /* --around ACTOR */
+	int64_t around;
+	int n_events;
+	plot_event *events;
 } plot_data;
 
 /* `vsweep plot results.db [--variant I...] [--colour-by PARAM]
- * [--kind trajectory|speed] -o FILE.svg`. Returns an exit status. */
+ * [--kind trajectory|speed|lateral] [--aspect free|equal] [--xlim A,B]
+ * [--ylim A,B] [--around ACTOR] [--actor ID] -o FILE.svg|FILE.png`.
+ * Returns an exit status. */
 int cli_plot(int argc, char **argv);
 
 /* The charts: write the whole SVG document to f. */
@@ -109,6 +142,29 @@ void plot_speed(FILE *f, const plot_data *d);
  * map. Returns 0. */
 int plot_map_lanes(const struct vs_scenario *scn, plot_lanes *out);
 void plot_lanes_finish(plot_lanes *l);
+
+/* Lanes of the map (0 without a scenario or map). */
+int plot_map_lane_count(const struct vs_scenario *scn);
+
+/* --kind lateral: the position (x, y, z) (m) moving with (vx, vy) (m/s)
+ * and yaw (rad) as out[0] = s (m) along its lane's road reference line
+ * and out[1] = offset (m, left +) from that line, on the lane
+ * vs_map_locate finds (the query behind map_location). NaN without a
+ * lane. The lane edges as horizontal lines in the same coordinates. */
+void plot_lateral(const struct vs_scenario *scn, double x, double y,
+                  double z, double vx, double vy, double yaw, double out[2]);
+int plot_lateral_lanes(const struct vs_scenario *scn, plot_lanes *out);
+
+/* Collisions and lane changes of the plotted variants and series' actors
+ * at their stored positions (plot_events.c); scn converts them for
+ * --kind lateral (NULL: world). Returns 0 or an exit status. */
+struct sqlite3;
+int plot_load_events(struct sqlite3 *db, const char *path, plot_data *d,
+                     const struct vs_scenario *scn);
+
+/* Renders the SVG document svg[0..len) to a PNG file through
+ * rsvg-convert. Returns 0 or an exit status (3, with a message). */
+int plot_write_png(const char *svg, size_t len, const char *out);
 
 /* ---- shared drawing helpers (plot_svg.c) ---- */
 

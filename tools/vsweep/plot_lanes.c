@@ -84,3 +84,51 @@ void plot_lanes_finish(plot_lanes *l)
 	free(l->lines);
 	memset(l, 0, sizeof *l);
 }
+
+int plot_map_lane_count(const vs_scenario *scn)
+{
+	return scn ? vs_map_lane_count(scn->map) : 0;
+}
+
+void plot_lateral(const vs_scenario *scn, double x, double y, double z,
+                  double vx, double vy, double yaw, double out[2])
+{
+	out[0] = out[1] = NAN;
+	const vs_map *map = scn ? scn->map : NULL;
+	vs_map_location loc;
+	vs_map_locate(map, x, y, z, vs_map_travel_heading(vx, vy, yaw), &loc);
+	const vs_lane *lane = loc.lane >= 0 ? vs_map_lane(map, loc.lane) : NULL;
+	double c[3], h;
+	if (!lane || vs_map_lane_point(map, loc.lane, loc.position, 0, c, &h))
+		return;
+	/* left of the lane's travel direction, from its centre line */
+	double off = -sin(h) * (x - c[0]) + cos(h) * (y - c[1]);
+	double mid = (lane->inner + lane->outer) / 2;  /* left of the line */
+	/* right lanes run along the reference line, left lanes against it */
+	int along = lane->lane < 0;
+	out[0] = (along ? loc.position : 1 - loc.position) * lane->length;
+	out[1] = along ? mid + off : mid - off;
+}
+
+int plot_lateral_lanes(const vs_scenario *scn, plot_lanes *out)
+{
+	memset(out, 0, sizeof *out);
+	const vs_map *map = scn ? scn->map : NULL;
+	int n = vs_map_lane_count(map);
+	for (int i = 0; i < n; i++) {
+		const vs_lane *lane = vs_map_lane(map, i);
+		double edge[2] = {lane->inner, lane->outer};
+		for (int k = 0; k < 2; k++) {
+			plot_line *l = add_line(out, PLOT_LANE_BOUNDARY, 2);
+			l->xy[0] = 0;
+			l->xy[1] = l->xy[3] = edge[k];
+			l->xy[2] = lane->length;
+		}
+		plot_line *c = add_line(out, PLOT_LANE_CENTRE, 2);
+		c->xy[0] = 0;
+		c->xy[1] = c->xy[3] = (lane->inner + lane->outer) / 2;
+		c->xy[2] = lane->length;
+		out->n_lanes++;
+	}
+	return 0;
+}

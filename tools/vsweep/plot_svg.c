@@ -378,6 +378,21 @@ double plot_legend(FILE *f, const plot_data *d, double x, double y, double w,
 		}
 		y += ROW;
 	}
+	if (trajectory && d->n_events) {
+		if (f) {
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" "
+			        "fill=\"none\" stroke=\"#d00000\" stroke-width="
+			        "\"2\"/>\n", x + SWATCH / 2, y + FONT - 4);
+			label(f, x + SWATCH + 6, y + FONT, NULL);
+			fputs("collision</text>\n", f);
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" "
+			        "fill=\"white\" stroke=\"#000000\" stroke-width="
+			        "\"2\"/>\n", x + SWATCH / 2, y + ROW + FONT - 4);
+			label(f, x + SWATCH + 6, y + ROW + FONT, NULL);
+			fputs("lane change</text>\n", f);
+		}
+		y += 2 * ROW;
+	}
 	if (trajectory && d->lanes.n_lanes) {
 		if (f) {
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "

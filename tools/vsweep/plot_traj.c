@@ -1,7 +1,10 @@
 /* `vsweep plot --kind trajectory`: plan view of the chosen variants'
- * trajectories on the map's lanes, north up, equal scale on both axes. */
+ * trajectories on the map's lanes, north up, equal scale on both axes
+ * (or, with --aspect free, each axis scaled to the data), with event
+ * markers. `--kind lateral` draws the same way in road coordinates. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "plot.h"
 
@@ -16,11 +19,20 @@
 #define BOX_H_MAX 900.0
 #define LINE_PX 2.0     /* px, trajectory stroke */
 #define MIN_SPAN 10.0   /* m: a standing actor still gets a readable view */
+#define BOX_H_FREE 420.0 /* px, the box with --aspect free */
+#define FLAT_SPAN 1.0   /* m: free aspect still shows a straight line flat */
+#define EQUAL_HINT 8.0  /* data aspect past which equal scale hides detail */
 
 typedef struct view {
 	double x0, x1, y0, y1;   /* m, the world window shown */
 	double bx, by, bw, bh;   /* px, the plot box */
-	double s;                /* px per m */
+	double s;                /* px per m (equal aspect) */
+	int free;                /* --aspect free: no transform; the paths
+	                            hold screen px, sx and sy apart */
+	double kx, ky;           /* px per m along x and y */
+	double m[4];             /* what the paths hold: (m0 x + m1, m2 y +
+	                            m3); identity under a transform */
+	double unit;             /* stroke px in path units */
 } view;
 
 typedef struct bbox {
@@ -44,21 +56,23 @@ static void bbox_add(bbox *b, double x, double y)
 	b->y1 = fmax(b->y1, y);
 }
 
-/* The window: the trajectories, plus the lanes near them (within half
- * the trajectories' span, at least 20 m), so that the lanes the actors
- * drive on are whole but a long road does not shrink the actors to
- * dots. */
+/* The window: the trajectories (of the --around actor only, when
+ * given), plus the lanes near them (within half the trajectories' span,
+ * at least 20 m), so that the lanes the actors drive on are whole but a
+ * long road does not shrink the actors to dots; --xlim and --ylim
+ * replace either side. */
 static view make_view(const plot_data *d)
 {
 	bbox t = {0, 0, 0, 0, 1};
 	for (int i = 0; i < d->n_series; i++)
 		for (int k = 0; k < d->series[i].n; k++)
-			bbox_add(&t, d->series[i].x[k], d->series[i].y[k]);
+			if (!d->has_around || d->series[i].actor_id == d->around)
+				bbox_add(&t, d->series[i].x[k], d->series[i].y[k]);
 	if (t.empty)
 		t = (bbox){0, 0, 0, 0, 0};
 	double near = fmax(20, 0.5 * fmax(t.x1 - t.x0, t.y1 - t.y0));
 	bbox b = t;
-	for (int i = 0; i < d->lanes.n; i++) {
+	for (int i = 0; i < d->lanes.n && !d->has_around; i++) {
 		const plot_line *l = &d->lanes.lines[i];
 		for (int k = 0; k < l->n; k++) {
 			double x = l->xy[2 * k], y = l->xy[2 * k + 1];
@@ -68,13 +82,41 @@ static view make_view(const plot_data *d)
 		}
 	}
 	double cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2;
-	double w = fmax(b.x1 - b.x0, MIN_SPAN), h = fmax(b.y1 - b.y0, MIN_SPAN);
+	double w = fmax(b.x1 - b.x0, MIN_SPAN), h = fmax(b.y1 - b.y0,
+	                                                 d->free ? FLAT_SPAN
+	                                                         : MIN_SPAN);
 	w *= 1.06;  /* a margin, so no line runs along the box */
 	h *= 1.06;
+	if (d->has_xlim) {
+		cx = (d->xlim[0] + d->xlim[1]) / 2;
+		w = d->xlim[1] - d->xlim[0];
+	}
+	if (d->has_ylim) {
+		cy = (d->ylim[0] + d->ylim[1]) / 2;
+		h = d->ylim[1] - d->ylim[0];
+	}
 	view v;
+	memset(&v, 0, sizeof v);
 	v.bx = MARGIN_L;
 	v.by = MARGIN_T;
 	v.bw = BOX_W;
+	if (d->free) {
+		v.free = 1;
+		v.bh = BOX_H_FREE;
+		v.x0 = cx - w / 2;
+		v.x1 = cx + w / 2;
+		v.y0 = cy - h / 2;
+		v.y1 = cy + h / 2;
+		v.kx = v.bw / w;
+		v.ky = v.bh / h;
+		v.s = fmin(v.kx, v.ky);
+		v.m[0] = v.kx;
+		v.m[1] = v.bx - v.kx * v.x0;
+		v.m[2] = -v.ky;
+		v.m[3] = v.by + v.ky * v.y1;
+		v.unit = 1;
+		return v;
+	}
 	v.s = BOX_W / w;
 	v.bh = h * v.s;
 	if (v.bh > BOX_H_MAX) {
@@ -90,32 +132,48 @@ static view make_view(const plot_data *d)
 	v.x1 = cx + w / 2;
 	v.y0 = cy - h / 2;
 	v.y1 = cy + h / 2;
+	v.kx = v.ky = v.s;
+	v.m[0] = v.m[2] = 1;
+	v.unit = 1 / v.s;
 	return v;
 }
 
-static double sx(const view *v, double x) { return v->bx + (x - v->x0) * v->s; }
-static double sy(const view *v, double y) { return v->by + (v->y1 - y) * v->s; }
+static double sx(const view *v, double x) { return v->bx + (x - v->x0) * v->kx; }
+static double sy(const view *v, double y) { return v->by + (v->y1 - y) * v->ky; }
 
-/* <g ... transform> mapping world metres to the box, north up. */
+/* <g ... transform> mapping world metres to the box, north up; with free
+ * aspect the paths are in px already and the group says how to read
+ * them back. */
 static void world_group(FILE *f, const view *v, const char *id)
 {
+	if (v->free) {
+		fprintf(f, "<g id=\"%s\" data-x=\"%.17g %.17g\" data-y=\"%.17g "
+		        "%.17g\" data-box=\"%.17g %.17g %.17g %.17g\"", id, v->x0,
+		        v->x1, v->y0, v->y1, v->bx, v->by, v->bw, v->bh);
+		return;
+	}
 	fprintf(f, "<g id=\"%s\" transform=\"matrix(%.12g 0 0 %.12g %.12g "
 	        "%.12g)\"", id, v->s, -v->s, v->bx - v->s * v->x0,
 	        v->by + v->s * v->y1);
 }
 
 /* Grid lines every `step` m, labelled along the bottom and left. */
-static void grid(FILE *f, const view *v)
+static void grid(FILE *f, const plot_data *d, const view *v)
 {
-	int dec;
+	int dec, decy;
 	double step = plot_nice_step(fmax(v->x1 - v->x0, v->y1 - v->y0), 10,
-	                             &dec);
+	                             &dec), stepy = step;
+	decy = dec;
+	if (v->free) {  /* each axis its own ticks */
+		step = plot_nice_step(v->x1 - v->x0, 10, &dec);
+		stepy = plot_nice_step(v->y1 - v->y0, 8, &decy);
+	}
 	fprintf(f, "<g id=\"grid\" data-step=\"%.12g\" stroke=\"#e0e0e0\" "
 	        "stroke-width=\"1\">\n", step);
 	for (double x = ceil(v->x0 / step) * step; x <= v->x1; x += step)
 		fprintf(f, "<path d=\"M%.2f %.2fV%.2f\"/>\n", sx(v, x), v->by,
 		        v->by + v->bh);
-	for (double y = ceil(v->y0 / step) * step; y <= v->y1; y += step)
+	for (double y = ceil(v->y0 / stepy) * stepy; y <= v->y1; y += stepy)
 		fprintf(f, "<path d=\"M%.2f %.2fH%.2f\"/>\n", v->bx, sy(v, y),
 		        v->bx + v->bw);
 	fputs("</g>\n<g id=\"ticks\" font-size=\"11\" fill=\"#333\">\n", f);
@@ -123,15 +181,17 @@ static void grid(FILE *f, const view *v)
 		fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">"
 		        "%.*f</text>\n", sx(v, x), v->by + v->bh + 15, dec,
 		        fabs(x) < step / 2 ? 0.0 : x);
-	for (double y = ceil(v->y0 / step) * step; y <= v->y1; y += step)
+	for (double y = ceil(v->y0 / stepy) * stepy; y <= v->y1; y += stepy)
 		fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">"
-		        "%.*f</text>\n", v->bx - 6, sy(v, y) + 4, dec,
-		        fabs(y) < step / 2 ? 0.0 : y);
-	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"12\">x (m, "
-	        "east)</text>\n", v->bx, v->by + v->bh + 38);
+		        "%.*f</text>\n", v->bx - 6, sy(v, y) + 4, decy,
+		        fabs(y) < stepy / 2 ? 0.0 : y);
+	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"12\">%s</text>\n",
+	        v->bx, v->by + v->bh + 38, d->lateral ? "s along the road "
+	        "(m)" : "x (m, east)");
 	fprintf(f, "<text transform=\"translate(%.2f %.2f) rotate(-90)\" "
-	        "text-anchor=\"middle\" font-size=\"12\">y (m, north)</text>\n",
-	        v->bx - 52, v->by + v->bh / 2);
+	        "text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
+	        v->bx - 52, v->by + v->bh / 2, d->lateral ? "lateral offset "
+	        "from the reference line (m, left +)" : "y (m, north)");
 	fputs("</g>\n", f);
 }
 
@@ -140,6 +200,13 @@ static void grid(FILE *f, const view *v)
  * it never hides a trajectory, and clear of the axis title on the left. */
 static void scale_bar(FILE *f, const view *v)
 {
+	if (v->free) {
+		fprintf(f, "<text id=\"not-to-scale\" x=\"%.2f\" y=\"%.2f\" "
+		        "font-size=\"11\" text-anchor=\"end\">axes not to scale"
+		        " (--aspect free)</text>\n", v->bx + v->bw,
+		        v->by + v->bh + 38);
+		return;
+	}
 	double quarter = (v->x1 - v->x0) / 4;
 	double len = plot_nice_step(quarter, 1, NULL);  /* >= quarter */
 	if (len > quarter * (1 + 1e-9)) {
@@ -165,7 +232,7 @@ static void lanes(FILE *f, const plot_data *d, const view *v, int areas)
 		fputs(" fill=\"#efefef\" fill-rule=\"evenodd\" stroke=\"none\">\n",
 		      f);
 	else
-		fprintf(f, " fill=\"none\" stroke-width=\"%.6g\">\n", 1.0 / v->s);
+		fprintf(f, " fill=\"none\" stroke-width=\"%.6g\">\n", v->unit);
 	for (int i = 0; i < d->lanes.n; i++) {
 		const plot_line *l = &d->lanes.lines[i];
 		if ((l->kind == PLOT_LANE_SURFACE) != areas || l->n < 2)
@@ -174,8 +241,8 @@ static void lanes(FILE *f, const plot_data *d, const view *v, int areas)
 			fputs("<path class=\"lane-boundary\" stroke=\"#9a9a9a\"", f);
 		else if (l->kind == PLOT_LANE_CENTRE)
 			fprintf(f, "<path class=\"lane-centre\" stroke=\"#b0b0b0\" "
-			        "stroke-dasharray=\"%.6g,%.6g\"", 6 / v->s,
-			        5 / v->s);
+			        "stroke-dasharray=\"%.6g,%.6g\"", 6 * v->unit,
+			        5 * v->unit);
 		else
 			fputs("<path class=\"lane-area\"", f);
 		fputs(" d=\"", f);
@@ -185,31 +252,30 @@ static void lanes(FILE *f, const plot_data *d, const view *v, int areas)
 				/* a break between rings of one area */
 				fputs("Z", f);
 				if (k + 1 < l->n)
-					fprintf(f, "M%.3f %.3f", l->xy[2 * k + 2],
-					        l->xy[2 * k + 3]);
+					fprintf(f, "M%.3f %.3f", v->m[0] *
+					        l->xy[2 * k + 2] + v->m[1], v->m[2] *
+					        l->xy[2 * k + 3] + v->m[3]);
 				k++;
 				continue;
 			}
 			fprintf(f, "%s%.3f %.3f", k == 0 ? "M" : k == 1 ? "L" : " ",
-			        x, y);
+			        v->m[0] * x + v->m[1], v->m[2] * y + v->m[3]);
 		}
 		fputs(l->kind == PLOT_LANE_SURFACE ? "Z\"/>\n" : "\"/>\n", f);
 	}
 	fputs("</g>\n", f);
 }
 
-static const double identity[4] = {1, 0, 1, 0};
-
-static void path_data(FILE *f, const plot_series *s)
+static void path_data(FILE *f, const plot_series *s, const view *v)
 {
-	plot_path(f, s->x, s->y, s->n, identity);
+	plot_path(f, s->x, s->y, s->n, v->m);
 }
 
 /* One path per variant x actor, world metres with 3 decimals: stored
  * positions survive to within 0.5 mm. */
 static void trajectories(FILE *f, const plot_data *d, const view *v)
 {
-	double lw = LINE_PX / v->s;  /* m: strokes are in world units here */
+	double lw = LINE_PX * v->unit;  /* strokes are in path units */
 	if (d->colour_by) {
 		/* The light end of viridis fades on a light ground: a dark
 		 * casing under every line keeps it visible. */
@@ -217,10 +283,10 @@ static void trajectories(FILE *f, const plot_data *d, const view *v)
 		fprintf(f, " fill=\"none\" stroke=\"#2a2a2a\" stroke-opacity="
 		        "\"0.75\" stroke-width=\"%.6g\" stroke-linejoin="
 		        "\"round\" stroke-linecap=\"round\">\n",
-		        (LINE_PX + 1.4) / v->s);
+		        (LINE_PX + 1.4) * v->unit);
 		for (int i = 0; i < d->n_series; i++) {
 			fputs("<path", f);
-			path_data(f, &d->series[i]);
+			path_data(f, &d->series[i], v);
 		}
 		fputs("</g>\n", f);
 	}
@@ -230,12 +296,12 @@ static void trajectories(FILE *f, const plot_data *d, const view *v)
 	for (int i = 0; i < d->n_series; i++) {
 		const plot_series *s = &d->series[i];
 		plot_path_open(f, d, s, lw);
-		path_data(f, s);
+		path_data(f, s, v);
 	}
 	fputs("</g>\n", f);
 	/* start markers: where each actor begins, in its colour */
 	world_group(f, v, "starts");
-	fprintf(f, " fill=\"white\" stroke-width=\"%.6g\">\n", 1.5 / v->s);
+	fprintf(f, " fill=\"white\" stroke-width=\"%.6g\">\n", 1.5 * v->unit);
 	for (int i = 0; i < d->n_series; i++) {
 		const plot_series *s = &d->series[i];
 		char colour[8];
@@ -243,7 +309,36 @@ static void trajectories(FILE *f, const plot_data *d, const view *v)
 			continue;
 		plot_series_colour(d, s->variant, colour);
 		fprintf(f, "<circle cx=\"%.3f\" cy=\"%.3f\" r=\"%.6g\" stroke="
-		        "\"%s\"/>\n", s->x[0], s->y[0], 3.5 / v->s, colour);
+		        "\"%s\"/>\n", v->m[0] * s->x[0] + v->m[1],
+		        v->m[2] * s->y[0] + v->m[3], 3.5 * v->unit, colour);
+	}
+	fputs("</g>\n", f);
+}
+
+/* Events where they happened, in screen px (a marker keeps its shape
+ * whatever the aspect): <circle class="event-mark" data-kind
+ * data-variant data-actor data-t data-x data-y> with the stored
+ * position (world m, or s and offset for --kind lateral). */
+static void event_marks(FILE *f, const plot_data *d, const view *v)
+{
+	if (!d->n_events)
+		return;
+	fputs("<g id=\"events\" stroke-width=\"2\">\n", f);
+	for (int i = 0; i < d->n_events; i++) {
+		const plot_event *e = &d->events[i];
+		int coll = !strcmp(e->kind, "collision");
+		fprintf(f, "<circle class=\"event-mark\" data-kind=\"%s\" "
+		        "data-variant=\"%lld\" data-actor=\"%lld\" data-t="
+		        "\"%.17g\" data-x=\"%.17g\" data-y=\"%.17g\" cx=\"%.3f\" "
+		        "cy=\"%.3f\" r=\"%s\" fill=\"%s\" stroke=\"%s\"><title>",
+		        e->kind, (long long)d->variants[e->variant].id,
+		        (long long)e->actor_id, e->t, e->x, e->y, sx(v, e->x),
+		        sy(v, e->y), coll ? "6" : "4.5", coll ? "none" : "white",
+		        coll ? "#d00000" : "#000000");
+		plot_text(f, e->kind);
+		fprintf(f, ", variant %lld, actor %lld, t = %.3f s</title>"
+		        "</circle>\n", (long long)d->variants[e->variant].id,
+		        (long long)e->actor_id, e->t);
 	}
 	fputs("</g>\n", f);
 }
@@ -254,12 +349,13 @@ void plot_trajectory(FILE *f, const plot_data *d)
 	double legend_h = plot_legend(NULL, d, 0, 0, LEGEND_W, 1);
 	double w = MARGIN_L + BOX_W + GAP + LEGEND_W + MARGIN_R;
 	double h = fmax(MARGIN_T + v.bh + MARGIN_B, MARGIN_T + legend_h + 16);
-	plot_begin(f, w, h, "trajectory", d);
+	plot_begin(f, w, h, d->lateral ? "lateral" : "trajectory", d);
 	fputs("<text x=\"72\" y=\"22\" font-size=\"15\" font-weight=\"bold\">",
 	      f);
 	plot_text(f, d->scenario_name && *d->scenario_name ? d->scenario_name
 	                                                   : "vsweep");
-	fprintf(f, ": trajectories of %d variant%s</text>\n", d->n_variants,
+	fprintf(f, ": %s of %d variant%s</text>\n", d->lateral ?
+	        "lateral offset over s" : "trajectories", d->n_variants,
 	        d->n_variants == 1 ? "" : "s");
 	fputs("<text x=\"72\" y=\"38\" font-size=\"11\" fill=\"#666\">", f);
 	plot_text(f, d->db_path);
@@ -270,10 +366,11 @@ void plot_trajectory(FILE *f, const plot_data *d)
 	fputs("<g clip-path=\"url(#plot-clip)\">\n", f);
 	lanes(f, d, &v, 1);
 	fputs("</g>\n", f);
-	grid(f, &v);
+	grid(f, d, &v);
 	fputs("<g clip-path=\"url(#plot-clip)\">\n", f);
 	lanes(f, d, &v, 0);
 	trajectories(f, d, &v);
+	event_marks(f, d, &v);
 	fputs("</g>\n", f);
 	scale_bar(f, &v);
 	fprintf(f, "<rect id=\"plot-box\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
