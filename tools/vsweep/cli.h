@@ -120,4 +120,7 @@ void cli_progress_stop(void);
 /* --progress-interval S, as a cli_own_option (own unused). */
 int cli_progress_option(void *own, const char *o, const char *v, int *takes);
 
+/* `vsweep new-plugin NAME --kind K [-o DIR]` (cli_newplugin.c). */
+int cli_new_plugin(int argc, char **argv);
+
 #endif

@@ -36,6 +36,7 @@ static const char usage[] =
 	"                [--plugin-path DIR]\n"
 	"  vsweep report results.db -o FILE.html [--worst N] [--by KPI]\n"
 	"  vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
+	"  vsweep new-plugin NAME --kind vehicle_model|behaviour [-o DIR]\n"
 	"  vsweep --help | --version | COMMAND --help\n"
 	"\n"
 	CLI_USAGE_EXIT_STATUS;
@@ -258,6 +259,8 @@ int main(int argc, char **argv)
 		return help;
 	if (!strcmp(argv[1], "status"))
 		return cli_status(argc, argv);
+	if (!strcmp(argv[1], "new-plugin"))
+		return cli_new_plugin(argc, argv);
 	if (!strcmp(argv[1], "merge"))
 		return cmd_merge(argc, argv);
 	if (!strcmp(argv[1], "plot"))
