@@ -135,15 +135,23 @@ static sqlite3 *open_read_only(const char *path)
 	return db;
 }
 
-/* The newest modification time of the file and its WAL. */
-static double last_write(const char *path)
+/* The newest modification time of the file and its WAL; *wal_open says
+ * whether the WAL exists: a writer holds it open, and the last connection
+ * to close removes it (a clean stop), so a WAL written to lately means a
+ * running sweep. Call before opening the file. */
+static double last_write(const char *path, int *wal_open)
 {
 	struct stat st;
 	double t = stat(path, &st) == 0 ? (double)st.st_mtime : NAN;
 	char wal[4096];
-	snprintf(wal, sizeof wal, "%s-wal", path);
-	if (stat(wal, &st) == 0 && !(t >= (double)st.st_mtime))
-		t = (double)st.st_mtime;
+	*wal_open = 0;
+	if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal)
+		return t;
+	if (stat(wal, &st) == 0) {
+		*wal_open = 1;
+		if (!(t >= (double)st.st_mtime))
+			t = (double)st.st_mtime;
+	}
 	return t;
 }
 
@@ -162,6 +170,8 @@ int cli_status(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	fclose(probe);
+	int wal_open;
+	double written = last_write(path, &wal_open), now = now_real();
 	sqlite3 *db = open_read_only(path);
 	sweep_status s;
 	if (!db || read_status(db, &s)) {
@@ -172,9 +182,8 @@ int cli_status(int argc, char **argv)
 	}
 	sqlite3_close(db);
 	int64_t n = s.done + s.failed;
-	double written = last_write(path), now = now_real();
 	int complete = s.expected && n >= s.expected;
-	int live = !complete && now - written < LIVE_SECONDS;
+	int live = !complete && wal_open && now - written < LIVE_SECONDS;
 	/* running: the rate so far; otherwise up to the last write (a resumed
 	 * file's start is the first run's, so its rate is an average) */
 	double span = (live ? now : written) - s.created;
