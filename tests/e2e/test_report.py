@@ -136,6 +136,7 @@ class ReportBrowserTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         with open(page, encoding="utf-8") as f:
             text = f.read()
+        self.page_text = text
         # self-contained: nothing is fetched from anywhere
         for fetch in ("http://", "https://", "src=", "<link", "@import"):
             self.assertNotIn(fetch, text.replace(
@@ -171,8 +172,10 @@ class ReportBrowserTest(TempDirCase):
             self.assertEqual(len(marks(s, "circle", "failed")), 4)
             self.assertEqual(len(marks(s, "path", "line")), 1)
         self.assertEqual(dom.charts("heatmap"), [])
-        # the failure reasons, grouped: the rows account for every failure
-        self.assertIn("failures", dom.rows)
+        # the failure reasons, grouped: "failing at step 10 as asked" and
+        # the three like it with other steps are one reason of 4 variants
+        self.assertEqual(dom.rows["failures"], 1 + 1)
+        self.assertIn('class="failure" data-n="4"', self.page_text)
         self.assertIn("count-failed", dom.ids)
         # the worst two, with trajectory and speed charts
         self.assertEqual(dom.rows["worst-table"], 1 + 2)
@@ -264,6 +267,7 @@ class ReportScaleTest(TempDirCase):
               (dt, os.path.getsize(page)), file=sys.stderr)
         with open(page, encoding="utf-8") as f:
             text = f.read()
+        self.page_text = text
         self.assertIn('id="count-failed" data-n="%d"' % len(range(0, 100000, 97)),
                       text)
         # a 400 x 250 grid is binned to at most 60 x 60 cells, and says so

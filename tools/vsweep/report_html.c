@@ -2,13 +2,17 @@
  * record (meta and plugin tables), the counts with the failure reasons
  * grouped, and the events. Everything is inline: the page opens from disk
  * with no network. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "report.h"
 
 #define FAILURE_GROUPS 30   /* distinct reasons listed */
+#define MAX_REASONS 1000    /* distinct reasons grouped; the rest "other" */
 
 static const char style[] =
 	"body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;"
@@ -204,6 +208,96 @@ static void record(FILE *f, const report_data *d)
 	fputs("</section>\n", f);
 }
 
+/* Failure reasons grouped by their message with every number written N
+ * ("failing at step 10" and "... step 20" are one reason). */
+typedef struct reason {
+	char *pattern, *example;
+	long long count, first;
+} reason;
+
+typedef struct reason_groups {
+	int n, cap;
+	reason *groups;
+	long long other;        /* past MAX_REASONS distinct patterns */
+} reason_groups;
+
+/* The message with each run of digits (with its sign and decimals)
+ * replaced by N. */
+static char *number_pattern(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = vs_xcalloc(len + 2, 1), *o = out;
+	while (*s) {
+		if (isdigit((unsigned char)*s)) {
+			while (isdigit((unsigned char)*s) || (*s == '.' &&
+			       isdigit((unsigned char)s[1])))
+				s++;
+			*o++ = 'N';
+		} else {
+			*o++ = *s++;
+		}
+	}
+	return out;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const reason *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+static void group_failures(const report_data *d, reason_groups *g)
+{
+	memset(g, 0, sizeof *g);
+	sqlite3_stmt *st = query(d, "SELECT error, count(*), min(variant_id) "
+	                         "FROM variant_info WHERE status = 'failed' "
+	                         "GROUP BY error");
+	while (st && sqlite3_step(st) == SQLITE_ROW) {
+		const char *msg = col_text(st, 0);
+		long long n = sqlite3_column_int64(st, 1);
+		long long first = sqlite3_column_int64(st, 2);
+		char *pat = number_pattern(msg);
+		int i = 0;
+		while (i < g->n && strcmp(g->groups[i].pattern, pat))
+			i++;
+		if (i == g->n) {
+			if (g->n == MAX_REASONS) {
+				g->other += n;
+				free(pat);
+				continue;
+			}
+			if (g->n == g->cap) {
+				g->cap = g->cap ? 2 * g->cap : 16;
+				g->groups = vs_xrealloc(g->groups, (size_t)g->cap *
+				                        sizeof *g->groups);
+			}
+			g->groups[g->n++] = (reason){pat, vs_strdup(msg), 0,
+			                             first};
+			pat = NULL;
+		}
+		reason *r = &g->groups[i];
+		r->count += n;
+		if (first < r->first) {
+			r->first = first;
+			free(r->example);
+			r->example = vs_strdup(msg);
+		}
+		free(pat);
+	}
+	sqlite3_finalize(st);
+}
+
+static void reason_groups_finish(reason_groups *g)
+{
+	for (int i = 0; i < g->n; i++) {
+		free(g->groups[i].pattern);
+		free(g->groups[i].example);
+	}
+	free(g->groups);
+}
+
 static void counts(FILE *f, const report_data *d)
 {
 	fprintf(f, "<section id=\"counts\"><h2>Outcome</h2>\n<p><span "
@@ -217,32 +311,33 @@ static void counts(FILE *f, const report_data *d)
 		fputs("</section>\n", f);
 		return;
 	}
-	fputs("<h3>Failure reasons</h3>\n<table id=\"failures\" class="
-	      "\"sortable\"><thead><tr><th>variants</th><th>first</th>"
-	      "<th>reason</th></tr></thead><tbody>\n", f);
-	sqlite3_stmt *st = query(d, "SELECT count(*), min(variant_id), error "
-	                         "FROM variant_info WHERE status = 'failed' "
-	                         "GROUP BY error ORDER BY 1 DESC, 2");
-	int groups = 0;
-	long long rest = 0;
-	while (st && sqlite3_step(st) == SQLITE_ROW) {
-		if (groups++ >= FAILURE_GROUPS) {
-			rest += sqlite3_column_int64(st, 0);
-			continue;
-		}
-		fprintf(f, "<tr class=\"failure\"><td class=\"num\">%lld</td>"
-		        "<td class=\"num\">%lld</td><td>",
-		        (long long)sqlite3_column_int64(st, 0),
-		        (long long)sqlite3_column_int64(st, 1));
-		report_text(f, col_text(st, 2));
+	fputs("<h3>Failure reasons</h3>\n<p class=\"note\">Numbers in the "
+	      "messages are shown as N, so that one reason is one row; the "
+	      "example is the first variant's message.</p>\n<table id="
+	      "\"failures\" class=\"sortable\"><thead><tr><th>variants</th>"
+	      "<th>first</th><th>reason</th><th>example</th></tr></thead>"
+	      "<tbody>\n", f);
+	reason_groups g;
+	group_failures(d, &g);
+	qsort(g.groups, (size_t)g.n, sizeof *g.groups, by_count);
+	for (int i = 0; i < g.n && i < FAILURE_GROUPS; i++) {
+		const reason *r = &g.groups[i];
+		fprintf(f, "<tr class=\"failure\" data-n=\"%lld\"><td class="
+		        "\"num\">%lld</td><td class=\"num\">%lld</td><td>",
+		        r->count, r->count, r->first);
+		report_text(f, r->pattern);
+		fputs("</td><td>", f);
+		report_text(f, r->example);
 		fputs("</td></tr>\n", f);
 	}
-	sqlite3_finalize(st);
 	fputs("</tbody></table>\n", f);
+	long long rest = g.other;
+	for (int i = FAILURE_GROUPS; i < g.n; i++)
+		rest += g.groups[i].count;
 	if (rest)
-		fprintf(f, "<p class=\"note\">%lld more failed variants with %d "
-		        "other reasons (query variant_info).</p>\n", rest,
-		        groups - FAILURE_GROUPS);
+		fprintf(f, "<p class=\"note\">%lld more failed variants with "
+		        "other reasons (query variant_info).</p>\n", rest);
+	reason_groups_finish(&g);
 	fputs("</section>\n", f);
 }
 
