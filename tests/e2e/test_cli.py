@@ -295,12 +295,17 @@ class NightLogTest(TempDirCase):
         self.assertGreaterEqual(len(lines), 3, lines)
         t = [self.seconds(m) for m in stamps]
         # the lines but the last (written when the run ends) fall on the
-        # grid t0 + k * 0.25 s: gaps are whole multiples of the interval
-        for a, b in zip(t, t[1:-1]):
-            k = round((b - a) / 0.25)
-            self.assertGreaterEqual(k, 1, lines)
-            self.assertLess(abs((b - a) - 0.25 * k), 0.08, lines)
-        self.assertLessEqual(t[-1] - t[-2], 0.25 + 0.08, lines)
+        # grid t0 + k * 0.25 s: the typical gap is the interval, and a line
+        # the scheduler woke late does not shift the ones after it
+        body = t[:-1]
+        gaps = sorted(b - a for a, b in zip(body, body[1:]))
+        self.assertAlmostEqual(gaps[len(gaps) // 2], 0.25, delta=0.03)
+        for ti in body:
+            k = round((ti - body[0]) / 0.25)
+            self.assertLess(abs(ti - body[0] - 0.25 * k), 0.2, lines)
+        self.assertEqual(len(body), len({round((ti - body[0]) / 0.25)
+                                         for ti in body}), lines)
+        self.assertLessEqual(t[-1] - t[-2], 0.25 + 0.2, lines)
         # counts never go down; the last line is the whole sweep
         done = [int(m.group(8)) for m in stamps]
         self.assertEqual(done, sorted(done))

@@ -16,6 +16,7 @@
 #include "plot.h"
 
 #define PARAM_CHARS 200   /* longest --colour-by PARAM */
+#define LATERAL_JUMP 50.0 /* m of s between stored rows: a wrap */
 #define PARAMS_CHARS 160  /* legend text of one variant's params, before
                              the legend trims it to its width */
 
@@ -534,7 +535,7 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
 		plot_series *s = NULL;
 		int64_t row = 0;
 		double last[4] = {0};
-		int rc;
+		int rc, brk = 0;
 		while ((rc = sqlite3_step(rows)) == SQLITE_ROW) {
 			int64_t id = sqlite3_column_int64(rows, 0);
 			if (!actor_wanted(a, id))
@@ -555,9 +556,16 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
 			double vx = column_real(rows, 5);
 			double vy = column_real(rows, 6);
 			double vz = column_real(rows, 8);
+			double prev_s = row ? last[1] : NAN;
 			last[0] = column_real(rows, 1);
 			chart_xy(a, scn, rows, 2, &last[1]);
 			last[3] = sqrt(vx * vx + vy * vy + vz * vz);
+			/* s wraps round a ring: break the line, no chord back */
+			brk |= a->lateral && fabs(last[1] - prev_s) > LATERAL_JUMP;
+			if (brk && row % s->stride == 0) {
+				last[2] = NAN;
+				brk = 0;
+			}
 			series_push(s, row++, last[0], last[1], last[2],
 			            last[3]);
 		}

@@ -18,10 +18,12 @@
  *    transform: the paths hold screen px, and the group carries
  *    data-x="x0 x1" data-y="y0 y1" data-box="bx by bw bh": x0 maps to bx,
  *    x1 to bx + bw, y1 to by and y0 to by + bh.
- *  - lateral: as trajectory with free aspect, x = s (m) along the road's
- *    reference line and y = the lateral offset (m, left +) from it, of the
- *    lane vs_map_locate finds for the stored position (the same query
- *    that fills map_location); lane edges are horizontal lines.
+ *  - lateral: as trajectory with free aspect, x = s (m) along the centre
+ *    line of the lane vs_map_locate finds for the stored position (the
+ *    query that fills map_location), counted in the road reference
+ *    line's direction, and y = the offset (m, left +) from the reference
+ *    line; lane edges are horizontal lines. Round a ring s wraps to 0 and
+ *    the line breaks there.
  *  - events: collisions and lane changes of the plotted variants and
  *    actors, as <circle class="event-mark" data-kind data-variant
  *    data-actor data-t data-x data-y cx cy> in <g id="events"> (screen
@@ -147,10 +149,10 @@ void plot_lanes_finish(plot_lanes *l);
 int plot_map_lane_count(const struct vs_scenario *scn);
 
 /* --kind lateral: the position (x, y, z) (m) moving with (vx, vy) (m/s)
- * and yaw (rad) as out[0] = s (m) along its lane's road reference line
- * and out[1] = offset (m, left +) from that line, on the lane
- * vs_map_locate finds (the query behind map_location). NaN without a
- * lane. The lane edges as horizontal lines in the same coordinates. */
+ * and yaw (rad) as out[0] = s (m) along its lane's centre line, in the
+ * reference line's direction, and out[1] = offset (m, left +) from the
+ * reference line, on the lane vs_map_locate finds (the query behind
+ * map_location). NaN without a lane. The lane edges as horizontal lines in the same coordinates. */
 void plot_lateral(const struct vs_scenario *scn, double x, double y,
                   double z, double vx, double vy, double yaw, double out[2]);
 int plot_lateral_lanes(const struct vs_scenario *scn, plot_lanes *out);

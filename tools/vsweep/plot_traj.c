@@ -186,7 +186,7 @@ static void grid(FILE *f, const plot_data *d, const view *v)
 		        "%.*f</text>\n", v->bx - 6, sy(v, y) + 4, decy,
 		        fabs(y) < stepy / 2 ? 0.0 : y);
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"12\">%s</text>\n",
-	        v->bx, v->by + v->bh + 38, d->lateral ? "s along the road "
+	        v->bx, v->by + v->bh + 38, d->lateral ? "s along the lane "
 	        "(m)" : "x (m, east)");
 	fprintf(f, "<text transform=\"translate(%.2f %.2f) rotate(-90)\" "
 	        "text-anchor=\"middle\" font-size=\"12\">%s</text>\n",
