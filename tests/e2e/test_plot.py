@@ -490,9 +490,13 @@ class PlotHighwayTest(TempDirCase):
             ex, ey = to_px(r[1], r[2])
             self.assertAlmostEqual(px, ex, delta=2e-3)
             self.assertAlmostEqual(py, ey, delta=2e-3)
-        # equal aspect (the default) shows the same 3.5 m as a few pixels
-        root, _ = self.plot()
-        g = PlotTest.group(root, "trajectories")
+        # equal aspect (the default) shows the same 3.5 m as a few pixels,
+        # and says how to see more
+        out = self.path("eq.svg")
+        rc, _, err = run("plot", self.db, "-o", out)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("--aspect free scales each axis to the data", err)
+        g = PlotTest.group(ET.parse(out).getroot(), "trajectories")
         s = matrix(g.get("transform"))[0]
         self.assertLess(s * (max(ys) - min(ys)), 0.1 * bh)
 

@@ -343,9 +343,26 @@ static void event_marks(FILE *f, const plot_data *d, const view *v)
 	fputs("</g>\n", f);
 }
 
+/* On equal axes a lane change on a long road is a few pixels: say how to
+ * see it. */
+static void aspect_hint(const plot_data *d, const view *v)
+{
+	bbox t = {0, 0, 0, 0, 1};
+	for (int i = 0; i < d->n_series; i++)
+		for (int k = 0; k < d->series[i].n; k++)
+			bbox_add(&t, d->series[i].x[k], d->series[i].y[k]);
+	double small = fmin(t.x1 - t.x0, t.y1 - t.y0) * v->s;  /* px */
+	if (!v->free && !t.empty && small > 0 && small < 20 &&
+	    fmax(t.x1 - t.x0, t.y1 - t.y0) > EQUAL_HINT * 20 / v->s)
+		fprintf(stderr, "vsweep: plot: the trajectories span only %.0f "
+		        "px across on equal axes; --aspect free scales each "
+		        "axis to the data\n", small);
+}
+
 void plot_trajectory(FILE *f, const plot_data *d)
 {
 	view v = make_view(d);
+	aspect_hint(d, &v);
 	double legend_h = plot_legend(NULL, d, 0, 0, LEGEND_W, 1);
 	double w = MARGIN_L + BOX_W + GAP + LEGEND_W + MARGIN_R;
 	double h = fmax(MARGIN_T + v.bh + MARGIN_B, MARGIN_T + legend_h + 16);
