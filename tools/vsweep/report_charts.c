@@ -24,6 +24,7 @@
 #define NO_VALUE "#cccccc"
 #define GRID_LEVELS 100000 /* distinct values of a heat-map axis */
 #define GRID_CELLS 60      /* cells along a heat-map axis, at most */
+#define TITLE_CHARS 26     /* of a parameter's name in an axis title */
 
 typedef struct range {
 	double lo, hi;
@@ -61,6 +62,29 @@ static void param_name(FILE *f, const report_param *p)
 	     *s; s++)
 		if (*s != '"')
 			fputc(*s, f);
+}
+
+/* An axis title: the name, shortened from the left to fit the chart
+ * ("...behaviour.steering_wheel_deg"), and the unit. */
+static void param_title(FILE *f, const report_param *p)
+{
+	const char *s = p->path + (strncmp(p->path, "$.", 2) ? 0 : 2);
+	char name[256];
+	size_t n = 0;
+	for (; *s && n < sizeof name - 1; s++)
+		if (*s != '"')
+			name[n++] = *s;
+	name[n] = 0;
+	const char *shown = name;
+	if (n > TITLE_CHARS) {
+		shown = name + n - TITLE_CHARS;
+		const char *dot = strchr(shown, '.');
+		shown = dot ? dot + 1 : shown;
+		fputs("\xe2\x80\xa6", f);  /* an ellipsis */
+	}
+	report_text(f, shown);
+	if (*p->unit)
+		fprintf(f, " (%s)", p->unit);
 }
 
 static void axis_title(FILE *f, const char *what, const char *unit, int y)
@@ -150,9 +174,7 @@ static void scatter(FILE *f, const report_data *d, const report_kpi *k,
 	axis_title(f, k->name, k->unit, 1);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 	        ML + (W - ML - MR) / 2, H - 8);
-	param_name(f, p);
-	if (*p->unit)
-		fprintf(f, " (%s)", p->unit);
+	param_title(f, p);
 	fputs("</text>\n", f);
 	/* The line of a one-parameter sweep, through the done variants in
 	 * order of the parameter. */
@@ -292,12 +314,14 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	int nc = g->ba * g->bb;
 	double *sum = vs_xcalloc((size_t)nc, sizeof *sum);
 	int *cnt = vs_xcalloc((size_t)nc, sizeof *cnt);
-	unsigned char *bad = vs_xcalloc((size_t)nc, 1);
+	int *bad = vs_xcalloc((size_t)nc, sizeof *bad);  /* failed */
+	int *all = vs_xcalloc((size_t)nc, sizeof *all);  /* variants */
 	for (int64_t i = 0; i < d->n; i++) {
 		int c = g->cell[i];
 		if (c < 0)
 			continue;
-		bad[c] |= d->failed[i];
+		bad[c] += d->failed[i];
+		all[c]++;
 		if (!d->failed[i] && isfinite(k->v[i])) {
 			sum[c] += k->v[i];
 			cnt[c]++;
@@ -313,6 +337,8 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	}
 	if (!(r.lo <= r.hi))
 		r = (range){0, 1};
+	/* equal up to rounding: one colour, not a pattern of the noise */
+	int flat = r.hi - r.lo <= 1e-9 * fmax(1, fmax(fabs(r.lo), fabs(r.hi)));
 	double w = W + BAR_GAP;
 	double bx0 = ML, bx1 = W - MR, by0 = MT, by1 = H - MB;
 	double cw = (bx1 - bx0) / g->ba, ch = (by1 - by0) / g->bb;
@@ -330,20 +356,29 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 			int c = ia * g->bb + ib;
 			char col[8];
 			if (cnt[c])
-				plot_viridis(r.hi > r.lo ? (sum[c] - r.lo) /
-				             (r.hi - r.lo) : 0.5, col);
+				plot_viridis(flat ? 0.5 : (sum[c] - r.lo) /
+				             (r.hi - r.lo), col);
 			else
 				snprintf(col, sizeof col, "%s", NO_VALUE);
 			fprintf(f, "<rect class=\"cell%s\" x=\"%.2f\" y=\"%.2f\" "
-			        "width=\"%.2f\" height=\"%.2f\" fill=\"%s\" "
-			        "data-tip=\"", bad[c] ? " failed" : "",
-			        bx0 + ia * cw, by1 - (ib + 1) * ch, cw, ch, col);
+			        "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"",
+			        bad[c] ? " failed" : "", bx0 + ia * cw,
+			        by1 - (ib + 1) * ch, cw, ch, col);
+			/* the red outline as strong as the share that failed,
+			 * so a binned cell with one failure in 100 stays
+			 * readable */
+			if (bad[c])
+				fprintf(f, " stroke-opacity=\"%.2f\"",
+				        fmax(0.15, (double)bad[c] / all[c]));
+			fputs(" data-tip=\"", f);
 			report_num(f, g->a[first_level(ia, g->na, g->ba)]);
 			fputs(", ", f);
 			report_num(f, g->b[first_level(ib, g->nb, g->bb)]);
 			fputs(": ", f);
 			report_num(f, cnt[c] ? sum[c] : NAN);
-			fputs(bad[c] ? " (a variant failed)\"/>\n" : "\"/>\n", f);
+			if (bad[c])
+				fprintf(f, " (%d of %d failed)", bad[c], all[c]);
+			fputs("\"/>\n", f);
 		}
 	}
 	fputs("</g>\n", f);
@@ -375,14 +410,12 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 	        ML + (W - ML - MR) / 2, H - 8);
-	param_name(f, pa);
-	fprintf(f, "%s%s%s</text>\n", *pa->unit ? " (" : "", pa->unit,
-	        *pa->unit ? ")" : "");
+	param_title(f, pa);
+	fputs("</text>\n", f);
 	fprintf(f, "<text transform=\"translate(14 %.1f) rotate(-90)\" "
 	        "text-anchor=\"middle\">", MT + (H - MT - MB) / 2);
-	param_name(f, pb);
-	fprintf(f, "%s%s%s</text>\n", *pb->unit ? " (" : "", pb->unit,
-	        *pb->unit ? ")" : "");
+	param_title(f, pb);
+	fputs("</text>\n", f);
 	/* the colour scale: viridis bottom (min) to top (max), in KPI units */
 	double x = W + 4;
 	fprintf(f, "<defs><linearGradient id=\"vir-%s\" x1=\"0\" y1=\"1\" "
@@ -407,6 +440,7 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	free(sum);
 	free(cnt);
 	free(bad);
+	free(all);
 }
 
 /* Min, mean and max of each KPI over the done variants. */
