@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "common/error.h"
 #include "report.h"
@@ -187,6 +189,18 @@ static void record(FILE *f, const report_data *d)
 		fputs(" s)</td></tr>\n", f);
 	}
 	sqlite3_finalize(st);
+	/* The run's length: the record keeps its start; the file's last
+	 * write is its end (a resumed file's start is the first run's). */
+	struct stat fs;
+	if (stat(d->db_path, &fs) == 0) {
+		char end[32];
+		struct tm tm;
+		time_t mt = fs.st_mtime;
+		gmtime_r(&mt, &tm);
+		strftime(end, sizeof end, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		fprintf(f, "<tr><th>file last written (UTC)</th><td id="
+		        "\"last-write\">%s</td></tr>\n", end);
+	}
 	fputs("</table>\n<h3>Plugins</h3>\n<table id=\"plugins\"><thead><tr>"
 	      "<th>name</th><th>kind</th><th>version</th><th>digest</th>"
 	      "<th>path</th></tr></thead><tbody>\n", f);
