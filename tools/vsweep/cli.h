@@ -111,11 +111,12 @@ int cli_status(int argc, char **argv);
 
 /* Progress for a log (stderr not a terminal): a thread that prints a
  * full line every --progress-interval seconds (default
- * CLI_PROGRESS_INTERVAL) from the results file at path, and a last one
- * when stopped. Start returns -1 when no thread could be made. */
+ * CLI_PROGRESS_INTERVAL) from the results file at path, and, when
+ * stopped with final_line (the run stored its variants), a last one.
+ * Start returns -1 when no thread could be made. */
 #define CLI_PROGRESS_INTERVAL 60.0  /* s */
 int cli_progress_start(const char *path);
-void cli_progress_stop(void);
+void cli_progress_stop(int final_line);
 
 /* --progress-interval S, as a cli_own_option (own unused). */
 int cli_progress_option(void *own, const char *o, const char *v, int *takes);

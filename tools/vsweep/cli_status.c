@@ -211,14 +211,14 @@ static struct {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int started, stop;
+	int started, stop, final_line;
 	const char *path;
 	double interval;    /* s */
 } prog = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 /* One line: the UTC time, counts, the rate of this run (variants stored
  * since it began over the time since it began), ETA. */
-static void progress_line(sqlite3 **db, double t0, int64_t *n0)
+static void progress_line(sqlite3 **db, double t0, int64_t *n0, int final)
 {
 	if (!*db)
 		*db = open_read_only(prog.path);
@@ -226,7 +226,8 @@ static void progress_line(sqlite3 **db, double t0, int64_t *n0)
 	char counts[256], stamp[32];
 	format_utc(now_real(), stamp);
 	if (!*db || read_status(*db, &s)) {
-		fprintf(stderr, "vsweep: %s: starting\n", stamp);
+		if (!final)
+			fprintf(stderr, "vsweep: %s: starting\n", stamp);
 		return;
 	}
 	int64_t n = s.done + s.failed;
@@ -256,14 +257,16 @@ static void *progress_main(void *unused)
 		if (now_real() < next)
 			continue;  /* woken early */
 		pthread_mutex_unlock(&prog.mu);
-		progress_line(&db, t0, &n0);
+		progress_line(&db, t0, &n0, 0);
 		pthread_mutex_lock(&prog.mu);
 		/* the next slot on the grid t0 + k * interval */
 		while (next <= now_real())
 			next += prog.interval;
 	}
+	int final = prog.final_line;
 	pthread_mutex_unlock(&prog.mu);
-	progress_line(&db, t0, &n0);  /* the final count */
+	if (final)
+		progress_line(&db, t0, &n0, 1);  /* the final count */
 	sqlite3_close(db);
 	return NULL;
 }
@@ -279,12 +282,13 @@ int cli_progress_start(const char *path)
 	return prog.started ? 0 : -1;
 }
 
-void cli_progress_stop(void)
+void cli_progress_stop(int final_line)
 {
 	if (!prog.started)
 		return;
 	pthread_mutex_lock(&prog.mu);
 	prog.stop = 1;
+	prog.final_line = final_line;
 	pthread_cond_signal(&prog.cv);
 	pthread_mutex_unlock(&prog.mu);
 	pthread_join(prog.thread, NULL);

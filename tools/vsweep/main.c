@@ -149,7 +149,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	if (a->progress && !o.progress)
 		cli_progress_start(a->out);
 	int rc = vs_run(scn, sw, reg, &o, &sum, &err);
-	cli_progress_stop();
+	cli_progress_stop(rc == 0);
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
 		status = rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
