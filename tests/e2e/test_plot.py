@@ -518,9 +518,11 @@ class PlotHighwayTest(TempDirCase):
                     ("--actor", "x"), ("--kind", "signal")]:
             rc, _, err = run("plot", self.db, *bad, "-o", self.path("x.svg"))
             self.assertEqual(rc, 2, bad)
-        rc, _, err = run("plot", self.db, "--kind", "signal", "-o",
-                         self.path("x.svg"))
-        self.assertIn("no signals", err)
+        # a file recorded without signals says so
+        rc, _, err = run("plot", self.db, "--kind", "signal", "--signal",
+                         "bicycle_linear.beta", "-o", self.path("x.svg"))
+        self.assertEqual(rc, 2)
+        self.assertIn("--record signals", err)
 
     def test_event_markers_at_stored_event_positions(self):
         events = query(self.db, "SELECT t, actor_id, kind FROM event WHERE "
@@ -576,6 +578,67 @@ class PlotHighwayTest(TempDirCase):
         w, h = png_size(out)
         self.assertGreater(w, 500)
         self.assertGreater(h, 300)
+
+
+SIGNALS = """\
+vsweep: 1
+name: signals
+step: 0.01
+duration: 5
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 15
+    vehicle_model: {plugin: bicycle_linear, params: {m: 2000, lf: 1.4,
+                    Kf: 30e3, Kr: 30e3, Iz: 3000, steering_ratio: 15}}
+    behaviour: {plugin: constant_steer, params: {steering_wheel_deg: 30}}
+"""
+
+
+class PlotSignalTest(TempDirCase):
+    def test_signal_over_time_matches_stored_values(self):
+        db = self.path("s.db")
+        rc, _, err = run("run", self.write("s.yaml", SIGNALS), "-o", db,
+                         "--record", "state,signals")
+        self.assertEqual(rc, 0, err)
+        out = self.path("beta.svg")
+        rc, _, err = run("plot", db, "--kind", "signal", "--signal",
+                         "bicycle_linear.beta", "-o", out)
+        self.assertEqual(rc, 0, err)
+        root = ET.parse(out).getroot()
+        g = PlotTest.group(root, "series")
+        t0, t1 = numbers(g.get("data-t"))
+        v0, v1 = numbers(g.get("data-speed"))
+        bx, by, bw, bh = numbers(g.get("data-box"))
+        rows = query(db, "SELECT t, value FROM actor_signal WHERE variant_id"
+                     " = 0 AND actor_id = 1 AND name = 'bicycle_linear.beta' "
+                     "ORDER BY step")
+        # beta settles negative here: the axis reaches below zero
+        self.assertLess(min(r[1] for r in rows), 0)
+        self.assertLessEqual(v0, min(r[1] for r in rows))
+        paths = PlotTest.series_paths(g)
+        self.assertEqual(len(paths), 1)
+        want = decimate(rows, int(paths[0].get("data-stride")))
+        pts = path_points(paths[0].get("d"))
+        self.assertEqual(len(pts), len(want))
+        for (x, y), (t, value) in zip(pts, want):
+            self.assertAlmostEqual(t0 + (x - bx) / bw * (t1 - t0), t,
+                                   delta=1e-3)
+            self.assertAlmostEqual(v1 - (y - by) / bh * (v1 - v0), value,
+                                   delta=1e-4 * (v1 - v0))
+        self.assertIn("bicycle_linear.beta",
+                      "".join(PlotTest.group(root, "ticks").itertext()))
+        # an unknown name lists the stored ones; the pair goes together
+        rc, _, err = run("plot", db, "--kind", "signal", "--signal", "nope",
+                         "-o", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("bicycle_linear.yaw_rate", err)
+        rc, _, err = run("plot", db, "--kind", "signal", "-o", out)
+        self.assertEqual(rc, 2)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,10 @@ typedef struct command_help {
 "  --shard K/N               run the variants i with i mod N = K\n"      \
 "  --resume | --overwrite    continue an existing file, or replace it\n"  \
 "  --record-every N          store every N-th step\n"                     \
-"  --record state,wheels,map what to store besides actor_state\n"        \
+"  --record state,wheels,map,signals[=P.OUT,...]\n"                      \
+"                            what to store besides actor_state\n"         \
+"  --plugin-log LEVEL        plugin messages kept: debug, info, warning,\n"\
+"                            error, none\n"                                \
 "  --variant-timeout S       fail a variant after S s of wall time\n"     \
 "  --progress                progress on stderr: a line in place on a\n"  \
 "                            terminal, else a full line every interval\n" \
@@ -46,8 +49,9 @@ static const command_help commands[] = {
 	 "  Done, failed, rate and ETA of a running or finished sweep, read\n"
 	 "  from its results file (safe while the run writes it).\n"},
 	{"plugins",
-	 "usage: vsweep plugins [--plugin-path DIR]\n"
-	 "  Lists the plugins found, with their parameters.\n"},
+	 "usage: vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
+	 "  Lists the plugins found, with their parameters; with --fmu, an\n"
+	 "  FMU's parameters, inputs and outputs.\n"},
 	{"new-plugin",
 	 "usage: vsweep new-plugin NAME --kind vehicle_model|behaviour "
 	 "[-o DIR]\n"
@@ -94,7 +98,8 @@ int cli_unknown_command(const cli_prog *p, const char *cmd)
 static const char *const run_options[] = {
 	"--sweep", "-o", "--output", "-j", "--jobs", "--shard", "--resume",
 	"--overwrite", "--record-every", "--record", "--variant-timeout",
-	"--progress", "--progress-interval", "--plugin-path", "--help",
+	"--progress", "--progress-interval", "--plugin-path", "--plugin-log",
+	"--help",
 };
 
 int cli_unknown_run_option(const cli_prog *p, const char *o)

@@ -26,6 +26,8 @@ typedef struct plot_args {
 	const char *colour_by;
 	int speed;            /* --kind speed */
 	int lateral;          /* --kind lateral */
+	int want_signal;      /* --kind signal */
+	const char *signal;   /* --signal NAME */
 	int free;             /* --aspect free */
 	int has_xlim, has_ylim;
 	double xlim[2], ylim[2];
@@ -39,17 +41,20 @@ typedef struct plot_args {
 
 static const char plot_usage[] =
 	"usage: vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
-	"                   [--kind trajectory|speed|lateral]\n"
+	"                   [--kind trajectory|speed|lateral|signal]\n"
 	"                   [--aspect equal|free] [--xlim A,B] [--ylim A,B]\n"
-	"                   [--around ACTOR] [--actor ID...] -o FILE.svg|.png\n"
+	"                   [--around ACTOR] [--actor ID...] [--signal NAME]\n"
+	"                   -o FILE.svg|.png\n"
 	"  Without --variant, the first 20 variants. Collisions and lane\n"
 	"  changes are marked where they happened. --kind lateral: offset\n"
-	"  from the road's reference line over s. FILE.png: through\n"
+	"  from the road's reference line over s; --kind signal --signal\n"
+	"  PLUGIN.OUTPUT: a stored signal over time. FILE.png: through\n"
 	"  rsvg-convert (Debian librsvg2-bin).\n";
 
 static const char *const plot_options[] = {
 	"-o", "--output", "--variant", "--colour-by", "--color-by", "--kind",
-	"--aspect", "--xlim", "--ylim", "--around", "--actor", "--help",
+	"--aspect", "--xlim", "--ylim", "--around", "--actor", "--signal",
+	"--help",
 };
 
 /* "A,B" with A < B, both finite; -1 otherwise. */
@@ -185,15 +190,22 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
 			a->colour_by = v;
 			i++;
 		} else if (!strcmp(o, "--kind")) {
-			a->speed = v && !strcmp(v, "speed");
+			/* a signal is drawn as the speed is, over time */
+			a->speed = v && (!strcmp(v, "speed") ||
+			                 !strcmp(v, "signal"));
 			a->lateral = v && !strcmp(v, "lateral");
+			a->want_signal = v && !strcmp(v, "signal");
 			if (!v || (!a->speed && !a->lateral &&
 			           strcmp(v, "trajectory")))
-				return plot_bad_usage("--kind is trajectory, speed "
-				                      "or lateral, got '%s'%s",
-				                      v ? v : "", v && !strcmp(v,
-				                      "signal") ? " (no signals "
-				                      "are stored yet)" : "");
+				return plot_bad_usage("--kind is trajectory, speed, "
+				                      "lateral or signal, got '%s'",
+				                      v ? v : "");
+			i++;
+		} else if (!strcmp(o, "--signal")) {
+			if (!v)
+				return plot_bad_usage("%s", "--signal needs a "
+				                      "signal name (PLUGIN.OUTPUT)");
+			a->signal = v;
 			i++;
 		} else if (!strcmp(o, "--aspect")) {
 			if (!v || (strcmp(v, "free") && strcmp(v, "equal")))
@@ -236,6 +248,9 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
 			return plot_bad_usage("unexpected argument '%s'", o);
 		}
 	}
+	if (a->want_signal != !!a->signal)
+		return plot_bad_usage("%s", "--kind signal and --signal NAME "
+		                      "go together");
 	if (!a->db)
 		return plot_bad_usage("%s", "missing results.db");
 	if (!a->out)
@@ -442,9 +457,8 @@ static double column_real(sqlite3_stmt *st, int col)
 	               ? NAN : sqlite3_column_double(st, col);
 }
 
-/* Appends one stored row to the series, keeping every stride-th. */
-static void series_push(plot_series *s, int64_t row, double t, double x,
-                        double y, double speed)
+void plot_series_push(plot_series *s, int64_t row, double t, double x,
+                      double y, double speed)
 {
 	if (row % s->stride || s->n == s->cap)
 		return;
@@ -455,7 +469,7 @@ static void series_push(plot_series *s, int64_t row, double t, double x,
 	s->n++;
 }
 
-static void series_alloc(plot_series *s, int64_t rows)
+void plot_series_alloc(plot_series *s, int64_t rows)
 {
 	/* K = ceil((rows - 1) / (MAX - 2)): rows 0, K, ... are at most
 	 * MAX - 1, and the last row makes MAX */
@@ -528,7 +542,7 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
 			memset(s, 0, sizeof *s);
 			s->variant = v;
 			s->actor_id = sqlite3_column_int64(cnt, 0);
-			series_alloc(s, sqlite3_column_int64(cnt, 1));
+			plot_series_alloc(s, sqlite3_column_int64(cnt, 1));
 		}
 		sqlite3_reset(rows);
 		sqlite3_bind_int64(rows, 1, d->variants[v].id);
@@ -543,8 +557,8 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
 			if (!s || s->actor_id != id) {
 				/* the last row always ends the path */
 				if (s && (row - 1) % s->stride)
-					series_push(s, 0, last[0], last[1],
-					            last[2], last[3]);
+					plot_series_push(s, 0, last[0],
+					                 last[1], last[2], last[3]);
 				s = NULL;
 				for (int k = first; k < d->n_series; k++)
 					if (d->series[k].actor_id == id)
@@ -566,11 +580,12 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
 				last[2] = NAN;
 				brk = 0;
 			}
-			series_push(s, row++, last[0], last[1], last[2],
-			            last[3]);
+			plot_series_push(s, row++, last[0], last[1], last[2],
+			                 last[3]);
 		}
 		if (s && (row - 1) % s->stride)
-			series_push(s, 0, last[0], last[1], last[2], last[3]);
+			plot_series_push(s, 0, last[0], last[1], last[2],
+			                 last[3]);
 		if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
 			fprintf(stderr, "vsweep: %s: %s\n", a->db,
 			        sqlite3_errmsg(db));
@@ -661,74 +676,6 @@ static void plot_data_finish(plot_data *d)
 	plot_lanes_finish(&d->lanes);
 }
 
-/* Writes the chart: built in memory first, so that a failure to write
- * is one clear I/O error (exit 3) and never a half-drawn chart. */
-static int write_chart(const plot_args *a, const plot_data *d)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	if (!m) {
-		fprintf(stderr, "vsweep: plot: out of memory\n");
-		return EXIT_INTERNAL;
-	}
-	if (a->speed)
-		plot_speed(m, d);
-	else
-		plot_trajectory(m, d);
-	if (fclose(m)) {
-		free(buf);
-		fprintf(stderr, "vsweep: plot: out of memory\n");
-		return EXIT_INTERNAL;
-	}
-	int status = EXIT_OK;
-	size_t n = strlen(a->out);
-	if (n > 4 && !strcasecmp(a->out + n - 4, ".png")) {
-		status = plot_write_png(buf, len, a->out);
-		free(buf);
-		return status;
-	}
-	FILE *f = fopen(a->out, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len || fflush(f)) {
-		fprintf(stderr, "vsweep: %s: cannot write: %s\n", a->out,
-		        strerror(errno));
-		status = EXIT_INTERNAL;
-	}
-	if (f && fclose(f) && status == EXIT_OK) {
-		fprintf(stderr, "vsweep: %s: cannot write: %s\n", a->out,
-		        strerror(errno));
-		status = EXIT_INTERNAL;
-	}
-	free(buf);
-	return status;
-}
-
-/* True (with a message) when -o names the results file itself or another
- * SQLite file: a plot never replaces results. */
-static int clobbers_results(const plot_args *a)
-{
-	struct stat so, sd;
-	if (stat(a->out, &so) != 0)
-		return 0;
-	if (stat(a->db, &sd) == 0 && so.st_dev == sd.st_dev &&
-	    so.st_ino == sd.st_ino) {
-		fprintf(stderr, "vsweep: %s: is the results file being plotted; "
-		        "give another -o\n", a->out);
-		return 1;
-	}
-	char head[16] = {0};
-	FILE *f = fopen(a->out, "rb");
-	size_t n = f ? fread(head, 1, sizeof head, f) : 0;
-	if (f)
-		fclose(f);
-	if (n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0) {
-		fprintf(stderr, "vsweep: %s: is an SQLite file; a plot does not "
-		        "replace it: give another -o\n", a->out);
-		return 1;
-	}
-	return 0;
-}
-
 int cli_plot(int argc, char **argv)
 {
 	plot_args a;
@@ -742,7 +689,7 @@ int cli_plot(int argc, char **argv)
 		status = status < 0 ? EXIT_OK : status;  /* -1: --help */
 		goto out;
 	}
-	if (clobbers_results(&a)) {
+	if (plot_clobbers_results(a.db, a.out)) {
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
@@ -785,16 +732,20 @@ int cli_plot(int argc, char **argv)
 	status = load_variants(db, &a, &d);
 	if (!status && a.colour_by)
 		status = load_colour_values(db, &a, &d);
-	if (!status)
+	if (!status && a.signal)
+		status = plot_load_signal(db, a.db, &d, a.signal, a.actors,
+		                          a.n_actors);
+	else if (!status)
 		status = load_series(db, &a, &d, scn);
 	if (!status && !a.speed)
 		status = plot_load_events(db, a.db, &d, a.lateral ? scn : NULL);
 	if (status)
 		goto out;
-	status = write_chart(&a, &d);
+	status = plot_write_chart(a.out, a.speed, &d);
 	if (!status)
 		printf("vsweep: %s: %s of %d variants, %d series, %d events\n",
-		       a.out, a.speed ? "speed" : a.lateral ? "lateral offset" :
+		       a.out, a.signal ? a.signal : a.speed ? "speed" :
+		       a.lateral ? "lateral offset" :
 		       "trajectories", d.n_variants, d.n_series, d.n_events);
 out:
 	vs_scenario_destroy(scn);

@@ -29,6 +29,9 @@
  *    data-actor data-t data-x data-y cx cy> in <g id="events"> (screen
  *    px); data-x and data-y are the actor's stored position at the
  *    event's step (the last stored step at or before it).
+ *  - signal (--kind signal --signal NAME): as speed, the signal's value
+ *    (actor_signal.value) in place of the speed, data-speed="v0 v1" its
+ *    range (which may be negative).
  *  - speed: every series is a <path data-variant data-actor data-stride>
  *    in screen pixels (3 decimals) inside <g id="series" data-t="t0 t1"
  *    data-speed="v0 v1" data-box="x y w h">: t0 maps to x, t1 to x + w,
@@ -127,6 +130,8 @@ typedef struct plot_data {
 	int64_t around;
 	int n_events;
 	plot_event *events;
+	const char *signal;      /* --kind signal: its name; the series'
+	                            speed holds its value */
 } plot_data;
 
 /* `vsweep plot results.db [--variant I...] [--colour-by PARAM]
@@ -164,9 +169,30 @@ struct sqlite3;
 int plot_load_events(struct sqlite3 *db, const char *path, plot_data *d,
                      const struct vs_scenario *scn);
 
+/* --kind signal: the series of signal `name` of the plotted variants
+ * (actors: the --actor list, n_actors 0 for all), with values in the
+ * series' speed (plot_signal.c). Returns 0 or an exit status. */
+int plot_load_signal(struct sqlite3 *db, const char *path, plot_data *d,
+                     const char *name, const int64_t *actors, int n_actors);
+
+/* A series' room for `rows` stored rows, decimated to PLOT_MAX_POINTS,
+ * and appending stored row number `row` (kept every stride-th). */
+void plot_series_alloc(plot_series *s, int64_t rows);
+void plot_series_push(plot_series *s, int64_t row, double t, double x,
+                      double y, double value);
+
 /* Renders the SVG document svg[0..len) to a PNG file through
  * rsvg-convert. Returns 0 or an exit status (3, with a message). */
 int plot_write_png(const char *svg, size_t len, const char *out);
+
+/* Draws the chart (speed: plot_speed, else plot_trajectory) in memory,
+ * then writes it to out, as PNG when out ends in .png: a failure is one
+ * I/O error (exit 3), never half a chart. Returns an exit status. */
+int plot_write_chart(const char *out, int speed, const plot_data *d);
+
+/* True (with a message) when out is the results file db itself or
+ * another SQLite file: a plot never replaces results. */
+int plot_clobbers_results(const char *db, const char *out);
 
 /* ---- shared drawing helpers (plot_svg.c) ---- */
 

@@ -31,7 +31,9 @@ static double py(const axes *a, double v)
 }
 
 /* t from 0 (step 0) to the last stored time; speed from 0 (standing is
- * the natural reference) to a nice value above the largest. */
+ * the natural reference) to a nice value above the largest; a signal
+ * from below its smallest (0 when all are positive) to above its
+ * largest. */
 static axes make_axes(const plot_data *d)
 {
 	axes a = {0, 0, 0, 0, MARGIN_L, MARGIN_T, BOX_W, BOX_H};
@@ -40,12 +42,25 @@ static axes make_axes(const plot_data *d)
 		for (int k = 0; k < s->n; k++) {
 			if (isfinite(s->t[k]))
 				a.t1 = fmax(a.t1, s->t[k]);
-			if (isfinite(s->speed[k]))
+			if (isfinite(s->speed[k])) {
 				a.v1 = fmax(a.v1, s->speed[k]);
+				a.v0 = fmin(a.v0, s->speed[k]);
+			}
 		}
 	}
 	if (!(a.t1 > 0))
 		a.t1 = 1;
+	if (d->signal && a.v0 < 0) {
+		/* 5 % margins, on nice steps */
+		double span = a.v1 - a.v0;
+		double step = plot_nice_step(1.1 * span, 6, NULL);
+		a.v0 = floor((a.v0 - 0.05 * span) / step) * step;
+		a.v1 = ceil((a.v1 + 0.05 * span) / step) * step;
+		if (a.v1 <= a.v0)
+			a.v1 = a.v0 + 1;
+		return a;
+	}
+	a.v0 = 0;
 	/* 5 % headroom, so the fastest line does not run along the box */
 	double top = a.v1 > 0 ? 1.05 * a.v1 : 1;
 	double step = plot_nice_step(top, 6, NULL);
@@ -53,7 +68,7 @@ static axes make_axes(const plot_data *d)
 	return a;
 }
 
-static void axis_ticks(FILE *f, const axes *a)
+static void axis_ticks(FILE *f, const plot_data *d, const axes *a)
 {
 	int dt, dv;
 	double st = plot_nice_step(a->t1 - a->t0, 10, &dt);
@@ -77,8 +92,13 @@ static void axis_ticks(FILE *f, const axes *a)
 	        "font-size=\"12\">t (s)</text>\n", a->bx + a->bw / 2,
 	        a->by + a->bh + 36);
 	fprintf(f, "<text transform=\"translate(%.2f %.2f) rotate(-90)\" "
-	        "text-anchor=\"middle\" font-size=\"12\">speed |v| (m/s)"
-	        "</text>\n", a->bx - 52, a->by + a->bh / 2);
+	        "text-anchor=\"middle\" font-size=\"12\">", a->bx - 52,
+	        a->by + a->bh / 2);
+	if (d->signal)
+		plot_text(f, d->signal);
+	else
+		fputs("speed |v| (m/s)", f);
+	fputs("</text>\n", f);
 	fputs("</g>\n", f);
 }
 
@@ -126,7 +146,9 @@ void plot_speed(FILE *f, const plot_data *d)
 	      f);
 	plot_text(f, d->scenario_name && *d->scenario_name ? d->scenario_name
 	                                                   : "vsweep");
-	fprintf(f, ": speed of %d variant%s</text>\n", d->n_variants,
+	fputs(": ", f);
+	plot_text(f, d->signal ? d->signal : "speed");
+	fprintf(f, " of %d variant%s</text>\n", d->n_variants,
 	        d->n_variants == 1 ? "" : "s");
 	fputs("<text x=\"72\" y=\"38\" font-size=\"11\" fill=\"#666\">", f);
 	plot_text(f, d->db_path);
@@ -134,7 +156,7 @@ void plot_speed(FILE *f, const plot_data *d)
 	fprintf(f, "<defs><clipPath id=\"plot-clip\"><rect x=\"%.2f\" y="
 	        "\"%.2f\" width=\"%.2f\" height=\"%.2f\"/></clipPath></defs>\n",
 	        a.bx - 2, a.by - 2, a.bw + 4, a.bh + 4);
-	axis_ticks(f, &a);
+	axis_ticks(f, d, &a);
 	fputs("<g clip-path=\"url(#plot-clip)\">\n", f);
 	series(f, d, &a);
 	fputs("</g>\n", f);
