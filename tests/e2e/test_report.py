@@ -177,6 +177,11 @@ class ReportBrowserTest(TempDirCase):
         self.assertEqual(dom.rows["failures"], 1 + 1)
         self.assertIn('class="failure" data-n="4"', self.page_text)
         self.assertIn("count-failed", dom.ids)
+        # -o never replaces a results file
+        rc, _, err = run("report", db, "-o", db)
+        self.assertEqual(rc, 2)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant_info"),
+                         [(6,)])
         # the worst two, with trajectory and speed charts
         self.assertEqual(dom.rows["worst-table"], 1 + 2)
         self.assertEqual(len([s for s in dom.svgs

@@ -191,7 +191,7 @@ int plot_write_png(const char *svg, size_t len, const char *out);
 int plot_write_chart(const char *out, int speed, const plot_data *d);
 
 /* True (with a message) when out is the results file db itself or
- * another SQLite file: a plot never replaces results. */
+ * another SQLite file: a plot (or a report) never replaces results. */
 int plot_clobbers_results(const char *db, const char *out);
 
 /* ---- shared drawing helpers (plot_svg.c) ---- */

@@ -122,8 +122,8 @@ int plot_clobbers_results(const char *db, const char *out)
 		return 0;
 	if (stat(db, &sd) == 0 && so.st_dev == sd.st_dev &&
 	    so.st_ino == sd.st_ino) {
-		fprintf(stderr, "vsweep: %s: is the results file being plotted; "
-		        "give another -o\n", out);
+		fprintf(stderr, "vsweep: %s: is the results file being read; give "
+		        "another -o\n", out);
 		return 1;
 	}
 	char head[16] = {0};
@@ -132,8 +132,8 @@ int plot_clobbers_results(const char *db, const char *out)
 	if (f)
 		fclose(f);
 	if (n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0) {
-		fprintf(stderr, "vsweep: %s: is an SQLite file; a plot does not "
-		        "replace it: give another -o\n", out);
+		fprintf(stderr, "vsweep: %s: is an SQLite file; it is not replaced: "
+		        "give another -o\n", out);
 		return 1;
 	}
 	return 0;

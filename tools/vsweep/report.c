@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "common/error.h"
+#include "plot.h"
 #include "report.h"
 
 #define DISCOVERY_SAMPLE 2000  /* variants whose params name the axes */
@@ -406,6 +407,8 @@ int cli_report(int argc, char **argv)
 		return status < 0 ? EXIT_OK : status;
 	d.db_path = a.db;
 	d.worst = (int)a.worst;
+	if (plot_clobbers_results(a.db, a.out))
+		return EXIT_BAD_INPUT;  /* a page never replaces results */
 	FILE *probe = fopen(a.db, "rb");
 	if (!probe) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
