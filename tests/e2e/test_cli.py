@@ -238,7 +238,7 @@ class CommandLineGuessTest(TempDirCase):
 
     def test_every_command_answers_help(self):
         for cmd in ["run", "check", "merge", "status", "plugins", "plot",
-                    "report", "new-plugin"]:
+                    "report", "new-plugin", "variants", "export"]:
             for flag in ["--help", "-h"]:
                 rc, out, err = run(cmd, flag)
                 self.assertEqual(rc, 0, (cmd, err))

@@ -52,6 +52,17 @@ static const command_help commands[] = {
 	 "usage: vsweep plugins [--plugin-path DIR] [--fmu FILE.fmu]\n"
 	 "  Lists the plugins found, with their parameters; with --fmu, an\n"
 	 "  FMU's parameters, inputs and outputs.\n"},
+	{"variants",
+	 "usage: vsweep variants SCENARIO.yaml --sweep SWEEP.yaml "
+	 "[--format csv|json]\n"
+	 "                       [--plugin-path DIR]\n"
+	 "  The variant table (variant_id, block, kind, params), without a\n"
+	 "  run.\n"},
+	{"export",
+	 "usage: vsweep export SCENARIO.yaml --sweep SWEEP.yaml --variant I "
+	 "-o FILE.yaml\n"
+	 "                     [--plugin-path DIR]\n"
+	 "  Variant I as a standalone scenario file.\n"},
 	{"new-plugin",
 	 "usage: vsweep new-plugin NAME --kind vehicle_model|behaviour "
 	 "[-o DIR]\n"
