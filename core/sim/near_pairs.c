@@ -94,7 +94,8 @@ size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
 	for (int i = 0; i < n; i++)
 		c[i] = (struct near_cell){(int64_t)floor(cx[i] / h),
 		                          (int64_t)floor(cy[i] / h), i};
-	qsort(c, (size_t)n, sizeof *c, cell_cmp);
+	if (n > 1)
+		qsort(c, (size_t)n, sizeof *c, cell_cmp);
 	for (int a = 0; a < n; a++) {
 		int i = c[a].idx;
 		for (int64_t dx = -1; dx <= 1; dx++)
@@ -110,7 +111,8 @@ size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
 				}
 			}
 	}
-	qsort(np->out, k, sizeof *np->out, pair_cmp);
+	if (k > 1)
+		qsort(np->out, k, sizeof *np->out, pair_cmp);
 	*pairs = np->out;
 	return k;
 }
