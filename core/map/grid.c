@@ -225,6 +225,43 @@ static void cover_quad(builder *b, const map_quad *r, uint32_t ri)
 	}
 }
 
+/* Lists a patch in the cells it meets: its box, then separating axes
+ * across its four edges (a convex quadrilateral; a slightly concave one
+ * keeps a cell or two it could have gone without). */
+static void cover_patch(builder *b, const map_patch *q, uint32_t ri)
+{
+	double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+	for (int k = 0; k < 4; k++)
+		box_add(box, q->x[k], q->y[k]);
+	int64_t cr[4];
+	cell_range(b, box, cr);
+	for (int64_t iy = cr[1]; iy <= cr[3]; iy++)
+		for (int64_t ix = cr[0]; ix <= cr[2]; ix++) {
+			double c[4];
+			cell_rect(b, ix, iy, c);
+			int apart = 0;
+			for (int e = 0; e < 4 && !apart; e++) {
+				int f = (e + 1) % 4;
+				double nx = q->y[f] - q->y[e];
+				double ny = q->x[e] - q->x[f];
+				double plo = INFINITY, phi = -INFINITY;
+				double rlo = INFINITY, rhi = -INFINITY;
+				for (int k = 0; k < 4; k++) {
+					double v = q->x[k] * nx + q->y[k] * ny;
+					plo = fmin(plo, v);
+					phi = fmax(phi, v);
+					v = c[k % 2 ? 2 : 0] * nx +
+					    c[k < 2 ? 1 : 3] * ny;
+					rlo = fmin(rlo, v);
+					rhi = fmax(rhi, v);
+				}
+				apart = phi < rlo || rhi < plo;
+			}
+			if (!apart)
+				push(&b->ps, map_cell_key(b->g, ix, iy), ri);
+		}
+}
+
 static void *aligned_zalloc(size_t n)
 {
 	n = (n + 63) / 64 * 64;
@@ -241,7 +278,9 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin)
 {
 	builder b = {g, margin, {0}};
 	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
-		if (map_is_ring(m, i))
+		if (map_is_patch(m, i))
+			cover_patch(&b, map_patch_of(m, i), i);
+		else if (map_is_ring(m, i))
 			cover_ring(&b, map_ring_of(m, i), i);
 		else
 			cover_quad(&b, &m->quads[i], i);
@@ -306,19 +345,25 @@ void map_index_build(vs_map *m)
 	/* The fine cell: a few lanes across, so that a cell meets few of
 	 * them; as long as the typical quad where roads are straight, since
 	 * a cell then meets no more quads along the road. */
-	size_t n = (size_t)(m->n_lanes > m->n_quads ? m->n_lanes : m->n_quads);
+	int n_long = m->n_quads + m->n_patches;
+	size_t n = (size_t)(m->n_lanes > n_long ? m->n_lanes : n_long);
 	double *v = vs_xcalloc(n, sizeof *v);
 	for (int i = 0; i < m->n_lanes; i++)
 		v[i] = m->lanes[i].width;
 	qsort(v, (size_t)m->n_lanes, sizeof *v, dbl_cmp);
-	double width = v[m->n_lanes / 2];
+	double width = fmax(v[m->n_lanes / 2], 0.5);
 	double cell = CELL_MAX_WIDTHS * width;
-	if (m->n_quads) {
+	if (n_long) {
 		for (int i = 0; i < m->n_quads; i++)
 			v[i] = m->quads[i].len;
-		qsort(v, (size_t)m->n_quads, sizeof *v, dbl_cmp);
+		for (int i = 0; i < m->n_patches; i++) {
+			const map_patch *q = &m->patches[i];
+			v[m->n_quads + i] = hypot(q->x[1] - q->x[0],
+			                          q->y[1] - q->y[0]);
+		}
+		qsort(v, (size_t)n_long, sizeof *v, dbl_cmp);
 		cell = fmax(CELL_MIN_WIDTHS * width,
-		            fmin(cell, v[m->n_quads / 2]));
+		            fmin(cell, v[n_long / 2]));
 	}
 	free(v);
 
@@ -329,7 +374,11 @@ void map_index_build(vs_map *m)
 		box_add(box, b[0], b[1]);
 		box_add(box, b[2], b[3]);
 	}
-	for (uint32_t i = (uint32_t)m->n_quads; i < (uint32_t)m->n_recs; i++) {
+	for (int i = 0; i < m->n_patches; i++)
+		for (int k = 0; k < 4; k++)
+			box_add(box, m->patches[i].x[k], m->patches[i].y[k]);
+	for (uint32_t i = (uint32_t)m->n_quads;
+	     i < (uint32_t)(m->n_recs - m->n_patches); i++) {
 		const map_ring *r = map_ring_of(m, i);
 		box_add(box, r->ox - r->hi, r->oy - r->hi);
 		box_add(box, r->ox + r->hi, r->oy + r->hi);

@@ -82,6 +82,22 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
                            double py, double limit, double *qy)
 {
 	double x, y, qx;
+	if (map_is_patch(m, id)) {
+		const map_patch *q = map_patch_of(m, id);
+		double bx = 0, by = 0;
+		bx = fmax(fmax(px - fmax(fmax(q->x[0], q->x[1]),
+		                         fmax(q->x[2], q->x[3])),
+		               fmin(fmin(q->x[0], q->x[1]),
+		                    fmin(q->x[2], q->x[3])) - px), 0);
+		by = fmax(fmax(py - fmax(fmax(q->y[0], q->y[1]),
+		                         fmax(q->y[2], q->y[3])),
+		               fmin(fmin(q->y[0], q->y[1]),
+		                    fmin(q->y[2], q->y[3])) - py), 0);
+		*qy = 0;
+		if (bx * bx + by * by > limit * limit)
+			return INFINITY;
+		return map_patch_nearest(q, px, py, &x, &y);
+	}
 	rec_local(m, id, px, py, &x, &y);
 	if (map_is_ring(m, id)) {
 		const map_ring *r = map_ring_of(m, id);
@@ -107,6 +123,18 @@ static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
 {
 	const map_info *f = &m->info[id];
 	int dir = k < f->n_left ? -1 : 1;
+	if (map_is_patch(m, id)) {
+		/* travel direction and position change linearly along it */
+		double u, v;
+		map_patch_nearest(map_patch_of(m, id), px, py, &u, &v);
+		const map_across *q = &m->across[f->across];
+		double pos = q->p0 + u * (q->p1 - q->p0);
+		*p = pos > 0 ? (pos < 1 ? pos : 1) : 0;
+		*angle = map_wrap(travel_heading - f->heading -
+		                  u * f->dheading);
+		*z = f->oz + u * f->dz;
+		return;
+	}
 	if (map_is_ring(m, id)) {
 		/* exact arc: the angle round the centre is the position */
 		const map_ring *r = map_ring_of(m, id);
@@ -202,6 +230,16 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 	for (uint32_t k = 0; k < count; k++) {
 		uint32_t id = ids[k];
 		double x, y;
+		if (map_is_patch(m, id)) {
+			if (!map_patch_uv(map_patch_of(m, id), q->x, q->y, &x,
+			                  &y))
+				continue;
+			double p, a, z;
+			rec_eval(m, id, 0, q->x, q->y, q->heading, &p, &a, &z);
+			consider(m, &q->on, id, m->info[id].first_lane,
+			         fabs(a), fabs(q->z - z));
+			continue;
+		}
 		rec_local(m, id, q->x, q->y, &x, &y);
 		if (map_is_ring(m, id) ? y < map_ring_of(m, id)->lo ||
 		                         y > map_ring_of(m, id)->hi
@@ -225,6 +263,8 @@ static int lane_at(const vs_map *m, uint32_t id, double y)
 {
 	const map_info *f = &m->info[id];
 	const map_across *l = &m->across[f->across];
+	if (map_is_patch(m, id))
+		return f->first_lane;
 	for (int j = 0; j < f->n_lanes; j++)
 		if (y >= l[j].y0 && y <= l[j].y1)
 			return f->first_lane + j;
@@ -368,3 +408,28 @@ void vs_map_locate(const vs_map *m, double x, double y, double z,
 	         travel_heading, &out->position, &out->angle, &zl);
 }
 
+
+int map_patch_find(const vs_map *m, double x, double y, uint32_t *id,
+                   double *u, double *v)
+{
+	if (!m || m->n_patches == 0)
+		return -1;
+	const map_grid *g = &m->levels[0];
+	int64_t cx, cy;
+	double edge;
+	locate_cell(g, x, y, &cx, &cy, &edge);
+	uint32_t n = 0;
+	const uint32_t *ids;
+	if (cx < 0 || cx >= g->nx || cy < 0 || cy >= g->ny ||
+	    !(ids = cell_ids(g, cx, cy, &n)))
+		return -1;
+	for (uint32_t k = 0; k < n; k++)
+		if (map_is_patch(m, ids[k]) &&
+		    map_patch_uv(map_patch_of(m, ids[k]), x, y, u, v)) {
+			*id = ids[k];
+			*u = fmin(fmax(*u, 0), 1);
+			*v = fmin(fmax(*v, 0), 1);
+			return 0;
+		}
+	return -1;
+}

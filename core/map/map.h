@@ -52,6 +52,10 @@ typedef struct vs_lane {
 	                                   edges from the reference line,
 	                                   left > 0; |inner| < |outer| */
 	int closed;                     /* 1: a ring (circle road), s wraps */
+	int section;                    /* OpenDRIVE lane section index from
+	                                   0; 0 for YAML roads */
+	const char *type;               /* OpenDRIVE lane type ("driving",
+	                                   ...); "driving" for YAML roads */
 } vs_lane;
 
 /* A road to build, for vs_map_create (the YAML parser fills the same). */
@@ -145,5 +149,20 @@ int vs_map_lane_point(const vs_map *map, int i, double p, double lateral,
  * lane. */
 int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
                          double tolerance, double **xyz);
+
+/* The road surface under (x, y) (m) for a body with RoadRunner yaw (rad;
+ * 0 faces +Y): on an OpenDRIVE lane, the road's elevation with its
+ * superelevation there (z, m), the surface's slope along the heading
+ * (pitch, rad, nose up > 0) and across it (roll, rad, > 0 when the
+ * body's left side is lower, i.e. rotated clockwise seen from behind...
+ * see odr_build.c for the exact convention). Returns 1 on a road;
+ * off every OpenDRIVE road (or on a map without one) returns 0 with z,
+ * pitch and roll 0. Thread-safe. */
+int vs_map_surface(const vs_map *map, double x, double y, double yaw,
+                   double *z, double *pitch, double *roll);
+
+/* Reads an OpenDRIVE file (path as given) into a map of its lanes. On
+ * error returns NULL and sets err to "FILE:LINE:COL: message". */
+vs_map *vs_map_load_opendrive(const char *path, vs_error *err);
 
 #endif

@@ -1,0 +1,319 @@
+/* OpenDRIVE roads as map lanes: each lane of each lane section whose type
+ * is a lane for MapLocation becomes a lane (UUID from road id, section
+ * index and lane id), its centre line sampled at the section's stations,
+ * and its area the patches between consecutive stations (map_internal.h).
+ * Stations are the section's ends, every geometry joint and width or
+ * laneOffset record start inside it, and enough points between them that
+ * no lane edge strays more than SAG_TOL from its chord. Also the road
+ * surface under a point (vs_map_surface) and loading a .xodr as a map. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map/map_internal.h"
+#include "map/odr.h"
+
+#define SAG_TOL 1e-3    /* m: a lane edge's chord to curve distance */
+#define MAX_PIECE 100.0 /* m: the longest patch, even on a straight */
+#define MAX_STATIONS 1000000 /* per section: a bound on bad geometry */
+
+typedef struct dvec {
+	double *v;
+	int n, cap;
+} dvec;
+
+static void dpush(dvec *d, double x)
+{
+	if (d->n == d->cap) {
+		d->cap = d->cap ? 2 * d->cap : 64;
+		d->v = vs_xrealloc(d->v, (size_t)d->cap * sizeof *d->v);
+	}
+	d->v[d->n++] = x;
+}
+
+static int dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* How sharply any lane edge of section sec bends over [a, b] (1/m): the
+ * largest reference curvature seen from the edge, plus the edge's t''. */
+static double bend(const odr_road *r, int sec, double a, double b)
+{
+	const int m = 16;
+	const odr_section *q = &r->sec[sec];
+	double worst = 0, prev_dt[2 * VS_MAP_MAX_LANES + 1] = {0};
+	int nb = q->n_lanes + 1;
+	if (nb > 2 * VS_MAP_MAX_LANES + 1)
+		nb = 2 * VS_MAP_MAX_LANES + 1;
+	for (int i = 0; i <= m; i++) {
+		double s = a + (b - a) * i / m, x, y, h, k;
+		odr_ref(r, s, &x, &y, &h, &k);
+		for (int j = 0; j < nb; j++) {
+			double dt, t = odr_boundary(r, sec, j - 1, s, &dt);
+			double c = fabs(k) / fmax(1 - fabs(k * t), 0.1);
+			if (i)
+				c += fabs(dt - prev_dt[j]) / ((b - a) / m);
+			prev_dt[j] = dt;
+			worst = fmax(worst, c);
+		}
+	}
+	return worst;
+}
+
+/* The stations of section sec of road r, ascending. */
+static void stations(const odr_road *r, int sec, dvec *st)
+{
+	const odr_section *q = &r->sec[sec];
+	double a = q->s, b = sec + 1 < r->n_sec ? r->sec[sec + 1].s : r->length;
+	dvec br = {0};
+	dpush(&br, a);
+	dpush(&br, b);
+	for (int i = 0; i < r->n_geom; i++)
+		if (r->geom[i].s > a && r->geom[i].s < b)
+			dpush(&br, r->geom[i].s);
+	for (int i = 0; i < r->n_offset; i++)
+		if (r->offset[i].s0 > a && r->offset[i].s0 < b)
+			dpush(&br, r->offset[i].s0);
+	for (int k = 0; k < q->n_lanes; k++)
+		for (int i = 0; i < q->lanes[k].n_width; i++) {
+			double s = a + q->lanes[k].width[i].s0;
+			if (s > a && s < b)
+				dpush(&br, s);
+		}
+	qsort(br.v, (size_t)br.n, sizeof *br.v, dcmp);
+	st->n = 0;
+	dpush(st, a);
+	for (int i = 1; i < br.n; i++) {
+		double u = st->v[st->n - 1], v = br.v[i];
+		if (v - u < 1e-9 * (1 + fabs(v)))
+			continue;
+		double c = bend(r, sec, u, v);
+		double step = c > 0 ? fmin(MAX_PIECE, sqrt(8 * SAG_TOL / c))
+		                    : MAX_PIECE;
+		double n = ceil((v - u) / step);
+		if (n > MAX_STATIONS - st->n)
+			n = MAX_STATIONS - st->n > 1 ? MAX_STATIONS - st->n : 1;
+		for (int j = 1; j < (int)n; j++)
+			dpush(st, u + (v - u) * j / n);
+		dpush(st, v);
+	}
+	free(br.v);
+}
+
+/* The road's surface height at (s, t) (m). */
+static double surface_z(const odr_road *r, double s, double t)
+{
+	double e = odr_poly_at(r->elev, r->n_elev, s, NULL);
+	return e + t * tan(odr_poly_at(r->super, r->n_super, s, NULL));
+}
+
+/* The point at (s, t) in plan. */
+static void st_point(double x, double y, double h, double t, double *px,
+                     double *py)
+{
+	*px = x - t * sin(h);
+	*py = y + t * cos(h);
+}
+
+typedef struct layout {
+	map_odr_out *o;
+	int cap_lanes, cap_patches;
+} layout;
+
+/* One lane (index k of section sec of road ri) over the stations, whose
+ * reference points and edge offsets are given. */
+static void add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
+                     const dvec *st, const double *ref, const double *T,
+                     const double *DT)
+{
+	const odr_road *r = &net->roads[ri];
+	const odr_lane *ol = &r->sec[sec].lanes[k];
+	map_odr_out *o = ly->o;
+	int n = st->n, in = (k == 0 || k == r->sec[sec].n_left) ? 0 : k;
+	int out = k + 1; /* rows of T: 0 is the centre lane */
+	int dir = (ol->id < 0) != r->lht ? 1 : -1;
+	if (o->n_lanes == ly->cap_lanes) {
+		ly->cap_lanes = ly->cap_lanes ? 2 * ly->cap_lanes : 64;
+		o->lanes = vs_xrealloc(o->lanes, (size_t)ly->cap_lanes *
+		                                         sizeof *o->lanes);
+		o->geo = vs_xrealloc(o->geo, (size_t)ly->cap_lanes *
+		                                     sizeof *o->geo);
+	}
+	int li = o->n_lanes++;
+	vs_lane *l = &o->lanes[li];
+	map_lane *g = &o->geo[li];
+	memset(l, 0, sizeof *l);
+	memset(g, 0, sizeof *g);
+	g->dir = dir;
+	g->n_st = n;
+	g->st = vs_xcalloc((size_t)n, sizeof *g->st);
+	double *cum = vs_xcalloc((size_t)n, sizeof *cum), wsum = 0;
+	for (int j = 0; j < n; j++) {
+		const double *rf = ref + 4 * j; /* x y h k */
+		double ti = T[in * n + j], to = T[out * n + j];
+		double tc = (ti + to) / 2;
+		double dtc = (DT[in * n + j] + DT[out * n + j]) / 2;
+		map_station *p = &g->st[dir > 0 ? j : n - 1 - j];
+		st_point(rf[0], rf[1], rf[2], tc, &p->x, &p->y);
+		p->z = surface_z(r, st->v[j], tc);
+		p->heading = map_wrap(rf[2] + atan2(dtc, 1 - rf[3] * tc) +
+		                      (dir > 0 ? 0 : MAP_PI));
+		wsum += fabs(to - ti);
+	}
+	for (int j = 1; j < n; j++) {
+		const map_station *a = &g->st[j - 1], *b = &g->st[j];
+		cum[j] = cum[j - 1] + sqrt((b->x - a->x) * (b->x - a->x) +
+		                           (b->y - a->y) * (b->y - a->y) +
+		                           (b->z - a->z) * (b->z - a->z));
+	}
+	double len = cum[n - 1];
+	for (int j = 0; j < n; j++)
+		g->st[j].p = len > 0 ? cum[j] / len : (double)j / (n - 1);
+	free(cum);
+	char name[256];
+	snprintf(name, sizeof name, "vsweep:odr:%.200s:%d:%d", r->id, sec,
+	         ol->id);
+	map_uuid5(name, l->uuid);
+	l->road = r->id;
+	l->road_index = -1;
+	l->lane = ol->id;
+	l->length = len;
+	l->width = wsum / n;
+	l->inner = T[in * n];
+	l->outer = T[out * n];
+	l->section = sec;
+	l->type = ol->type;
+
+	/* the patches, in reference order */
+	for (int j = 0; j + 1 < n; j++) {
+		double lo0 = fmin(T[in * n + j], T[out * n + j]);
+		double hi0 = fmax(T[in * n + j], T[out * n + j]);
+		double lo1 = fmin(T[in * n + j + 1], T[out * n + j + 1]);
+		double hi1 = fmax(T[in * n + j + 1], T[out * n + j + 1]);
+		if (hi0 - lo0 < 1e-6 && hi1 - lo1 < 1e-6)
+			continue; /* no area */
+		if (o->n_patches == ly->cap_patches) {
+			int c = ly->cap_patches = ly->cap_patches
+			                                  ? 2 * ly->cap_patches
+			                                  : 256;
+			o->patches = vs_xrealloc(o->patches,
+			                         (size_t)c * sizeof *o->patches);
+			o->psurf = vs_xrealloc(o->psurf,
+			                       (size_t)c * sizeof *o->psurf);
+			o->info = vs_xrealloc(o->info,
+			                      (size_t)c * sizeof *o->info);
+			o->across = vs_xrealloc(o->across,
+			                        (size_t)c * sizeof *o->across);
+		}
+		int pi = o->n_patches++;
+		map_patch *q = &o->patches[pi];
+		const double *r0 = ref + 4 * j, *r1 = ref + 4 * (j + 1);
+		st_point(r0[0], r0[1], r0[2], lo0, &q->x[0], &q->y[0]);
+		st_point(r1[0], r1[1], r1[2], lo1, &q->x[1], &q->y[1]);
+		st_point(r1[0], r1[1], r1[2], hi1, &q->x[2], &q->y[2]);
+		st_point(r0[0], r0[1], r0[2], hi0, &q->x[3], &q->y[3]);
+		o->psurf[pi] = (map_psurf){ri, st->v[j], st->v[j + 1],
+		                           lo0, hi0, lo1, hi1};
+		const map_station *a = &g->st[dir > 0 ? j : n - 1 - j];
+		const map_station *b = &g->st[dir > 0 ? j + 1 : n - 2 - j];
+		map_info *f = &o->info[pi];
+		memset(f, 0, sizeof *f);
+		f->heading = a->heading;
+		f->dheading = map_wrap(b->heading - a->heading);
+		f->oz = a->z;
+		f->dz = b->z - a->z;
+		f->first_lane = li;
+		f->n_lanes = 1;
+		f->n_left = dir < 0;
+		f->seg = j;
+		f->across = pi;
+		o->across[pi] = (map_across){0, 1, a->p, b->p};
+	}
+}
+
+void map_odr_layout(const odr_net *net, map_odr_out *o)
+{
+	memset(o, 0, sizeof *o);
+	layout ly = {o, 0, 0};
+	dvec st = {0};
+	for (int ri = 0; ri < net->n_roads; ri++) {
+		const odr_road *r = &net->roads[ri];
+		for (int sec = 0; sec < r->n_sec; sec++) {
+			const odr_section *q = &r->sec[sec];
+			stations(r, sec, &st);
+			int n = st.n, rows = q->n_lanes + 1;
+			double *ref = vs_xcalloc((size_t)n * 4, sizeof *ref);
+			double *T = vs_xcalloc((size_t)(n * rows), sizeof *T);
+			double *DT = vs_xcalloc((size_t)(n * rows), sizeof *DT);
+			for (int j = 0; j < n; j++) {
+				double *rf = ref + 4 * j;
+				odr_ref(r, st.v[j], &rf[0], &rf[1], &rf[2],
+				        &rf[3]);
+				for (int b = 0; b < rows; b++)
+					T[b * n + j] = odr_boundary(
+						r, sec, b - 1, st.v[j],
+						&DT[b * n + j]);
+			}
+			for (int k = 0; k < q->n_lanes; k++)
+				if (odr_type_is_lane(q->lanes[k].type))
+					add_lane(&ly, net, ri, sec, k, &st,
+					         ref, T, DT);
+			free(ref);
+			free(T);
+			free(DT);
+		}
+	}
+	free(st.v);
+}
+
+/* ---- the surface ------------------------------------------------------ */
+
+int vs_map_surface(const vs_map *m, double x, double y, double yaw,
+                   double *z, double *pitch, double *roll)
+{
+	*z = *pitch = *roll = 0;
+	if (!m || !m->odr || !isfinite(x) || !isfinite(y) || !isfinite(yaw))
+		return 0;
+	uint32_t id;
+	double u, v;
+	if (map_patch_find(m, x, y, &id, &u, &v))
+		return 0;
+	const map_psurf *ps = map_psurf_of(m, id);
+	const odr_road *r = &m->odr->roads[ps->road];
+	double s = ps->s0 + u * (ps->s1 - ps->s0);
+	double lo = ps->lo0 + u * (ps->lo1 - ps->lo0);
+	double hi = ps->hi0 + u * (ps->hi1 - ps->hi0);
+	double t = lo + v * (hi - lo);
+	double rx, ry, h, k, de, dsup;
+	odr_ref(r, s, &rx, &ry, &h, &k);
+	double e = odr_poly_at(r->elev, r->n_elev, s, &de);
+	double sup = odr_poly_at(r->super, r->n_super, s, &dsup);
+	double c = cos(sup);
+	*z = e + t * tan(sup);
+	/* the surface gradient: along the reference line per metre of plan
+	 * at offset t, and across it */
+	double dzds = (de + t * dsup / (c * c)) / fmax(1 - k * t, 1e-6);
+	double dzdt = tan(sup);
+	double gx = dzds * cos(h) - dzdt * sin(h);
+	double gy = dzds * sin(h) + dzdt * cos(h);
+	/* RoadRunner yaw: forward is Rz(yaw)·(0, 1, 0), right Rz(yaw)·(1,
+	 * 0, 0); R = Rz(yaw) Ry(pitch) Rx(roll) puts both on the surface
+	 * when Ry turns the right axis down by -atan(slope to the right) and
+	 * Rx lifts the forward axis by the slope ahead */
+	double mf = -gx * sin(yaw) + gy * cos(yaw);
+	double mr = gx * cos(yaw) + gy * sin(yaw);
+	*pitch = -atan(mr);
+	*roll = atan2(mf, sqrt(1 + mr * mr));
+	return 1;
+}
+
+vs_map *vs_map_load_opendrive(const char *path, vs_error *err)
+{
+	odr_net *net = odr_read(path, err);
+	if (!net)
+		return NULL;
+	return map_build(NULL, 0, NULL, NULL, net, err);
+}
