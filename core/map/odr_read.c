@@ -9,6 +9,7 @@
  * element's column is 1 (parse errors carry libxml2's own column). */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -534,6 +535,13 @@ static int read_root(reader *rd, const xmlNode *root, odr_net *net)
 odr_net *odr_read(const char *path, vs_error *err)
 {
 	reader rd = {path, err};
+	FILE *probe = fopen(path, "rb"); /* libxml2 would print its own */
+	if (!probe) {
+		vs_error_set(err, "%s: cannot read the OpenDRIVE file: %s", path,
+		             strerror(errno));
+		return NULL;
+	}
+	fclose(probe);
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (!ctx) {
 		vs_error_set(err, "%s: out of memory", path);
