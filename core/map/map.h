@@ -151,15 +151,24 @@ int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
                          double tolerance, double **xyz);
 
 /* The road surface under (x, y) (m) for a body with RoadRunner yaw (rad;
- * 0 faces +Y): on an OpenDRIVE lane, the road's elevation with its
- * superelevation there (z, m), the surface's slope along the heading
- * (pitch, rad, nose up > 0) and across it (roll, rad, > 0 when the
- * body's left side is lower, i.e. rotated clockwise seen from behind...
- * see odr_build.c for the exact convention). Returns 1 on a road;
- * off every OpenDRIVE road (or on a map without one) returns 0 with z,
- * pitch and roll 0. Thread-safe. */
+ * 0 faces +Y): on an OpenDRIVE lane (one that is a lane for MapLocation),
+ * the road's elevation with its superelevation there (z, m), and the
+ * angles vs_map_settle describes (rad): roll, the nose-up slope ahead
+ * (about the body's X), and pitch, the right-side-down bank (about its
+ * Y), as R = Rz(yaw) Ry(pitch) Rx(roll) names them. Returns 1 on such a
+ * lane; elsewhere (or without OpenDRIVE roads) 0 with z, pitch and roll
+ * 0. Thread-safe. */
 int vs_map_surface(const vs_map *map, double x, double y, double yaw,
                    double *z, double *pitch, double *roll);
+
+/* Puts a state on the road surface (vs_map_surface) when the map has
+ * OpenDRIVE roads: sets its z, and its pitch and roll so that R = Rz(yaw)
+ * Ry(pitch) Rx(roll) lays the body on the surface: roll (about the body's
+ * lateral X axis) lifts the nose by the slope ahead, pitch (about its
+ * forward Y axis) turns the right side down by the bank; off every road
+ * z, pitch and roll are 0. Without OpenDRIVE roads (or a NULL map) the
+ * state is left as it is. */
+void vs_map_settle(const vs_map *map, vs_state *s);
 
 /* Reads an OpenDRIVE file (path as given) into a map of its lanes. On
  * error returns NULL and sets err to "FILE:LINE:COL: message". */

@@ -310,6 +310,13 @@ int vs_map_surface(const vs_map *m, double x, double y, double yaw,
 	return 1;
 }
 
+void vs_map_settle(const vs_map *m, vs_state *s)
+{
+	if (m && m->odr)
+		vs_map_surface(m, s->x, s->y, s->yaw, &s->z, &s->pitch,
+		               &s->roll);
+}
+
 vs_map *vs_map_load_opendrive(const char *path, vs_error *err)
 {
 	odr_net *net = odr_read(path, err);
