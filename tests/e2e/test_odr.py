@@ -1,0 +1,94 @@
+"""OpenDRIVE end to end: a sweep of a car following waypoints on
+tests/data/xodr/junction.xodr from road 1 through the junction's straight
+connecting road 100 (which overlaps the left turn 101) and over road 2's
+5 m hill. Stored z and the nose-up angle follow the hill's closed form
+(z = 0.0015 s^2 - 0.00001 s^3, then back down), the lane sequence read
+in SQL is 1 -> 100 -> 2, and lane_info carries section and type."""
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import SRC, TempDirCase, query, run  # noqa: E402
+
+XODR = os.path.join(SRC, "tests", "data", "xodr", "junction.xodr")
+
+SCENARIO = """\
+vsweep: 1
+name: junction and hill
+step: 0.05
+duration: 18
+map: {opendrive: %s}
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    waypoints: [[-90, -1.75, 0], [215, -1.75, 0]]
+    speed: 16
+    behaviour: {plugin: waypoints}
+""" % XODR
+
+SWEEP = """\
+vsweep: 1
+blocks:
+  - list:
+      - [{actor: 1, speed: 16}]
+      - [{actor: 1, speed: 16.5}]
+"""
+
+
+def hill(s):
+    """Road 2's elevation (m) and slope at s (m from its start, x = 20)."""
+    if s < 100:
+        return 0.0015 * s * s - 0.00001 * s ** 3, 0.003 * s - 0.00003 * s * s
+    d = s - 100
+    return (5 - 0.0015 * d * d + 0.00001 * d ** 3,
+            -0.003 * d + 0.00003 * d * d)
+
+
+class OpenDriveTest(TempDirCase):
+    def test_junction_and_hill(self):
+        db = self.path("o.db")
+        rc, _, err = run("run", self.write("o.yaml", SCENARIO), "--sweep",
+                         self.write("w.yaml", SWEEP), "-o", db)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(
+            query(db, "SELECT road, section, lane, type FROM lane_info "
+                  "ORDER BY road, lane"),
+            [("1", 0, -1, "driving"), ("1", 0, 1, "driving"),
+             ("100", 0, -1, "driving"), ("101", 0, -1, "driving"),
+             ("2", 0, -1, "driving"), ("2", 0, 1, "driving"),
+             ("3", 0, -1, "driving")])
+        for v in (0, 1):
+            rows = query(db, "SELECT s.x, s.y, s.z, s.roll, s.pitch, "
+                         "l.road, l.lane, m.is_on_lane FROM actor_state s "
+                         "JOIN map_location m USING (variant_id, actor_id, "
+                         "step) JOIN lane_info l USING (lane_id) WHERE "
+                         "variant_id = ? ORDER BY s.step", v)
+            seq, checked = [], 0
+            for x, y, z, roll, pitch, road, lane, on in rows:
+                self.assertEqual(on, 1, (x, y))
+                self.assertEqual(lane, -1)
+                if not seq or seq[-1] != road:
+                    seq.append(road)
+                if x > 20.5:  # on road 2: the hill under the origin
+                    want, slope = hill(x - 20)
+                    self.assertAlmostEqual(z, want, delta=1e-3)
+                    # R = Rz(yaw) Ry(pitch) Rx(roll): roll lifts the nose
+                    self.assertAlmostEqual(roll, math.atan(slope),
+                                           delta=1e-4)
+                    self.assertAlmostEqual(pitch, 0, delta=1e-9)
+                    checked += 1
+                elif x < -0.5:
+                    self.assertEqual((z, roll, pitch), (0, 0, 0))
+            self.assertEqual(seq, ["1", "100", "2"])
+            self.assertGreater(checked, 100)
+            # over the top of the hill
+            self.assertGreater(max(r[2] for r in rows), 4.99)
+
+
+if __name__ == "__main__":
+    unittest.main()
