@@ -641,8 +641,12 @@ int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
 	const map_lane *q = &map->geo[i];
 	if (q->n_st) {
 		double *v = vs_xcalloc((size_t)q->n_st * 3, sizeof *v), h;
-		for (int k = 0; k < q->n_st; k++)
-			station_point(q, q->st[k].p, lateral, v + 3 * k, &h);
+		double w = map->lanes[i].width;
+		for (int k = 0; k < q->n_st; k++) /* edges where they are */
+			station_point(q, q->st[k].p,
+			              w > 0 ? lateral * q->st[k].half / (w / 2)
+			                    : lateral,
+			              v + 3 * k, &h);
 		*xyz = v;
 		return q->n_st;
 	}

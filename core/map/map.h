@@ -144,7 +144,10 @@ int vs_map_lane_point(const vs_map *map, int i, double p, double lateral,
 /* The curve of lane i at lateral offset (as above) as a polyline in travel
  * order, for drawing: polyline lanes give their vertices exactly, arcs are
  * split so no chord strays more than tolerance (m, > 0) from the arc, and
- * a ring repeats its first point last. Sets *xyz to a malloc'd array of
+ * a ring repeats its first point last; an OpenDRIVE lane gives its
+ * stations, its lateral offset scaled by the local width over the lane's
+ * (mean) width, so that +-width/2 follows its edges where it narrows or
+ * widens. Sets *xyz to a malloc'd array of
  * the returned number of rows of x y z (free it); returns -1 if i is not a
  * lane. */
 int vs_map_lane_polyline(const vs_map *map, int i, double lateral,

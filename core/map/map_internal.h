@@ -51,6 +51,7 @@ typedef struct map_station {
 	double x, y, z;   /* m */
 	double heading;   /* rad from +X, the travel direction */
 	double p;         /* normalised position along the lane */
+	double half;      /* m: half the lane's width there */
 } map_station;
 
 /* The pieces of road area the index points at ("records"): a polyline

@@ -159,6 +159,7 @@ static void add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 		map_station *p = &g->st[dir > 0 ? j : n - 1 - j];
 		st_point(rf[0], rf[1], rf[2], tc, &p->x, &p->y);
 		p->z = surface_z(r, st->v[j], tc);
+		p->half = fabs(to - ti) / 2;
 		p->heading = map_wrap(rf[2] + atan2(dtc, 1 - rf[3] * tc) +
 		                      (dir > 0 ? 0 : MAP_PI));
 		wsum += fabs(to - ti);

@@ -6,8 +6,10 @@ connecting road 100 (which overlaps the left turn 101) and over road 2's
 in SQL is 1 -> 100 -> 2, and lane_info carries section and type."""
 import math
 import os
+import re
 import sys
 import unittest
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import SRC, TempDirCase, query, run  # noqa: E402
@@ -49,6 +51,19 @@ def hill(s):
             -0.003 * d + 0.00003 * d * d)
 
 
+def on_an_edge(x, y):
+    """Distance (m) from (x, y) to the nearest lane edge of junction.xodr,
+    from its geometry: roads 1, 100 and 2 along y = 0 (edges at 0, +-3.5),
+    road 3 along x = 10 (edges 10, 13.5) from y = 10, the turn 101 round
+    (0, 10) (radii 10, 13.5)."""
+    d = [abs(y - e) for e in (0, 3.5, -3.5) if -100 <= x <= 220]
+    if y >= 10:
+        d += [abs(x - e) for e in (10, 13.5)]
+    if x >= -1e-6 and y <= 10 + 1e-6:
+        d += [abs(math.hypot(x, y - 10) - r) for r in (10, 13.5)]
+    return min(d)
+
+
 class OpenDriveTest(TempDirCase):
     def test_junction_and_hill(self):
         db = self.path("o.db")
@@ -88,6 +103,19 @@ class OpenDriveTest(TempDirCase):
             self.assertGreater(checked, 100)
             # over the top of the hill
             self.assertGreater(max(r[2] for r in rows), 4.99)
+
+        # vsweep plot draws the lanes: two edges each, on the true edges
+        out = self.path("o.svg")
+        rc, _, err = run("plot", db, "-o", out)
+        self.assertEqual(rc, 0, err)
+        svg = "{http://www.w3.org/2000/svg}"
+        edges = [p for p in ET.parse(out).getroot().iter(svg + "path")
+                 if p.get("class") == "lane-boundary"]
+        self.assertEqual(len(edges), 14)
+        for p in edges:
+            v = [float(t) for t in re.findall(r"[-+0-9.eE]+", p.get("d"))]
+            for x, y in zip(v[0::2], v[1::2]):
+                self.assertLess(on_an_edge(x, y), 2e-3, (x, y))
 
 
 if __name__ == "__main__":
