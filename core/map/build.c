@@ -356,8 +356,7 @@ static void *alloc_lines(size_t n)
 }
 
 /* Appends the OpenDRIVE lanes and patches after the roads' own. */
-static void add_odr(vs_map *m, const map_odr_out *o, int first_lane,
-                    int first_rec, int first_across)
+static void add_odr(vs_map *m, map_odr_out *o, int first_lane, int first_rec)
 {
 	memcpy(m->lanes + first_lane, o->lanes,
 	       (size_t)o->n_lanes * sizeof *o->lanes);
@@ -366,20 +365,19 @@ static void add_odr(vs_map *m, const map_odr_out *o, int first_lane,
 	memcpy(m->patches, o->patches,
 	       (size_t)o->n_patches * sizeof *o->patches);
 	memcpy(m->psurf, o->psurf, (size_t)o->n_patches * sizeof *o->psurf);
-	memcpy(m->across + first_across, o->across,
-	       (size_t)o->n_patches * sizeof *o->across);
 	for (int k = 0; k < o->n_patches; k++) {
 		map_info *f = &m->info[first_rec + k];
 		*f = o->info[k];
 		f->first_lane += first_lane;
-		f->across += first_across;
 	}
+	for (int k = 0; k < o->n_slanes; k++)
+		o->slanes[k].lane += first_lane;
+	m->slanes = o->slanes; /* the map takes it over */
 	free(o->lanes);
 	free(o->geo);
 	free(o->patches);
 	free(o->psurf);
 	free(o->info);
-	free(o->across);
 }
 
 vs_map *map_build(const vs_map_road *roads, int n_roads,
@@ -421,7 +419,6 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 	if (odr)
 		map_odr_layout(odr, &o);
 	int road_lanes_n = n_lanes, road_recs = n_quads + n_rings;
-	int road_across = n_across;
 	vs_map *m = vs_xcalloc(1, sizeof *m);
 	atomic_init(&m->refs, 1);
 	m->odr = odr;
@@ -438,9 +435,8 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 	m->patches = alloc_lines((size_t)o.n_patches * sizeof *m->patches);
 	m->psurf = vs_xcalloc((size_t)o.n_patches + 1, sizeof *m->psurf);
 	m->info = vs_xcalloc((size_t)m->n_recs + 1, sizeof *m->info);
-	m->across = vs_xcalloc((size_t)(n_across + o.n_patches) + 1,
-	                       sizeof *m->across);
-	add_odr(m, &o, road_lanes_n, road_recs, road_across);
+	m->across = vs_xcalloc((size_t)n_across + 1, sizeof *m->across);
+	add_odr(m, &o, road_lanes_n, road_recs);
 	int lane = 0;
 	for (int r = 0; r < n_roads; r++) {
 		const vs_map_road *rd = &roads[r];
@@ -511,6 +507,7 @@ void vs_map_unref(vs_map *m)
 	free(m->rings);
 	free(m->patches);
 	free(m->psurf);
+	free(m->slanes);
 	odr_free(m->odr);
 	free(m->info);
 	free(m->across);

@@ -14,6 +14,7 @@
 
 #define CELL_MIN_WIDTHS 4.0  /* fine cell side, in median lane widths: */
 #define CELL_MAX_WIDTHS 12.0 /* the median quad length, within these */
+#define PATCH_MIN_WIDTHS 1.0 /* ... on maps made mostly of patches */
 #define LEVEL_FACTOR 8       /* each grid's cells are this many times wider */
 #define TOP_CELLS 64         /* the coarsest grid has at most about this
                                 many cells */
@@ -362,8 +363,12 @@ void map_index_build(vs_map *m)
 			                          q->y[1] - q->y[0]);
 		}
 		qsort(v, (size_t)n_long, sizeof *v, dbl_cmp);
-		cell = fmax(CELL_MIN_WIDTHS * width,
-		            fmin(cell, v[n_long / 2]));
+		/* patches are short where roads bend (their edges are
+		 * chords within a millimetre): cells about as long, so that
+		 * a cell meets a few of them, not dozens */
+		double lo = m->n_patches > m->n_quads ? PATCH_MIN_WIDTHS
+		                                       : CELL_MIN_WIDTHS;
+		cell = fmax(lo * width, fmin(cell, v[n_long / 2]));
 	}
 	free(v);
 

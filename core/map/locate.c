@@ -127,12 +127,18 @@ static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
 		/* travel direction and position change linearly along it */
 		double u, v;
 		map_patch_nearest(map_patch_of(m, id), px, py, &u, &v);
-		const map_across *q = &m->across[f->across];
+		/* k counts from first_lane (as for the other records);
+		 * lanes without area here have no entry */
+		const map_slane *q = &m->slanes[f->across];
+		for (int j = 0; j < f->n_lanes; j++)
+			if (q[j].lane == f->first_lane + k) {
+				q += j;
+				break;
+			}
 		double pos = q->p0 + u * (q->p1 - q->p0);
 		*p = pos > 0 ? (pos < 1 ? pos : 1) : 0;
-		*angle = map_wrap(travel_heading - f->heading -
-		                  u * f->dheading);
-		*z = f->oz + u * f->dz;
+		*angle = map_wrap(travel_heading - q->h0 - u * q->dh);
+		*z = q->z0 + u * q->dz;
 		return;
 	}
 	if (map_is_ring(m, id)) {
@@ -234,10 +240,19 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 			if (!map_patch_uv(map_patch_of(m, id), q->x, q->y, &x,
 			                  &y))
 				continue;
-			double p, a, z;
-			rec_eval(m, id, 0, q->x, q->y, q->heading, &p, &a, &z);
-			consider(m, &q->on, id, m->info[id].first_lane,
-			         fabs(a), fabs(q->z - z));
+			const map_info *f = &m->info[id];
+			for (int j = 0; j < f->n_lanes; j++) {
+				const map_slane *l = &m->slanes[f->across + j];
+				double lo = l->lo0 + x * (l->lo1 - l->lo0);
+				double hi = l->hi0 + x * (l->hi1 - l->hi0);
+				if (y < lo - 1e-9 || y > hi + 1e-9)
+					continue;
+				double p, a, z;
+				rec_eval(m, id, l->lane - f->first_lane, q->x,
+				         q->y, q->heading, &p, &a, &z);
+				consider(m, &q->on, id, l->lane, fabs(a),
+				         fabs(q->z - z));
+			}
 			continue;
 		}
 		rec_local(m, id, q->x, q->y, &x, &y);
@@ -258,13 +273,31 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 	}
 }
 
+/* The lane of a patch whose range at u across it holds v, or the
+ * nearest one in v (ties: the first, lower in t). */
+static int patch_lane_at(const vs_map *m, uint32_t id, double u, double v)
+{
+	const map_info *f = &m->info[id];
+	int lane = f->first_lane;
+	double bd = INFINITY;
+	for (int j = 0; j < f->n_lanes; j++) {
+		const map_slane *l = &m->slanes[f->across + j];
+		double lo = l->lo0 + u * (l->lo1 - l->lo0);
+		double hi = l->hi0 + u * (l->hi1 - l->hi0);
+		double d = v < lo ? lo - v : v > hi ? v - hi : 0;
+		if (d < bd) {
+			bd = d;
+			lane = l->lane;
+		}
+	}
+	return lane;
+}
+
 /* The lowest-index lane of the record's road at y across it. */
 static int lane_at(const vs_map *m, uint32_t id, double y)
 {
 	const map_info *f = &m->info[id];
 	const map_across *l = &m->across[f->across];
-	if (map_is_patch(m, id))
-		return f->first_lane;
 	for (int j = 0; j < f->n_lanes; j++)
 		if (y >= l[j].y0 && y <= l[j].y1)
 			return f->first_lane + j;
@@ -283,9 +316,18 @@ static void visit_near(const vs_map *m, query *q, const uint32_t *ids,
 	for (uint32_t k = 0; k < count; k++) {
 		double limit = q->near.id < 0 ? INFINITY : q->near.k1, y;
 		double d = rec_distance(m, ids[k], q->x, q->y, limit, &y);
-		if (d <= limit)
-			consider(m, &q->near, ids[k], lane_at(m, ids[k], y), d,
-			         0);
+		if (d > limit)
+			continue;
+		int lane;
+		if (map_is_patch(m, ids[k])) {
+			double u, v;
+			map_patch_nearest(map_patch_of(m, ids[k]), q->x, q->y,
+			                  &u, &v);
+			lane = patch_lane_at(m, ids[k], u, v);
+		} else {
+			lane = lane_at(m, ids[k], y);
+		}
+		consider(m, &q->near, ids[k], lane, d, 0);
 	}
 }
 

@@ -74,15 +74,29 @@ typedef struct map_quad {
 	double w;        /* m: the road's width */
 } map_quad;
 
-/* A patch: one lane of an OpenDRIVE lane section between two stations,
+/* A patch: side by side lanes (a run of lanes for MapLocation, no other
+ * lane between them) of an OpenDRIVE lane section between two stations,
  * the quadrilateral a (start, right edge), b (end, right), c (end, left),
  * d (start, left), right and left, start and end as the reference line
  * runs. A point's (u, v) in it are found by inverting the bilinear map
  * a + u·(b - a) + v·(d - a) + u·v·(a - b + c - d); neighbouring patches
- * share corners, so they tile the road without gaps. */
+ * share corners, so they tile the road without gaps. Its lanes are the
+ * map_slane entries info.across .. + info.n_lanes. */
 typedef struct map_patch {
 	double x[4], y[4]; /* m: a, b, c, d */
 } map_patch;
+
+/* One lane of a patch: where it is across (v, from the right edge) at
+ * the start and end, and what changes linearly in u along it. */
+typedef struct map_slane {
+	double lo0, hi0, lo1, hi1; /* v of its right and left edges, at the
+	                              start (u = 0) and end (u = 1) */
+	double p0, p1;             /* normalised lane position there */
+	double h0, dh;             /* rad: travel direction at u = 0, and
+	                              its change to u = 1 */
+	double z0, dz;             /* m: centre-line z, and its rise */
+	int32_t lane;              /* index into vs_map.lanes */
+} map_slane;
 
 /* Where a patch is on its OpenDRIVE road, for the surface under it. */
 typedef struct map_psurf {
@@ -168,6 +182,7 @@ struct vs_map {
 	int n_patches;
 	map_patch *patches; /* the last n_patches records */
 	map_psurf *psurf;   /* n_patches */
+	map_slane *slanes;  /* the patches' lanes */
 	struct odr_net *odr; /* the OpenDRIVE network, or NULL */
 	map_info *info;     /* n_recs, by record id */
 	map_across *across; /* per record, one per lane of its road */
@@ -203,8 +218,8 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
                   struct odr_net *odr, vs_error *err);
 
 /* The lanes and patches of an OpenDRIVE network, laid out on their own
- * (odr_build.c): info[k].first_lane counts from the first of these lanes,
- * info[k].across is k (one lane a patch). */
+ * (odr_build.c): slanes[].lane counts from the first of these lanes,
+ * info[k].across from the first of these slanes. */
 typedef struct map_odr_out {
 	int n_lanes;
 	vs_lane *lanes;
@@ -213,7 +228,8 @@ typedef struct map_odr_out {
 	map_patch *patches;
 	map_psurf *psurf;
 	map_info *info;
-	map_across *across;
+	int n_slanes;
+	map_slane *slanes;
 } map_odr_out;
 void map_odr_layout(const struct odr_net *odr, map_odr_out *out);
 

@@ -120,20 +120,30 @@ static void st_point(double x, double y, double h, double t, double *px,
 
 typedef struct layout {
 	map_odr_out *o;
-	int cap_lanes, cap_patches;
+	int cap_lanes, cap_patches, cap_slanes;
 } layout;
 
+/* The rows of T (edge offsets, row 0 the centre lane) of lane k's right
+ * (lower t) and left edges. */
+static void lane_rows(const odr_section *q, int k, int *lo, int *hi)
+{
+	int inner = (k == 0 || k == q->n_left) ? 0 : k, outer = k + 1;
+	*lo = k < q->n_left ? inner : outer;
+	*hi = k < q->n_left ? outer : inner;
+}
+
 /* One lane (index k of section sec of road ri) over the stations, whose
- * reference points and edge offsets are given. */
-static void add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
-                     const dvec *st, const double *ref, const double *T,
-                     const double *DT)
+ * reference points (x y h k rows) and edge offsets are given; returns its
+ * index among the layout's lanes. */
+static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
+                    const dvec *st, const double *ref, const double *T,
+                    const double *DT)
 {
 	const odr_road *r = &net->roads[ri];
 	const odr_lane *ol = &r->sec[sec].lanes[k];
 	map_odr_out *o = ly->o;
-	int n = st->n, in = (k == 0 || k == r->sec[sec].n_left) ? 0 : k;
-	int out = k + 1; /* rows of T: 0 is the centre lane */
+	int n = st->n, in, out;
+	lane_rows(&r->sec[sec], k, &in, &out);
 	int dir = (ol->id < 0) != r->lht ? 1 : -1;
 	if (o->n_lanes == ly->cap_lanes) {
 		ly->cap_lanes = ly->cap_lanes ? 2 * ly->cap_lanes : 64;
@@ -152,7 +162,7 @@ static void add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 	g->st = vs_xcalloc((size_t)n, sizeof *g->st);
 	double *cum = vs_xcalloc((size_t)n, sizeof *cum), wsum = 0;
 	for (int j = 0; j < n; j++) {
-		const double *rf = ref + 4 * j; /* x y h k */
+		const double *rf = ref + 4 * j;
 		double ti = T[in * n + j], to = T[out * n + j];
 		double tc = (ti + to) / 2;
 		double dtc = (DT[in * n + j] + DT[out * n + j]) / 2;
@@ -183,62 +193,94 @@ static void add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 	l->lane = ol->id;
 	l->length = len;
 	l->width = wsum / n;
-	l->inner = T[in * n];
-	l->outer = T[out * n];
+	l->inner = k < r->sec[sec].n_left ? T[in * n] : T[out * n];
+	l->outer = k < r->sec[sec].n_left ? T[out * n] : T[in * n];
 	l->section = sec;
 	l->type = ol->type;
+	return li;
+}
 
-	/* the patches, in reference order */
+static void grow_patches(layout *ly)
+{
+	map_odr_out *o = ly->o;
+	if (o->n_patches < ly->cap_patches)
+		return;
+	int c = ly->cap_patches = ly->cap_patches ? 2 * ly->cap_patches : 256;
+	o->patches = vs_xrealloc(o->patches, (size_t)c * sizeof *o->patches);
+	o->psurf = vs_xrealloc(o->psurf, (size_t)c * sizeof *o->psurf);
+	o->info = vs_xrealloc(o->info, (size_t)c * sizeof *o->info);
+}
+
+/* The patches of a run of side by side lanes (ks[0..n) in order of t,
+ * their map indices li[]) over the stations. */
+static void add_patches(layout *ly, const odr_section *q, int ri,
+                        const int *ks, const int *li, int nk,
+                        const dvec *st, const double *ref, const double *T)
+{
+	map_odr_out *o = ly->o;
+	int n = st->n, rlo, rhi, dummy;
+	lane_rows(q, ks[0], &rlo, &dummy);
+	lane_rows(q, ks[nk - 1], &dummy, &rhi);
 	for (int j = 0; j + 1 < n; j++) {
-		double lo0 = fmin(T[in * n + j], T[out * n + j]);
-		double hi0 = fmax(T[in * n + j], T[out * n + j]);
-		double lo1 = fmin(T[in * n + j + 1], T[out * n + j + 1]);
-		double hi1 = fmax(T[in * n + j + 1], T[out * n + j + 1]);
+		double lo0 = T[rlo * n + j], hi0 = T[rhi * n + j];
+		double lo1 = T[rlo * n + j + 1], hi1 = T[rhi * n + j + 1];
 		if (hi0 - lo0 < 1e-6 && hi1 - lo1 < 1e-6)
 			continue; /* no area */
-		if (o->n_patches == ly->cap_patches) {
-			int c = ly->cap_patches = ly->cap_patches
-			                                  ? 2 * ly->cap_patches
-			                                  : 256;
-			o->patches = vs_xrealloc(o->patches,
-			                         (size_t)c * sizeof *o->patches);
-			o->psurf = vs_xrealloc(o->psurf,
-			                       (size_t)c * sizeof *o->psurf);
-			o->info = vs_xrealloc(o->info,
-			                      (size_t)c * sizeof *o->info);
-			o->across = vs_xrealloc(o->across,
-			                        (size_t)c * sizeof *o->across);
-		}
+		grow_patches(ly);
 		int pi = o->n_patches++;
-		map_patch *q = &o->patches[pi];
+		map_patch *pt = &o->patches[pi];
 		const double *r0 = ref + 4 * j, *r1 = ref + 4 * (j + 1);
-		st_point(r0[0], r0[1], r0[2], lo0, &q->x[0], &q->y[0]);
-		st_point(r1[0], r1[1], r1[2], lo1, &q->x[1], &q->y[1]);
-		st_point(r1[0], r1[1], r1[2], hi1, &q->x[2], &q->y[2]);
-		st_point(r0[0], r0[1], r0[2], hi0, &q->x[3], &q->y[3]);
+		st_point(r0[0], r0[1], r0[2], lo0, &pt->x[0], &pt->y[0]);
+		st_point(r1[0], r1[1], r1[2], lo1, &pt->x[1], &pt->y[1]);
+		st_point(r1[0], r1[1], r1[2], hi1, &pt->x[2], &pt->y[2]);
+		st_point(r0[0], r0[1], r0[2], hi0, &pt->x[3], &pt->y[3]);
 		o->psurf[pi] = (map_psurf){ri, st->v[j], st->v[j + 1],
 		                           lo0, hi0, lo1, hi1};
-		const map_station *a = &g->st[dir > 0 ? j : n - 1 - j];
-		const map_station *b = &g->st[dir > 0 ? j + 1 : n - 2 - j];
 		map_info *f = &o->info[pi];
 		memset(f, 0, sizeof *f);
-		f->heading = a->heading;
-		f->dheading = map_wrap(b->heading - a->heading);
-		f->oz = a->z;
-		f->dz = b->z - a->z;
-		f->first_lane = li;
-		f->n_lanes = 1;
-		f->n_left = dir < 0;
 		f->seg = j;
-		f->across = pi;
-		o->across[pi] = (map_across){0, 1, a->p, b->p};
+		f->across = o->n_slanes;
+		for (int i = 0; i < nk; i++) {
+			int a, b;
+			lane_rows(q, ks[i], &a, &b);
+			double w0 = hi0 - lo0, w1 = hi1 - lo1;
+			double la0 = T[a * n + j], lb0 = T[b * n + j];
+			double la1 = T[a * n + j + 1], lb1 = T[b * n + j + 1];
+			if (lb0 - la0 < 1e-9 && lb1 - la1 < 1e-9)
+				continue; /* the lane has no area here */
+			if (o->n_slanes == ly->cap_slanes) {
+				ly->cap_slanes = ly->cap_slanes
+				                         ? 2 * ly->cap_slanes
+				                         : 256;
+				o->slanes = vs_xrealloc(
+					o->slanes, (size_t)ly->cap_slanes *
+					                   sizeof *o->slanes);
+			}
+			const map_lane *g = &o->geo[li[i]];
+			const map_station *sa = &g->st[g->dir > 0 ? j : n - 1 - j];
+			const map_station *sb =
+				&g->st[g->dir > 0 ? j + 1 : n - 2 - j];
+			/* at an end where the run has no width, the lanes
+			 * meet in a point: any v will do */
+			map_slane *sl = &o->slanes[o->n_slanes++];
+			*sl = (map_slane){
+				w0 > 0 ? (la0 - lo0) / w0 : 0,
+				w0 > 0 ? (lb0 - lo0) / w0 : 1,
+				w1 > 0 ? (la1 - lo1) / w1 : 0,
+				w1 > 0 ? (lb1 - lo1) / w1 : 1,
+				sa->p, sb->p, sa->heading,
+				map_wrap(sb->heading - sa->heading), sa->z,
+				sb->z - sa->z, li[i]};
+			f->n_lanes++;
+		}
+		f->first_lane = f->n_lanes ? o->slanes[f->across].lane : 0;
 	}
 }
 
 void map_odr_layout(const odr_net *net, map_odr_out *o)
 {
 	memset(o, 0, sizeof *o);
-	layout ly = {o, 0, 0};
+	layout ly = {o, 0, 0, 0};
 	dvec st = {0};
 	for (int ri = 0; ri < net->n_roads; ri++) {
 		const odr_road *r = &net->roads[ri];
@@ -249,6 +291,8 @@ void map_odr_layout(const odr_net *net, map_odr_out *o)
 			double *ref = vs_xcalloc((size_t)n * 4, sizeof *ref);
 			double *T = vs_xcalloc((size_t)(n * rows), sizeof *T);
 			double *DT = vs_xcalloc((size_t)(n * rows), sizeof *DT);
+			int *ks = vs_xcalloc((size_t)q->n_lanes + 1, sizeof *ks);
+			int *li = vs_xcalloc((size_t)q->n_lanes + 1, sizeof *li);
 			for (int j = 0; j < n; j++) {
 				double *rf = ref + 4 * j;
 				odr_ref(r, st.v[j], &rf[0], &rf[1], &rf[2],
@@ -258,10 +302,29 @@ void map_odr_layout(const odr_net *net, map_odr_out *o)
 						r, sec, b - 1, st.v[j],
 						&DT[b * n + j]);
 			}
-			for (int k = 0; k < q->n_lanes; k++)
-				if (odr_type_is_lane(q->lanes[k].type))
-					add_lane(&ly, net, ri, sec, k, &st,
-					         ref, T, DT);
+			/* lanes in order of t: right ones from the outside
+			 * in, then left ones outward; runs of lanes for
+			 * MapLocation make patches */
+			int nk = 0;
+			for (int i = 0; i <= q->n_lanes; i++) {
+				int k = i < q->n_lanes - q->n_left
+				                ? q->n_lanes - 1 - i
+				                : i - (q->n_lanes - q->n_left);
+				int end = i == q->n_lanes ||
+				          !odr_type_is_lane(q->lanes[k].type);
+				if (!end) {
+					ks[nk] = k;
+					li[nk++] = add_lane(&ly, net, ri, sec, k,
+					                    &st, ref, T, DT);
+					continue;
+				}
+				if (nk)
+					add_patches(&ly, q, ri, ks, li, nk, &st,
+					            ref, T);
+				nk = 0;
+			}
+			free(ks);
+			free(li);
 			free(ref);
 			free(T);
 			free(DT);

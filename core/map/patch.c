@@ -30,6 +30,19 @@ static int in_unit(double u, double v)
 int map_patch_uv(const map_patch *q, double px, double py, double *u,
                  double *v)
 {
+	/* most patches of a cell are nowhere near: their box says so */
+	const double m = 1e-9 * (1 + fabs(px) + fabs(py));
+	if ((px < q->x[0] - m && px < q->x[1] - m && px < q->x[2] - m &&
+	     px < q->x[3] - m) ||
+	    (px > q->x[0] + m && px > q->x[1] + m && px > q->x[2] + m &&
+	     px > q->x[3] + m) ||
+	    (py < q->y[0] - m && py < q->y[1] - m && py < q->y[2] - m &&
+	     py < q->y[3] - m) ||
+	    (py > q->y[0] + m && py > q->y[1] + m && py > q->y[2] + m &&
+	     py > q->y[3] + m)) {
+		*u = *v = -1;
+		return 0;
+	}
 	double ex = q->x[1] - q->x[0], ey = q->y[1] - q->y[0];
 	double fx = q->x[3] - q->x[0], fy = q->y[3] - q->y[0];
 	double gx = q->x[0] - q->x[1] + q->x[2] - q->x[3];
