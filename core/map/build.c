@@ -298,7 +298,7 @@ static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
 		m->rings[id - m->n_quads] = (map_ring){
 			g->cx, g->cy, g->radius - in_l, g->radius + in_r};
 		m->info[id] = (map_info){0, g->z, 0, g->first_lane, n,
-		                         rd->n_left, -1, *n_across, 0};
+		                         rd->n_left, -1, *n_across, 0, 0, 0};
 		/* left is the inside: radius = R - offset */
 		for (int k = 0; k < n; k++) {
 			const vs_lane *l = &m->lanes[g->first_lane + k];
@@ -326,7 +326,7 @@ static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
 		c->w = in_l + in_r;
 		m->info[id] = (map_info){atan2(s->uy, s->ux), p[2], s->dz,
 		                         g->first_lane, n, rd->n_left, i,
-		                         *n_across, 0};
+		                         *n_across, 0, 0, 0};
 		/* each lane: across the quad from its right edge, and its
 		 * positions at the segment's ends, in its travel order */
 		for (int k = 0; k < n; k++) {

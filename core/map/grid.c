@@ -14,7 +14,7 @@
 
 #define CELL_MIN_WIDTHS 4.0  /* fine cell side, in median lane widths: */
 #define CELL_MAX_WIDTHS 12.0 /* the median quad length, within these */
-#define PATCH_MIN_WIDTHS 1.0 /* ... on maps made mostly of patches */
+#define PATCH_MIN_WIDTHS 4.0 /* ... on maps made mostly of patches */
 #define LEVEL_FACTOR 8       /* each grid's cells are this many times wider */
 #define TOP_CELLS 64         /* the coarsest grid has at most about this
                                 many cells */
@@ -229,11 +229,16 @@ static void cover_quad(builder *b, const map_quad *r, uint32_t ri)
 /* Lists a patch in the cells it meets: its box, then separating axes
  * across its four edges (a convex quadrilateral; a slightly concave one
  * keeps a cell or two it could have gone without). */
-static void cover_patch(builder *b, const map_patch *q, uint32_t ri)
+static void cover_patch(builder *b, const map_patch *q, double reach,
+                        uint32_t ri)
 {
 	double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
 	for (int k = 0; k < 4; k++)
 		box_add(box, q->x[k], q->y[k]);
+	box[0] -= reach; /* its bent edges */
+	box[1] -= reach;
+	box[2] += reach;
+	box[3] += reach;
 	int64_t cr[4];
 	cell_range(b, box, cr);
 	for (int64_t iy = cr[1]; iy <= cr[3]; iy++)
@@ -256,7 +261,8 @@ static void cover_patch(builder *b, const map_patch *q, uint32_t ri)
 					rlo = fmin(rlo, v);
 					rhi = fmax(rhi, v);
 				}
-				apart = phi < rlo || rhi < plo;
+				double grow = reach * hypot(nx, ny);
+				apart = phi + grow < rlo || rhi < plo - grow;
 			}
 			if (!apart)
 				push(&b->ps, map_cell_key(b->g, ix, iy), ri);
@@ -280,7 +286,8 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin)
 	builder b = {g, margin, {0}};
 	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
 		if (map_is_patch(m, i))
-			cover_patch(&b, map_patch_of(m, i), i);
+			cover_patch(&b, map_patch_of(m, i), m->info[i].reach,
+			            i);
 		else if (map_is_ring(m, i))
 			cover_ring(&b, map_ring_of(m, i), i);
 		else
@@ -379,9 +386,15 @@ void map_index_build(vs_map *m)
 		box_add(box, b[0], b[1]);
 		box_add(box, b[2], b[3]);
 	}
-	for (int i = 0; i < m->n_patches; i++)
-		for (int k = 0; k < 4; k++)
-			box_add(box, m->patches[i].x[k], m->patches[i].y[k]);
+	for (int i = 0; i < m->n_patches; i++) {
+		double reach = m->info[m->n_recs - m->n_patches + i].reach;
+		for (int k = 0; k < 4; k++) {
+			box_add(box, m->patches[i].x[k] - reach,
+			        m->patches[i].y[k] - reach);
+			box_add(box, m->patches[i].x[k] + reach,
+			        m->patches[i].y[k] + reach);
+		}
+	}
 	for (uint32_t i = (uint32_t)m->n_quads;
 	     i < (uint32_t)(m->n_recs - m->n_patches); i++) {
 		const map_ring *r = map_ring_of(m, i);

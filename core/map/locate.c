@@ -96,7 +96,19 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
 		*qy = 0;
 		if (bx * bx + by * by > limit * limit)
 			return INFINITY;
-		return map_patch_nearest(q, px, py, &x, &y);
+		/* the chords' distance, less the bend of the edge across
+		 * from the point */
+		double d = map_patch_nearest(q, px, py, &x, &y);
+		const map_info *f = &m->info[id];
+		const map_psurf *ps = map_psurf_of(m, id);
+		double w = ps->hi0 - ps->lo0 + x * (ps->hi1 - ps->lo1 -
+		                                    ps->hi0 + ps->lo0);
+		double bend = 4 * x * (1 - x) * w;
+		if (d > 0 && y <= 0)
+			d = fmax(d - bend * -f->blo, 0);
+		else if (d > 0 && y >= 1)
+			d = fmax(d - bend * f->bhi, 0);
+		return d;
 	}
 	rec_local(m, id, px, py, &x, &y);
 	if (map_is_ring(m, id)) {
@@ -237,15 +249,14 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 		uint32_t id = ids[k];
 		double x, y;
 		if (map_is_patch(m, id)) {
-			if (!map_patch_uv(map_patch_of(m, id), q->x, q->y, &x,
-			                  &y))
-				continue;
 			const map_info *f = &m->info[id];
+			if (!map_patch_uv(map_patch_of(m, id), q->x, q->y,
+			                  f->reach, &x, &y) ||
+			    x < -1e-9 || x > 1 + 1e-9)
+				continue;
 			for (int j = 0; j < f->n_lanes; j++) {
 				const map_slane *l = &m->slanes[f->across + j];
-				double lo = l->lo0 + x * (l->lo1 - l->lo0);
-				double hi = l->hi0 + x * (l->hi1 - l->hi0);
-				if (y < lo - 1e-9 || y > hi + 1e-9)
+				if (!map_slane_holds(l, x, y))
 					continue;
 				double p, a, z;
 				rec_eval(m, id, l->lane - f->first_lane, q->x,
@@ -282,8 +293,9 @@ static int patch_lane_at(const vs_map *m, uint32_t id, double u, double v)
 	double bd = INFINITY;
 	for (int j = 0; j < f->n_lanes; j++) {
 		const map_slane *l = &m->slanes[f->across + j];
-		double lo = l->lo0 + u * (l->lo1 - l->lo0);
-		double hi = l->hi0 + u * (l->hi1 - l->hi0);
+		double bend = 4 * u * (1 - u);
+		double lo = l->lo0 + u * (l->lo1 - l->lo0) + bend * l->blo;
+		double hi = l->hi0 + u * (l->hi1 - l->hi0) + bend * l->bhi;
 		double d = v < lo ? lo - v : v > hi ? v - hi : 0;
 		if (d < bd) {
 			bd = d;
@@ -465,13 +477,20 @@ int map_patch_find(const vs_map *m, double x, double y, uint32_t *id,
 	if (cx < 0 || cx >= g->nx || cy < 0 || cy >= g->ny ||
 	    !(ids = cell_ids(g, cx, cy, &n)))
 		return -1;
-	for (uint32_t k = 0; k < n; k++)
-		if (map_is_patch(m, ids[k]) &&
-		    map_patch_uv(map_patch_of(m, ids[k]), x, y, u, v)) {
-			*id = ids[k];
-			*u = fmin(fmax(*u, 0), 1);
-			*v = fmin(fmax(*v, 0), 1);
-			return 0;
-		}
+	for (uint32_t k = 0; k < n; k++) {
+		if (!map_is_patch(m, ids[k]))
+			continue;
+		const map_info *f = &m->info[ids[k]];
+		if (!map_patch_uv(map_patch_of(m, ids[k]), x, y, f->reach, u,
+		                  v) ||
+		    *u < -1e-9 || *u > 1 + 1e-9)
+			continue;
+		for (int j = 0; j < f->n_lanes; j++)
+			if (map_slane_holds(&m->slanes[f->across + j], *u, *v)) {
+				*id = ids[k];
+				*u = fmin(fmax(*u, 0), 1);
+				return 0;
+			}
+	}
 	return -1;
 }

@@ -94,6 +94,9 @@ typedef struct map_slane {
 	double p0, p1;             /* normalised lane position there */
 	double h0, dh;             /* rad: travel direction at u = 0, and
 	                              its change to u = 1 */
+	double blo, bhi;           /* bends of its right and left edges
+	                              (v units, + towards larger v): the
+	                              edge is at lin(u) + 4·b·u·(1 - u) */
 	double z0, dz;             /* m: centre-line z, and its rise */
 	int32_t lane;              /* index into vs_map.lanes */
 } map_slane;
@@ -123,8 +126,11 @@ typedef struct map_info {
 	int32_t n_lanes, n_left;
 	int32_t seg;         /* reference segment; -1: a ring */
 	int32_t across;      /* its lanes are across[across + k] */
-	double dheading;     /* rad: the travel direction's change from the
-	                        start to the end (patch) */
+	/* patches: their right (lo) and left (hi) edges are the chords
+	 * between stations bent by a parabola, v + 4·b·u·(1 - u), b in v
+	 * units (outward > 0: lo's b is subtracted); reach (m) bounds how
+	 * far the bent edges stray outside the chords */
+	double blo, bhi, reach;
 } map_info;
 
 /* Lane k of a record: where it is across the record, and (quad) its
@@ -256,10 +262,21 @@ static inline const map_psurf *map_psurf_of(const vs_map *m, uint32_t id)
 	return &m->psurf[id - (uint32_t)(m->n_recs - m->n_patches)];
 }
 
-/* (u, v) of the point (px, py) in a patch (map_patch); returns 1 when
- * both are within [0, 1] (grown by a rounding margin). */
-int map_patch_uv(const map_patch *q, double px, double py, double *u,
-                 double *v);
+/* (u, v) of the point (px, py) in a patch (map_patch), for points
+ * within reach (m) of its box; returns 0 without them when the point is
+ * further. */
+int map_patch_uv(const map_patch *q, double px, double py, double reach,
+                 double *u, double *v);
+
+/* Is v within a patch lane's edges at u (bends included)? */
+static inline int map_slane_holds(const struct map_slane *l, double u,
+                                  double v)
+{
+	double bend = 4 * u * (1 - u);
+	double lo = l->lo0 + u * (l->lo1 - l->lo0) + bend * l->blo;
+	double hi = l->hi0 + u * (l->hi1 - l->hi0) + bend * l->bhi;
+	return v >= lo - 1e-9 && v <= hi + 1e-9;
+}
 
 /* The first patch (lowest record id) containing (x, y) and the point's
  * (u, v) in it; returns 0, or -1 when no patch holds the point. */

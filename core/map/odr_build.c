@@ -14,7 +14,9 @@
 #include "map/map_internal.h"
 #include "map/odr.h"
 
-#define SAG_TOL 1e-3    /* m: a lane edge's chord to curve distance */
+#define SAG_TOL 0.02    /* m: a lane edge's chord to curve distance
+                           (bent back to the curve, map_internal.h) */
+#define RESIDUAL_TOL 5e-4 /* m: what the bent chords leave */
 #define MAX_PIECE 100.0 /* m: the longest patch, even on a straight */
 #define MAX_STATIONS 1000000 /* per section: a bound on bad geometry */
 
@@ -39,28 +41,33 @@ static int dcmp(const void *a, const void *b)
 }
 
 /* How sharply any lane edge of section sec bends over [a, b] (1/m): the
- * largest reference curvature seen from the edge, plus the edge's t''. */
-static double bend(const odr_road *r, int sec, double a, double b)
+ * largest reference curvature seen from the edge, plus the edge's t''
+ * (c2); and how fast that changes (c3, 1/m²). */
+static void bend(const odr_road *r, int sec, double a, double b, double *c2,
+                 double *c3)
 {
 	const int m = 16;
 	const odr_section *q = &r->sec[sec];
-	double worst = 0, prev_dt[2 * VS_MAP_MAX_LANES + 1] = {0};
-	int nb = q->n_lanes + 1;
-	if (nb > 2 * VS_MAP_MAX_LANES + 1)
-		nb = 2 * VS_MAP_MAX_LANES + 1;
+	enum { MAX_B = 2 * VS_MAP_MAX_LANES + 1 };
+	double prev_dt[MAX_B] = {0}, prev_c[MAX_B] = {0};
+	int nb = q->n_lanes + 1 < MAX_B ? q->n_lanes + 1 : MAX_B;
+	double h = (b - a) / m;
+	*c2 = *c3 = 0;
 	for (int i = 0; i <= m; i++) {
-		double s = a + (b - a) * i / m, x, y, h, k;
-		odr_ref(r, s, &x, &y, &h, &k);
+		double s = a + h * i, x, y, hd, k;
+		odr_ref(r, s, &x, &y, &hd, &k);
 		for (int j = 0; j < nb; j++) {
 			double dt, t = odr_boundary(r, sec, j - 1, s, &dt);
-			double c = fabs(k) / fmax(1 - fabs(k * t), 0.1);
+			double c = k / fmax(1 - k * t, 0.1);
 			if (i)
-				c += fabs(dt - prev_dt[j]) / ((b - a) / m);
+				c += (dt - prev_dt[j]) / h;
+			if (i > 1)
+				*c3 = fmax(*c3, fabs(c - prev_c[j]) / h);
 			prev_dt[j] = dt;
-			worst = fmax(worst, c);
+			prev_c[j] = c;
+			*c2 = fmax(*c2, fabs(c));
 		}
 	}
-	return worst;
 }
 
 /* The stations of section sec of road r, ascending. */
@@ -90,9 +97,13 @@ static void stations(const odr_road *r, int sec, dvec *st)
 		double u = st->v[st->n - 1], v = br.v[i];
 		if (v - u < 1e-9 * (1 + fabs(v)))
 			continue;
-		double c = bend(r, sec, u, v);
-		double step = c > 0 ? fmin(MAX_PIECE, sqrt(8 * SAG_TOL / c))
-		                    : MAX_PIECE;
+		double c2, c3;
+		bend(r, sec, u, v, &c2, &c3);
+		double step = MAX_PIECE;
+		if (c2 > 0)
+			step = fmin(step, sqrt(8 * SAG_TOL / c2));
+		if (c3 > 0) /* what the bent chords leave: ~ c3·step³/24 */
+			step = fmin(step, cbrt(24 * RESIDUAL_TOL / c3));
 		double n = ceil((v - u) / step);
 		if (n > MAX_STATIONS - st->n)
 			n = MAX_STATIONS - st->n > 1 ? MAX_STATIONS - st->n : 1;
@@ -175,10 +186,14 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 		wsum += fabs(to - ti);
 	}
 	for (int j = 1; j < n; j++) {
+		/* the arc through both stations with their headings: the
+		 * chord times (d/2) / sin(d/2), exact on circles and within
+		 * a micrometre on a clothoid's short piece */
 		const map_station *a = &g->st[j - 1], *b = &g->st[j];
-		cum[j] = cum[j - 1] + sqrt((b->x - a->x) * (b->x - a->x) +
-		                           (b->y - a->y) * (b->y - a->y) +
-		                           (b->z - a->z) * (b->z - a->z));
+		double d = fabs(map_wrap(b->heading - a->heading)) / 2;
+		double plan = hypot(b->x - a->x, b->y - a->y) *
+		              (d > 1e-8 ? d / sin(d) : 1);
+		cum[j] = cum[j - 1] + hypot(plan, b->z - a->z);
 	}
 	double len = cum[n - 1];
 	for (int j = 0; j < n; j++)
@@ -200,6 +215,37 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 	return li;
 }
 
+/* The bend of each edge row (0..rows - 1; lo and hi are the run's
+ * outer edges) of a patch between s0 and s1 (the stations j, j + 1 of
+ * n): how far, in v, the true edge's midpoint is off
+ * the chord, scaled to the parabola 4·b·u·(1 - u) (map_internal.h). The
+ * chords are within SAG_TOL of the curve, and the parabolas within far
+ * less: what is left is the curve's third-order change in a patch. */
+static void bends(const odr_road *r, long sec, const map_patch *pt, double s0,
+                  double s1, const double *T, int n, int j, int lo, int hi,
+                  int rows, double *bend)
+{
+	double w0 = T[hi * n + j] - T[lo * n + j];
+	double w1 = T[hi * n + j + 1] - T[lo * n + j + 1];
+	double sm = (s0 + s1) / 2, x, y, h, dt;
+	odr_ref(r, sm, &x, &y, &h, NULL);
+	for (int row = 0; row < rows; row++) {
+		bend[row] = 0;
+		if (!(w0 > 1e-9 && w1 > 1e-9))
+			continue; /* a run narrowing to a point: no v there */
+		double t = odr_boundary(r, (int)sec, row - 1, sm, &dt), px, py;
+		st_point(x, y, h, t, &px, &py);
+		double u, v;
+		if (!map_patch_uv(pt, px, py, INFINITY, &u, &v))
+			continue;
+		double v0 = (T[row * n + j] - T[lo * n + j]) / w0;
+		double v1 = (T[row * n + j + 1] - T[lo * n + j + 1]) / w1;
+		double k = 4 * u * (1 - u);
+		if (k > 0.5) /* u near the middle, as it must be */
+			bend[row] = (v - (v0 + u * (v1 - v0))) / k;
+	}
+}
+
 static void grow_patches(layout *ly)
 {
 	map_odr_out *o = ly->o;
@@ -213,12 +259,13 @@ static void grow_patches(layout *ly)
 
 /* The patches of a run of side by side lanes (ks[0..n) in order of t,
  * their map indices li[]) over the stations. */
-static void add_patches(layout *ly, const odr_section *q, int ri,
-                        const int *ks, const int *li, int nk,
+static void add_patches(layout *ly, const odr_road *r, const odr_section *q,
+                        int ri, const int *ks, const int *li, int nk,
                         const dvec *st, const double *ref, const double *T)
 {
 	map_odr_out *o = ly->o;
 	int n = st->n, rlo, rhi, dummy;
+	double *bend = vs_xcalloc((size_t)q->n_lanes + 1, sizeof *bend);
 	lane_rows(q, ks[0], &rlo, &dummy);
 	lane_rows(q, ks[nk - 1], &dummy, &rhi);
 	for (int j = 0; j + 1 < n; j++) {
@@ -240,6 +287,13 @@ static void add_patches(layout *ly, const odr_section *q, int ri,
 		memset(f, 0, sizeof *f);
 		f->seg = j;
 		f->across = o->n_slanes;
+		bends(r, q - r->sec, pt, st->v[j], st->v[j + 1], T, n, j, rlo,
+		      rhi, q->n_lanes + 1, bend);
+		f->blo = bend[rlo];
+		f->bhi = bend[rhi];
+		f->reach = fmax(fmax(-f->blo, f->bhi), 0) *
+		                   fmax(hi0 - lo0, hi1 - lo1) +
+		           1e-9;
 		for (int i = 0; i < nk; i++) {
 			int a, b;
 			lane_rows(q, ks[i], &a, &b);
@@ -269,12 +323,13 @@ static void add_patches(layout *ly, const odr_section *q, int ri,
 				w1 > 0 ? (la1 - lo1) / w1 : 0,
 				w1 > 0 ? (lb1 - lo1) / w1 : 1,
 				sa->p, sb->p, sa->heading,
-				map_wrap(sb->heading - sa->heading), sa->z,
-				sb->z - sa->z, li[i]};
+				map_wrap(sb->heading - sa->heading), bend[a],
+				bend[b], sa->z, sb->z - sa->z, li[i]};
 			f->n_lanes++;
 		}
 		f->first_lane = f->n_lanes ? o->slanes[f->across].lane : 0;
 	}
+	free(bend);
 }
 
 void map_odr_layout(const odr_net *net, map_odr_out *o)
@@ -319,8 +374,8 @@ void map_odr_layout(const odr_net *net, map_odr_out *o)
 					continue;
 				}
 				if (nk)
-					add_patches(&ly, q, ri, ks, li, nk, &st,
-					            ref, T);
+					add_patches(&ly, r, q, ri, ks, li, nk,
+					            &st, ref, T);
 				nk = 0;
 			}
 			free(ks);
@@ -350,7 +405,12 @@ int vs_map_surface(const vs_map *m, double x, double y, double yaw,
 	double s = ps->s0 + u * (ps->s1 - ps->s0);
 	double lo = ps->lo0 + u * (ps->lo1 - ps->lo0);
 	double hi = ps->hi0 + u * (ps->hi1 - ps->hi0);
-	double t = lo + v * (hi - lo);
+	/* v from the bent right edge to the bent left edge is t from lo
+	 * to hi */
+	const map_info *f = &m->info[id];
+	double bend = 4 * u * (1 - u);
+	double vlo = bend * f->blo, vhi = 1 + bend * f->bhi;
+	double t = lo + (v - vlo) / (vhi - vlo) * (hi - lo);
 	double rx, ry, h, k, de, dsup;
 	odr_ref(r, s, &rx, &ry, &h, &k);
 	double e = odr_poly_at(r->elev, r->n_elev, s, &de);

@@ -27,11 +27,17 @@ static int in_unit(double u, double v)
 	       v <= 1 + UV_SLACK;
 }
 
-int map_patch_uv(const map_patch *q, double px, double py, double *u,
-                 double *v)
+/* How far (u, v) is outside the unit square, in either. */
+static double outside(double u, double v)
+{
+	return fmax(fmax(-u, u - 1), 0) + fmax(fmax(-v, v - 1), 0);
+}
+
+int map_patch_uv(const map_patch *q, double px, double py, double reach,
+                 double *u, double *v)
 {
 	/* most patches of a cell are nowhere near: their box says so */
-	const double m = 1e-9 * (1 + fabs(px) + fabs(py));
+	const double m = reach + 1e-9 * (1 + fabs(px) + fabs(py));
 	if ((px < q->x[0] - m && px < q->x[1] - m && px < q->x[2] - m &&
 	     px < q->x[3] - m) ||
 	    (px > q->x[0] + m && px > q->x[1] + m && px > q->x[2] + m &&
@@ -39,10 +45,8 @@ int map_patch_uv(const map_patch *q, double px, double py, double *u,
 	    (py < q->y[0] - m && py < q->y[1] - m && py < q->y[2] - m &&
 	     py < q->y[3] - m) ||
 	    (py > q->y[0] + m && py > q->y[1] + m && py > q->y[2] + m &&
-	     py > q->y[3] + m)) {
-		*u = *v = -1;
+	     py > q->y[3] + m))
 		return 0;
-	}
 	double ex = q->x[1] - q->x[0], ey = q->y[1] - q->y[0];
 	double fx = q->x[3] - q->x[0], fy = q->y[3] - q->y[0];
 	double gx = q->x[0] - q->x[1] + q->x[2] - q->x[3];
@@ -58,30 +62,35 @@ int map_patch_uv(const map_patch *q, double px, double py, double *u,
 			return 0;
 		*v = -k0 / k1;
 		*u = u_of_v(hx, hy, ex, ey, fx, fy, gx, gy, *v);
-		return in_unit(*u, *v);
+		return 1;
 	}
 	double w = k1 * k1 - 4 * k0 * k2;
 	if (w < 0)
 		return 0;
 	w = sqrt(w);
 	double qq = -0.5 * (k1 + (k1 >= 0 ? w : -w));
-	double roots[2] = {qq / k2, qq != 0 ? k0 / qq : -1};
+	double roots[2] = {qq / k2, qq != 0 ? k0 / qq : INFINITY};
+	/* the root nearer the patch (the other is a fold of the bilinear
+	 * map far outside it) */
+	double best = INFINITY;
 	for (int i = 0; i < 2; i++) {
+		if (!isfinite(roots[i]))
+			continue;
 		double uu = u_of_v(hx, hy, ex, ey, fx, fy, gx, gy, roots[i]);
-		if (i == 0 || in_unit(uu, roots[i])) {
+		double o = outside(uu, roots[i]);
+		if (o < best) {
+			best = o;
 			*u = uu;
 			*v = roots[i];
 		}
-		if (in_unit(*u, *v))
-			return 1;
 	}
-	return 0;
+	return isfinite(best);
 }
 
 double map_patch_nearest(const map_patch *q, double px, double py, double *u,
                          double *v)
 {
-	if (map_patch_uv(q, px, py, u, v)) {
+	if (map_patch_uv(q, px, py, 0, u, v) && in_unit(*u, *v)) {
 		*u = fmin(fmax(*u, 0), 1);
 		*v = fmin(fmax(*v, 0), 1);
 		return 0;

@@ -66,8 +66,8 @@ static void off(const vs_map *m, double x, double y, double h,
 	vs_map_locate(m, x, y, 0, h, &l);
 	ck_assert_msg(!l.is_on_lane, "(%g, %g) is on a lane", x, y);
 	ck_assert_int_eq(l.lane, find(m, road, sec, id));
-	/* lane edges are chords within 1 mm of the curve (odr_build.c) */
-	ck_assert_double_eq_tol(l.distance, dist, 1e-3);
+	/* lane edges: chords bent back onto the curve (odr_build.c) */
+	ck_assert_double_eq_tol(l.distance, dist, 5e-4);
 }
 
 START_TEST(odr_locate_straight)
