@@ -173,6 +173,31 @@ int vs_map_surface(const vs_map *map, double x, double y, double yaw,
  * state is left as it is. */
 void vs_map_settle(const vs_map *map, vs_state *s);
 
+/* The world point of OpenDRIVE lane coordinates (DESIGN.md "Roads from
+ * OpenDRIVE"): road id, lane id (in the lane section at s), s (m along
+ * the road's reference line) and offset (m from the lane's centre, to the
+ * left of the reference line > 0): xyz (m, z on the road surface) and the
+ * lane's travel heading there (rad from +X). Returns 0, or -1 with why
+ * (a message) when the map has no OpenDRIVE roads, or no such road, s or
+ * lane. */
+int vs_map_odr_point(const vs_map *map, const char *road, int lane, double s,
+                     double offset, double xyz[3], double *heading,
+                     char *why, size_t why_size);
+
+/* A point where the scenario takes one: `[x, y, z]` (heading NAN), or
+ * `{road: ID, lane: N, s: S, offset: O}` on the map's OpenDRIVE roads
+ * (offset defaults to 0; heading is the lane's travel direction). Returns
+ * 0, or -1 with err set to "FILE:LINE:COL: what: message". */
+int vs_map_parse_point(const struct vs_ydoc *doc, const struct vs_ynode *n,
+                       const vs_map *map, const char *what, double xyz[3],
+                       double *heading, vs_error *err);
+
+/* A list of at least min_rows such points, none equal to the one before,
+ * into a malloc'd row-major *out of *rows rows (as vs_y_rows does). */
+int vs_map_parse_points(const struct vs_ydoc *doc, const struct vs_ynode *n,
+                        const vs_map *map, const char *what, int min_rows,
+                        double **out, int *rows, vs_error *err);
+
 /* Reads an OpenDRIVE file (path as given) into a map of its lanes. On
  * error returns NULL and sets err to "FILE:LINE:COL: message". */
 vs_map *vs_map_load_opendrive(const char *path, vs_error *err);

@@ -434,6 +434,58 @@ int vs_map_surface(const vs_map *m, double x, double y, double yaw,
 	return 1;
 }
 
+int vs_map_odr_point(const vs_map *m, const char *road, int lane, double s,
+                     double offset, double xyz[3], double *heading,
+                     char *why, size_t why_size)
+{
+	const odr_net *net = m ? m->odr : NULL;
+	const odr_road *r = NULL;
+	for (int i = 0; net && i < net->n_roads && !r; i++)
+		if (strcmp(net->roads[i].id, road) == 0)
+			r = &net->roads[i];
+	if (!net) {
+		snprintf(why, why_size, "lane coordinates need an OpenDRIVE map "
+		         "(map: {opendrive: FILE})");
+		return -1;
+	}
+	if (!r) {
+		snprintf(why, why_size, "road '%.64s' is not in %.300s", road,
+		         net->path);
+		return -1;
+	}
+	if (!(s >= 0 && s <= r->length) || !isfinite(offset)) {
+		snprintf(why, why_size, "s = %g m is off road '%.64s' (0 to "
+		         "%g m)", s, road, r->length);
+		return -1;
+	}
+	int sec = odr_section_at(r, s);
+	const odr_section *q = &r->sec[sec];
+	int k = 0;
+	while (k < q->n_lanes && q->lanes[k].id != lane)
+		k++;
+	if (lane == 0 || k == q->n_lanes) {
+		snprintf(why, why_size, "road '%.64s' has no lane %d at s = %g "
+		         "m (lane section %d: lanes %d to %d)", road, lane, s,
+		         sec, q->n_lanes > q->n_left ? q->n_left - q->n_lanes
+		                                     : 1,
+		         q->n_left ? q->n_left : -1);
+		return -1;
+	}
+	int lo, hi;
+	lane_rows(q, k, &lo, &hi);
+	double dlo, dhi, x, y, h, kk;
+	double tc = (odr_boundary(r, sec, lo - 1, s, &dlo) +
+	             odr_boundary(r, sec, hi - 1, s, &dhi)) / 2;
+	double dtc = (dlo + dhi) / 2;
+	odr_ref(r, s, &x, &y, &h, &kk);
+	st_point(x, y, h, tc + offset, &xyz[0], &xyz[1]);
+	xyz[2] = surface_z(r, s, tc + offset);
+	int dir = (lane < 0) != r->lht ? 1 : -1;
+	*heading = map_wrap(h + atan2(dtc, 1 - kk * tc) +
+	                    (dir > 0 ? 0 : MAP_PI));
+	return 0;
+}
+
 void vs_map_settle(const vs_map *m, vs_state *s)
 {
 	if (m && m->odr)

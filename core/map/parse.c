@@ -3,6 +3,7 @@
  * Shapes and types are checked here, at the node that is wrong; the
  * geometry (unique ids, lanes that fit a circle, turns the lanes can
  * follow) in map_build, which gets the marks to point at. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,4 +273,91 @@ int vs_map_parse(const vs_ydoc *doc, const vs_ynode *node, vs_map **out,
 	free(mk);
 	free(rd);
 	return rc;
+}
+
+/* ---- points in lane coordinates --------------------------------------- */
+
+static const char *const lane_point_keys[] = {"road", "lane", "s", "offset",
+                                              NULL};
+
+int vs_map_parse_point(const vs_ydoc *doc, const vs_ynode *n,
+                       const vs_map *map, const char *what, double xyz[3],
+                       double *heading, vs_error *err)
+{
+	*heading = NAN;
+	if (n->kind != VS_Y_MAP)
+		return vs_y_vec(doc, n, what, 3, xyz, err);
+	if (vs_y_check_keys(doc, n, what, lane_point_keys, err))
+		return -1;
+	static const char *const need[] = {"road", "lane", "s"};
+	for (int i = 0; i < 3; i++)
+		if (!vs_ymap_get(n, need[i]))
+			return missing(doc, n, what, need[i], err);
+	const vs_ynode *road = vs_ymap_get(n, "road");
+	const vs_ynode *off = vs_ymap_get(n, "offset");
+	int64_t lane;
+	double s, offset = 0;
+	char key[160];
+	snprintf(key, sizeof key, "%s: road", what);
+	if (road->kind != VS_Y_SCALAR || !road->str[0]) { /* "5" or 5 */
+		vs_error_at(err, doc->path, road->mark,
+		            "%s: expected a road id", key);
+		return -1;
+	}
+	snprintf(key, sizeof key, "%s: lane", what);
+	if (vs_y_int(doc, vs_ymap_get(n, "lane"), key, &lane, err))
+		return -1;
+	snprintf(key, sizeof key, "%s: s", what);
+	if (vs_y_number(doc, vs_ymap_get(n, "s"), key, VS_Y_NONNEG, &s, err))
+		return -1;
+	snprintf(key, sizeof key, "%s: offset", what);
+	if (off && vs_y_number(doc, off, key, VS_Y_ANY, &offset, err))
+		return -1;
+	char why[512];
+	if (lane < -1000000 || lane > 1000000 ||
+	    vs_map_odr_point(map, road->str, (int)lane, s, offset, xyz,
+	                     heading, why, sizeof why)) {
+		if (lane < -1000000 || lane > 1000000)
+			snprintf(why, sizeof why, "lane %lld is no lane",
+			         (long long)lane);
+		vs_error_at(err, doc->path, n->mark, "%s: %s", what, why);
+		return -1;
+	}
+	return 0;
+}
+
+int vs_map_parse_points(const vs_ydoc *doc, const vs_ynode *n,
+                        const vs_map *map, const char *what, int min_rows,
+                        double **out, int *rows, vs_error *err)
+{
+	int lanes = 0;
+	for (int i = 0; n->kind == VS_Y_SEQ && i < n->n; i++)
+		lanes += n->kids[i]->kind == VS_Y_MAP;
+	if (!lanes) /* plain rows: as they always were read */
+		return vs_y_rows(doc, n, what, 3, min_rows, VS_Y_DISTINCT, out,
+		                 rows, err);
+	if (n->n < min_rows) {
+		vs_error_at(err, doc->path, n->mark,
+		            "%s: needs at least %d points, got %d", what,
+		            min_rows, n->n);
+		return -1;
+	}
+	double *v = vs_xcalloc((size_t)n->n * 3, sizeof *v), h;
+	for (int i = 0; i < n->n; i++) {
+		double *p = v + 3 * i;
+		if (vs_map_parse_point(doc, n->kids[i], map, what, p, &h, err))
+			goto fail;
+		if (i && p[0] == p[-3] && p[1] == p[-2] && p[2] == p[-1]) {
+			vs_error_at(err, doc->path, n->kids[i]->mark,
+			            "%s: point %d equals the one before", what,
+			            i + 1);
+			goto fail;
+		}
+	}
+	*out = v;
+	*rows = n->n;
+	return 0;
+fail:
+	free(v);
+	return -1;
 }

@@ -1,4 +1,5 @@
-"""OpenDRIVE end to end: a sweep of a car following waypoints on
+"""OpenDRIVE end to end: a sweep of a car following waypoints given in lane
+coordinates on
 tests/data/xodr/junction.xodr from road 1 through the junction's straight
 connecting road 100 (which overlaps the left turn 101) and over road 2's
 5 m hill. Stored z and the nose-up angle follow the hill's closed form
@@ -28,7 +29,8 @@ assets:
 actors:
   - id: 1
     asset: sedan
-    waypoints: [[-90, -1.75, 0], [215, -1.75, 0]]
+    waypoints: [{road: "1", lane: -1, s: 10},   # (-90, -1.75)
+                {road: "2", lane: -1, s: 195}]  # (215, -1.75)
     speed: 16
     behaviour: {plugin: waypoints}
 """ % XODR

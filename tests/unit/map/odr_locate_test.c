@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/scenario.h"
 #include "test_map.h"
 
 #define S_TOL 1e-3 /* m */
@@ -210,6 +211,100 @@ START_TEST(odr_locate_junction_poly)
 }
 END_TEST
 
+static void lane_point_is(const vs_map *m, const char *road, int lane,
+                          double s, double offset, double x, double y,
+                          double z, double heading)
+{
+	double p[3], h;
+	char why[512];
+	ck_assert_msg(!vs_map_odr_point(m, road, lane, s, offset, p, &h, why,
+	                                sizeof why), "%s", why);
+	ck_assert_msg(hypot(p[0] - x, p[1] - y) < 1e-6 && fabs(p[2] - z) < 1e-6,
+	              "%s/%d/%g: (%g, %g, %g) != (%g, %g, %g)", road, lane, s,
+	              p[0], p[1], p[2], x, y, z);
+	ck_angle_eq(h, heading, 1e-9);
+}
+
+START_TEST(odr_lane_coordinates)
+{
+	vs_map *m = load("straight.xodr");
+	lane_point_is(m, "1", -1, 30, 0.2, 30, -1.55, 0, 0);
+	lane_point_is(m, "1", 1, 30, 0, 30, 1.75, 0, PI);
+	double p[3], h;
+	char why[512];
+	ck_assert_int_eq(vs_map_odr_point(m, "9", -1, 3, 0, p, &h, why,
+	                                  sizeof why), -1);
+	ck_assert(strstr(why, "road '9' is not in "));
+	ck_assert_int_eq(vs_map_odr_point(m, "1", -3, 3, 0, p, &h, why,
+	                                  sizeof why), -1);
+	ck_assert_str_eq(why, "road '1' has no lane -3 at s = 3 m (lane "
+	                      "section 0: lanes -2 to 1)");
+	ck_assert_int_eq(vs_map_odr_point(m, "1", -1, 101, 0, p, &h, why,
+	                                  sizeof why), -1);
+	ck_assert_str_eq(why, "s = 101 m is off road '1' (0 to 100 m)");
+	vs_map_unref(m);
+
+	m = load("arc.xodr");
+	lane_point_is(m, "arc", -2, 30, 0, 54.5 * sin(0.6),
+	              50 - 54.5 * cos(0.6), 0, 0.6);
+	vs_map_unref(m);
+	m = load("hill.xodr");
+	lane_point_is(m, "hill", -1, 50, 0, 50, -1.75, 2.5, 0);
+	lane_point_is(m, "bank", -1, 50, 0, 101.75 * sin(0.5),
+	              400 - 101.75 * cos(0.5), 2 - 1.75 * tan(0.05), 0.5);
+	vs_map_unref(m);
+	m = load("lht.xodr");
+	lane_point_is(m, "L", 1, 40, 0, 40, 1.75, 0, 0);
+	vs_map_unref(m);
+}
+END_TEST
+
+START_TEST(odr_scenario_lane_positions)
+{
+	const char *root = getenv("VSWEEP_SOURCE_ROOT");
+	char text[2048];
+	snprintf(text, sizeof text,
+	         "vsweep: 1\nstep: 0.1\nduration: 1\n"
+	         "map: {opendrive: %s/tests/data/xodr/straight.xodr}\n"
+	         "assets:\n  box: {length: 1, width: 1, height: 1}\n"
+	         "actors:\n"
+	         "  - {id: 1, asset: box, start: {position: {road: \"1\", "
+	         "lane: -1, s: 30, offset: 0.2}}}\n"
+	         "  - {id: 2, asset: box, speed: 5, waypoints: [{road: 1, "
+	         "lane: 1, s: 90}, [50, 1.75, 0]]}\n"
+	         "  - {id: 3, asset: box, start: {position: {road: \"1\", "
+	         "lane: 1, s: 30}, yaw: 0.25}}\n", root ? root : ".");
+	vs_error err = {{0}};
+	vs_scenario *scn = vs_scenario_parse("s.yaml", text, strlen(text),
+	                                     &err);
+	ck_assert_msg(scn, "%s", err.msg);
+	const vs_actor_spec *a = &scn->actors[0];
+	ck_assert_double_eq_tol(a->start_pos[0], 30, 1e-9);
+	ck_assert_double_eq_tol(a->start_pos[1], -1.55, 1e-9);
+	ck_angle_eq(a->start_yaw, -PI / 2, 1e-12); /* faces +X */
+	a = &scn->actors[1];
+	ck_assert_int_eq(a->n_waypoints, 2);
+	ck_assert_double_eq_tol(a->waypoints[0], 90, 1e-9);
+	ck_assert_double_eq_tol(a->waypoints[1], 1.75, 1e-9);
+	ck_assert_double_eq_tol(a->waypoints[3], 50, 1e-9);
+	ck_angle_eq(scn->actors[2].start_yaw, 0.25, 1e-12);
+	vs_scenario_destroy(scn);
+
+	snprintf(text, sizeof text,
+	         "vsweep: 1\nstep: 0.1\nduration: 1\n"
+	         "map: {opendrive: %s/tests/data/xodr/straight.xodr}\n"
+	         "assets:\n  box: {length: 1, width: 1, height: 1}\n"
+	         "actors:\n"
+	         "  - {id: 1, asset: box, start: {position: {road: \"1\", "
+	         "lane: -4, s: 30}}}\n", root ? root : ".");
+	ck_assert_ptr_null(vs_scenario_parse("s.yaml", text, strlen(text),
+	                                     &err));
+	ck_assert_str_eq(err.msg, "s.yaml:8:43: position: road '1' has no "
+	                          "lane -4 at s = 30 m (lane section 0: "
+	                          "lanes -2 to 1)");
+}
+END_TEST
+
 TCase *odr_locate_tcase(void)
 {
 	TCase *tc = tcase_create("opendrive MapLocation");
@@ -219,5 +314,7 @@ TCase *odr_locate_tcase(void)
 	tcase_add_test(tc, odr_locate_widening);
 	tcase_add_test(tc, odr_locate_sections_lht);
 	tcase_add_test(tc, odr_locate_junction_poly);
+	tcase_add_test(tc, odr_lane_coordinates);
+	tcase_add_test(tc, odr_scenario_lane_positions);
 	return tc;
 }
