@@ -288,7 +288,11 @@ static int parse_start(const vs_ydoc *doc, const vs_ynode *m,
 	if (vs_map_parse_point(doc, pos, map, "position", a->start_pos,
 	                       &heading, err))
 		return -1;
-	a->start_yaw = isnan(heading) ? 0 : remainder(heading - PI / 2, 2 * PI);
+	a->start_yaw = isnan(heading) ? 0 : vs_wrap_angle(heading - VS_PI / 2);
+	if (!isnan(heading) &&
+	    vs_map_lane_coords(map, pos, &a->start_road, &a->start_lane,
+	                       &a->start_s, &a->start_offset))
+		return -1; /* not reached: the point was just read */
 	if (num_key(doc, m, "start", "yaw", VS_Y_ANY, 0, &a->start_yaw,
 	            err) < 0)
 		return -1;

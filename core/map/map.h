@@ -192,6 +192,14 @@ int vs_map_parse_point(const struct vs_ydoc *doc, const struct vs_ynode *n,
                        const vs_map *map, const char *what, double xyz[3],
                        double *heading, vs_error *err);
 
+/* The lane coordinates of such a point's node (already read by
+ * vs_map_parse_point): the road id as the map holds it (valid while the
+ * map lives), lane, s and offset. Returns 0, or -1 if it is no such
+ * node. */
+int vs_map_lane_coords(const vs_map *map, const struct vs_ynode *n,
+                       const char **road, int *lane, double *s,
+                       double *offset);
+
 /* A list of at least min_rows such points, none equal to the one before,
  * into a malloc'd row-major *out of *rows rows (as vs_y_rows does). */
 int vs_map_parse_points(const struct vs_ydoc *doc, const struct vs_ynode *n,

@@ -361,3 +361,21 @@ fail:
 	free(v);
 	return -1;
 }
+
+int vs_map_lane_coords(const vs_map *map, const vs_ynode *n,
+                       const char **road, int *lane, double *s,
+                       double *offset)
+{
+	const vs_ynode *r = n->kind == VS_Y_MAP ? vs_ymap_get(n, "road") : NULL;
+	const vs_ynode *o = r ? vs_ymap_get(n, "offset") : NULL;
+	if (!r || !map || !map->odr)
+		return -1;
+	*road = NULL;
+	for (int i = 0; i < map->odr->n_roads && !*road; i++)
+		if (strcmp(map->odr->roads[i].id, r->str) == 0)
+			*road = map->odr->roads[i].id;
+	*lane = (int)strtol(vs_ymap_get(n, "lane")->str, NULL, 10);
+	*s = strtod(vs_ymap_get(n, "s")->str, NULL);
+	*offset = o ? strtod(o->str, NULL) : 0;
+	return *road ? 0 : -1;
+}

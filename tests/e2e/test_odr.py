@@ -66,7 +66,68 @@ def on_an_edge(x, y):
     return min(d)
 
 
+PARKED = """\
+vsweep: 1
+name: parked on the hill
+step: 0.1
+duration: 0.2
+map: {opendrive: %s}
+assets:
+  box: {length: 4, width: 2, height: 1.5}
+actors:
+  - id: 1
+    asset: box
+    start: {position: {road: "2", lane: -1, s: 20}}
+""" % XODR
+
+PARKED_SWEEP = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, start.s: {from: 20, to: 180, step: 40}}
+      - {actor: 1, start.offset: {values: [0, 0.5]}}
+"""
+
+
 class OpenDriveTest(TempDirCase):
+    def test_start_s_and_offset_axes(self):
+        db = self.path("p.db")
+        rc, _, err = run("run", self.write("p.yaml", PARKED), "--sweep",
+                         self.write("pw.yaml", PARKED_SWEEP), "-o", db)
+        self.assertEqual(rc, 0, err)
+        rows = query(db, "SELECT v.variant_id, json_extract(v.params, "
+                     "'$.actor1.start.s'), json_extract(v.params, "
+                     "'$.actor1.start.offset'), s.x, s.y, s.z, s.yaw "
+                     "FROM variant_info v JOIN actor_state s USING "
+                     "(variant_id) WHERE s.step = 0 ORDER BY v.variant_id")
+        self.assertEqual(len(rows), 10)
+        for k, (v, s, off, x, y, z, yaw) in enumerate(rows):
+            self.assertEqual((s, off), (20 + 40 * (k // 2), 0.5 * (k % 2)))
+            self.assertAlmostEqual(x, 20 + s, delta=1e-9)
+            self.assertAlmostEqual(y, -1.75 + off, delta=1e-9)
+            self.assertAlmostEqual(z, hill(s)[0], delta=1e-6)
+            self.assertAlmostEqual(yaw, -math.pi / 2, delta=1e-12)
+        # off the road's end, and on an actor started in x y z: those
+        # variants fail, saying why
+        for scn, sweep, why in [
+                (PARKED, PARKED_SWEEP.replace("to: 180", "to: 220"),
+                 "bad.yaml:4:20: actor 1: start.s: s = 220 m is off road "
+                 "'2' (0 to 200 m)"),
+                (PARKED.replace('{road: "2", lane: -1, s: 20}',
+                                "[40, -1.75, 0]"), PARKED_SWEEP,
+                 "bad.yaml:4:20: actor 1: start.s needs a start position "
+                 "in lane coordinates ({road, lane, s, offset})")]:
+            bad = self.path("bad.db")
+            if os.path.exists(bad):
+                os.remove(bad)
+            rc, _, err = run("run", self.write("bad_s.yaml", scn), "--sweep",
+                             self.write("bad.yaml", sweep), "-o", bad)
+            self.assertEqual(rc, 1, err)
+            errors = {e for (e,) in query(bad, "SELECT error FROM "
+                                          "variant_info WHERE status = "
+                                          "'failed'")}
+            self.assertEqual(errors, {self.path(why)})
+
     def test_junction_and_hill(self):
         db = self.path("o.db")
         rc, _, err = run("run", self.write("o.yaml", SCENARIO), "--sweep",
