@@ -358,6 +358,11 @@ static void *alloc_lines(size_t n)
 /* Appends the OpenDRIVE lanes and patches after the roads' own. */
 static void add_odr(vs_map *m, map_odr_out *o, int first_lane, int first_rec)
 {
+	if (!o->n_lanes) { /* no network, or one without lanes */
+		free(o->lanes);
+		free(o->geo);
+		return;
+	}
 	memcpy(m->lanes + first_lane, o->lanes,
 	       (size_t)o->n_lanes * sizeof *o->lanes);
 	memcpy(m->geo + first_lane, o->geo,
