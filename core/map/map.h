@@ -21,6 +21,11 @@
  * fixed while a road climbs. Lanes of different roads may overlap
  * (junctions, crossings): the most aligned one wins.
  *
+ * OpenDRIVE networks (map: {opendrive: FILE}, odr_*.c) add lanes whose
+ * areas are patches: side-by-side lanes between stations of a lane
+ * section, their edges chords bent back onto the true curves (see
+ * map_internal.h); s and Angle change linearly across a patch.
+ *
  * A map is built once and is then read-only: any number of threads may call
  * the query functions at the same time. It is reference counted (atomic),
  * so variants share their seed's map instead of copying it. */
@@ -111,7 +116,9 @@ vs_map *vs_map_ref(const vs_map *map);
 void vs_map_unref(vs_map *map);
 
 /* Number of lanes (0 for NULL), and lane i of them in road order: each
- * road's left lanes 1..n, then its right lanes -1..-n. */
+ * road's left lanes 1..n, then its right lanes -1..-n; then the OpenDRIVE
+ * lanes, road by road, section by section, each section's from its
+ * rightmost lane to its leftmost. */
 int vs_map_lane_count(const vs_map *map);
 const vs_lane *vs_map_lane(const vs_map *map, int i);
 
