@@ -18,7 +18,7 @@
                            (bent back to the curve, map_internal.h) */
 #define RESIDUAL_TOL 5e-4 /* m: what the bent chords leave */
 #define MAX_PIECE 100.0 /* m: the longest patch, even on a straight */
-#define MAX_STATIONS 1000000 /* per section: a bound on bad geometry */
+#define MAX_STATIONS 200000 /* per section: a bound on bad geometry */
 
 typedef struct dvec {
 	double *v;

@@ -229,6 +229,13 @@ static int read_geometry(reader *rd, const xmlNode *n, odr_road *r, int *cap)
 	if (fabs(g.k0) * 1e-3 > 1 || fabs(g.k1) * 1e-3 > 1)
 		return fail(rd, k, "<%s>: a curvature above 1000 1/m",
 		            (const char *)k->name);
+	/* a spiral is integrated in panels (odr_geom.c): one winding
+	 * hundreds of times is no road, and would take hours */
+	double turn = (fabs(g.k0) + fabs(g.k1)) * g.len +
+	              sqrt(fabs(g.k1 - g.k0) * g.len);
+	if (g.kind == ODR_SPIRAL && turn > 1000)
+		return fail(rd, k, "<spiral>: turns by about %.0f rad; vsweep "
+		            "takes spirals of at most 1000 rad", turn);
 	odr_geom_prepare(&g);
 	GROW(r->geom, r->n_geom, *cap);
 	r->geom[r->n_geom++] = g;
@@ -366,6 +373,38 @@ static int check_widths(reader *rd, const xmlNode *road, const odr_road *r)
 	return 0;
 }
 
+/* A lane edge past the centre of the reference line's curve would fold
+ * the lane over itself: checked at 64 points a section and each geometry
+ * joint. */
+static int check_folds(reader *rd, const odr_road *r)
+{
+	for (int i = 0; i < r->n_sec; i++) {
+		const odr_section *q = &r->sec[i];
+		double end = i + 1 < r->n_sec ? r->sec[i + 1].s : r->length;
+		for (int j = 0; j <= 64 + r->n_geom; j++) {
+			double s = j <= 64 ? q->s + (end - q->s) * j / 64
+			                   : r->geom[j - 65].s;
+			if (s < q->s || s > end)
+				continue;
+			double x, y, h, k, dt;
+			odr_ref(r, s, &x, &y, &h, &k);
+			for (int l = 0; l < q->n_lanes; l++) {
+				double t = odr_boundary(r, i, l, s, &dt);
+				if (1 - k * t > 1e-3)
+					continue;
+				vs_error_at(rd->err, rd->path, q->lanes[l].mark,
+				            "road '%.64s': lane %d: its edge %g m "
+				            "from the reference line passes the "
+				            "centre of the curve (radius %g m) "
+				            "at s=%g", r->id, q->lanes[l].id, t,
+				            1 / fabs(k), s);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int read_lanes(reader *rd, const xmlNode *n, odr_road *r)
 {
 	int cap_off = 0, cap_sec = 0;
@@ -459,7 +498,7 @@ static int read_road(reader *rd, const xmlNode *n, odr_road *r)
 	if (r->sec[r->n_sec - 1].s >= r->length)
 		return fail(rd, n, "<road id=\"%.64s\">: a laneSection starts "
 		            "at or after the road's end", r->id);
-	return check_widths(rd, n, r);
+	return check_widths(rd, n, r) || check_folds(rd, r) ? -1 : 0;
 }
 
 static int read_junction(reader *rd, const xmlNode *n, odr_junction *j)

@@ -68,6 +68,14 @@ static const bad_odr bad_odrs[] = {
 	 "normalized"},
 	{HEAD ROAD("", OK_PLAN, "") END, "4:1: <road id=\"r\">: no "
 	 "<laneSection>"},
+	{HEAD ROAD("", GEOM("0", "10", "<arc curvature=\"-0.5\"/>"),
+	           OK_LANES) END,
+	 "9:1: road 'r': lane -1: its edge -3 m from the reference line "
+	 "passes the centre of the curve (radius 2 m) at s=0"},
+	{HEAD ROAD("", GEOM("0", "10", "<spiral curvStart=\"0\" "
+	                     "curvEnd=\"999\"/>"), OK_LANES) END,
+	 "6:1: <spiral>: turns by about 10090 rad; vsweep takes spirals of "
+	 "at most 1000 rad"},
 	{HEAD "<road id=\"r\" length=\"10\">\n<planView>\n" OK_PLAN
 	 "</planView>\n<elevationProfile>\n<elevation s=\"0\" a=\"0\" b=\"0\" "
 	 "c=\"0\" d=\"0\"/>\n<elevation s=\"-1\" a=\"0\" b=\"0\" c=\"0\" "
