@@ -107,11 +107,14 @@ CREATE TABLE lane (
   road       TEXT NOT NULL,        -- the road's id
   lane_index INTEGER NOT NULL,     -- 1.. left, -1.. right
   length     REAL NOT NULL,        -- m
-  width      REAL NOT NULL         -- m
+  width      REAL NOT NULL,        -- m (OpenDRIVE: mean over the lane)
+  section    INTEGER NOT NULL DEFAULT 0,      -- OpenDRIVE lane section, 0..
+  type       TEXT NOT NULL DEFAULT 'driving'  -- OpenDRIVE lane type
 );
 
 CREATE VIEW lane_info AS
-  SELECT lane_id, road, lane_index AS lane, length, width FROM lane;
+  SELECT lane_id, road, lane_index AS lane, length, width, section, type
+  FROM lane;
 
 CREATE VIEW map_location AS
   SELECT v.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,

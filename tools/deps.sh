@@ -6,7 +6,7 @@ pkgs=(meson ninja-build gcc g++ pkg-config check libyaml-dev libsqlite3-dev
       chromium                     # tests/e2e/test_report.py renders the report
       openmpi-bin libopenmpi-dev   # vsweep-mpi and its test
       clang libclang-rt-dev libomp-dev  # the libFuzzer build
-      libzip-dev libxml2-dev)  # FMUs
+      libzip-dev libxml2-dev)  # FMUs; libxml2 also reads OpenDRIVE maps
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

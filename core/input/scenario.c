@@ -275,15 +275,25 @@ static int find_asset(const vs_ydoc *doc, const vs_ynode *n,
 }
 
 static int parse_start(const vs_ydoc *doc, const vs_ynode *m,
-                       vs_actor_spec *a, vs_error *err)
+                       const vs_map *map, vs_actor_spec *a, vs_error *err)
 {
 	if (vs_y_check_keys(doc, m, "start", vs_keys_start, err))
 		return -1;
 	const vs_ynode *pos = vs_ymap_get(m, "position");
 	if (!pos)
 		return missing(doc, m, "start", "position", err);
-	if (vs_y_vec(doc, pos, "position", 3, a->start_pos, err) ||
-	    num_key(doc, m, "start", "yaw", VS_Y_ANY, 0, &a->start_yaw,
+	/* [x, y, z], or lane coordinates on an OpenDRIVE map, whose travel
+	 * direction is the default yaw (RoadRunner's: 0 faces +Y) */
+	double heading;
+	if (vs_map_parse_point(doc, pos, map, "position", a->start_pos,
+	                       &heading, err))
+		return -1;
+	a->start_yaw = isnan(heading) ? 0 : vs_wrap_angle(heading - VS_PI / 2);
+	if (!isnan(heading) &&
+	    vs_map_lane_coords(map, pos, &a->start_road, &a->start_lane,
+	                       &a->start_s, &a->start_offset))
+		return -1; /* not reached: the point was just read */
+	if (num_key(doc, m, "start", "yaw", VS_Y_ANY, 0, &a->start_yaw,
 	            err) < 0)
 		return -1;
 	a->has_start = 1;
@@ -292,7 +302,7 @@ static int parse_start(const vs_ydoc *doc, const vs_ynode *m,
 
 /* The route: speed, waypoints, yaw (varyActorProperties' properties). */
 static int parse_route(const vs_ydoc *doc, const vs_ynode *m,
-                       vs_actor_spec *a, vs_error *err)
+                       const vs_map *map, vs_actor_spec *a, vs_error *err)
 {
 	const vs_ynode *speed = vs_ymap_get(m, "speed");
 	const vs_ynode *wp = vs_ymap_get(m, "waypoints");
@@ -301,8 +311,8 @@ static int parse_route(const vs_ydoc *doc, const vs_ynode *m,
 	                          VS_Y_SCALAR_OK | VS_Y_NONNEG, &a->speed,
 	                          &a->n_speed, err))
 		return -1;
-	if (wp && vs_y_rows(doc, wp, "waypoints", 3, 2, VS_Y_DISTINCT,
-	                    &a->waypoints, &a->n_waypoints, err))
+	if (wp && vs_map_parse_points(doc, wp, map, "waypoints", 2,
+	                              &a->waypoints, &a->n_waypoints, err))
 		return -1;
 	if (yaw && vs_y_numbers(doc, yaw, "yaw", VS_Y_ANY, &a->yaw, &a->n_yaw,
 	                        err))
@@ -375,9 +385,10 @@ static int parse_actor(const vs_ydoc *doc, const vs_ynode *m,
 	a->rear_overhang =
 		as->n_axles ? as->length / 2 + as->axle_y[as->n_axles - 1] : 0;
 
-	if ((n = vs_ymap_get(m, "start")) && parse_start(doc, n, a, err))
+	if ((n = vs_ymap_get(m, "start")) &&
+	    parse_start(doc, n, scn->map, a, err))
 		return -1;
-	if (parse_route(doc, m, a, err))
+	if (parse_route(doc, m, scn->map, a, err))
 		return -1;
 	if ((n = vs_ymap_get(m, "vehicle_model")) &&
 	    parse_use(doc, n, "vehicle_model", &a->vehicle_model, err))

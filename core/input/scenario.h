@@ -57,6 +57,13 @@ typedef struct vs_actor_spec {
 	int has_start;
 	double start_pos[3];          /* m, actor origin, world */
 	double start_yaw;             /* rad */
+	const char *start_road;       /* start in OpenDRIVE lane coordinates:
+	                                 the road id (owned by the map), or
+	                                 NULL; then start_lane, start_s (m),
+	                                 start_offset (m), which the sweep
+	                                 axes start.s, start.offset vary */
+	int start_lane;
+	double start_s, start_offset;
 	int n_speed;
 	double *speed;                /* m/s */
 	int n_waypoints;

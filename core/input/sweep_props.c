@@ -58,6 +58,14 @@ const vs_prop_def vs_prop_defs[] = {
 {"start.z",              VS_PROP_START,     "z",        "start",
      VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_START,    M(start_pos[2]),
      0, "m: one coordinate of the start position"},
+{"start.s",              VS_PROP_START,     "s",        "start",
+     VS_SHAPE_NUMBER,    VS_Y_NONNEG,   VS_APPLY_START,    M(start_s),
+     0, "m, >= 0: a start in OpenDRIVE lane coordinates, moved along the "
+        "road's reference line"},
+{"start.offset",         VS_PROP_START,     "offset",   "start",
+     VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_START,    M(start_offset),
+     0, "m: a start in OpenDRIVE lane coordinates, moved across its lane "
+        "(left > 0)"},
 {"param",                VS_PROP_PARAM,     NULL,       NULL,
      VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_PARAM,    NONE,
      0, "vehicle_model.NAME or behaviour.NAME with value: a plugin param, "

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "input/sweep_props.h"
+#include "map/map.h"
 
 /* The doubles of a that row d sets (d->member is an offset into it). */
 static double *member(vs_actor_spec *a, const vs_prop_def *d)
@@ -62,6 +63,31 @@ static void replace(double **dst, int *n_dst, const double *src, int n)
 	*n_dst = n;
 }
 
+/* start.s or start.offset (just set): the seed's start in lane
+ * coordinates, moved along or across its lane (the yaw stays the
+ * seed's). */
+static int lane_start(const vs_scenario *v, vs_actor_spec *a,
+                      const vs_change *ch, const char *path, vs_error *err)
+{
+	double heading;
+	char why[512];
+	if (!a->start_road) {
+		vs_error_at(err, path, ch->mark,
+		            "actor %lld: start.%s needs a start position in lane "
+		            "coordinates ({road, lane, s, offset})",
+		            (long long)ch->actor, ch->field);
+		return -1;
+	}
+	if (vs_map_odr_point(v->map, a->start_road, a->start_lane, a->start_s,
+	                     a->start_offset, a->start_pos, &heading, why,
+	                     sizeof why)) {
+		vs_error_at(err, path, ch->mark, "actor %lld: start.%s: %s",
+		            (long long)ch->actor, ch->field, why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Applies one change to actor a of variant v. */
 static int apply_change(vs_scenario *v, vs_actor_spec *a,
                         const vs_change_set *set, const vs_change *ch,
@@ -92,6 +118,8 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 		memcpy(member(a, d), ch->values,
 		       (size_t)ch->n * sizeof *ch->values);
 		a->has_start = 1;
+		if (!strcmp(d->field, "s") || !strcmp(d->field, "offset"))
+			return lane_start(v, a, ch, path, err);
 		return 0;
 	case VS_PROP_DIMENSION: /* all of the actor's at once, in order */
 		if (vs_change_find(set, ch->actor, ch->prop) != ch)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "map/map_internal.h"
+#include "map/odr.h"
 
 /* Consecutive polyline points closer than this in plan give a direction
  * too noisy to offset lanes from. */
@@ -256,6 +257,7 @@ static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
 		l->road = g->id;
 		l->road_index = r;
 		l->width = w;
+		l->type = "driving";
 		if (k < rd->n_left) {
 			l->lane = k + 1;
 			l->inner = in_l;
@@ -296,7 +298,7 @@ static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
 		m->rings[id - m->n_quads] = (map_ring){
 			g->cx, g->cy, g->radius - in_l, g->radius + in_r};
 		m->info[id] = (map_info){0, g->z, 0, g->first_lane, n,
-		                         rd->n_left, -1, *n_across};
+		                         rd->n_left, -1, *n_across, 0, 0, 0};
 		/* left is the inside: radius = R - offset */
 		for (int k = 0; k < n; k++) {
 			const vs_lane *l = &m->lanes[g->first_lane + k];
@@ -324,7 +326,7 @@ static void road_lanes(vs_map *m, int r, const vs_map_road *rd,
 		c->w = in_l + in_r;
 		m->info[id] = (map_info){atan2(s->uy, s->ux), p[2], s->dz,
 		                         g->first_lane, n, rd->n_left, i,
-		                         *n_across};
+		                         *n_across, 0, 0, 0};
 		/* each lane: across the quad from its right edge, and its
 		 * positions at the segment's ends, in its travel order */
 		for (int k = 0; k < n; k++) {
@@ -353,15 +355,48 @@ static void *alloc_lines(size_t n)
 	return memset(p, 0, n);
 }
 
+/* Appends the OpenDRIVE lanes and patches after the roads' own. */
+static void add_odr(vs_map *m, map_odr_out *o, int first_lane, int first_rec)
+{
+	if (!o->n_lanes) { /* no network, or one without lanes */
+		free(o->lanes);
+		free(o->geo);
+		return;
+	}
+	memcpy(m->lanes + first_lane, o->lanes,
+	       (size_t)o->n_lanes * sizeof *o->lanes);
+	memcpy(m->geo + first_lane, o->geo,
+	       (size_t)o->n_lanes * sizeof *o->geo);
+	memcpy(m->patches, o->patches,
+	       (size_t)o->n_patches * sizeof *o->patches);
+	memcpy(m->psurf, o->psurf, (size_t)o->n_patches * sizeof *o->psurf);
+	for (int k = 0; k < o->n_patches; k++) {
+		map_info *f = &m->info[first_rec + k];
+		*f = o->info[k];
+		f->first_lane += first_lane;
+	}
+	for (int k = 0; k < o->n_slanes; k++)
+		o->slanes[k].lane += first_lane;
+	m->slanes = o->slanes; /* the map takes it over */
+	free(o->lanes);
+	free(o->geo);
+	free(o->patches);
+	free(o->psurf);
+	free(o->info);
+}
+
 vs_map *map_build(const vs_map_road *roads, int n_roads,
-                  const map_marks *marks, const char *path, vs_error *err)
+                  const map_marks *marks, const char *path, odr_net *odr,
+                  vs_error *err)
 {
 	if (n_roads < 0)
 		n_roads = 0;
 	int n_lanes = 0, n_quads = 0, n_rings = 0, n_across = 0;
 	for (int r = 0; r < n_roads; r++) {
-		if (check_road(roads, r, marks, path, err))
+		if (check_road(roads, r, marks, path, err)) {
+			odr_free(odr);
 			return NULL;
+		}
 		int n = roads[r].n_left + roads[r].n_right;
 		n_lanes += n;
 		int n_recs = roads[r].is_circle ? 1 : roads[r].n_points - 1;
@@ -374,6 +409,7 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 	int dup, first;
 	if (n_roads > 1 && find_duplicate_id(roads, n_roads, &dup, &first)) {
 		int r = dup;
+		odr_free(odr);
 		if (marks)
 			return fail(err, path, MARK(id), roads[dup].id,
 			            "the id is used twice (first at line %d)",
@@ -383,19 +419,29 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 		            first + 1);
 	}
 
+	map_odr_out o;
+	memset(&o, 0, sizeof o);
+	if (odr)
+		map_odr_layout(odr, &o);
+	int road_lanes_n = n_lanes, road_recs = n_quads + n_rings;
 	vs_map *m = vs_xcalloc(1, sizeof *m);
 	atomic_init(&m->refs, 1);
+	m->odr = odr;
 	m->n_roads = n_roads;
 	m->roads = vs_xcalloc((size_t)n_roads, sizeof *m->roads);
-	m->n_lanes = n_lanes;
-	m->lanes = vs_xcalloc((size_t)n_lanes, sizeof *m->lanes);
-	m->geo = vs_xcalloc((size_t)n_lanes, sizeof *m->geo);
+	m->n_lanes = n_lanes + o.n_lanes;
+	m->lanes = vs_xcalloc((size_t)m->n_lanes + 1, sizeof *m->lanes);
+	m->geo = vs_xcalloc((size_t)m->n_lanes + 1, sizeof *m->geo);
 	m->n_quads = n_quads;
-	m->n_recs = n_quads + n_rings;
+	m->n_patches = o.n_patches;
+	m->n_recs = n_quads + n_rings + o.n_patches;
 	m->quads = alloc_lines((size_t)n_quads * sizeof *m->quads);
 	m->rings = alloc_lines((size_t)n_rings * sizeof *m->rings);
-	m->info = vs_xcalloc((size_t)m->n_recs, sizeof *m->info);
-	m->across = vs_xcalloc((size_t)n_across, sizeof *m->across);
+	m->patches = alloc_lines((size_t)o.n_patches * sizeof *m->patches);
+	m->psurf = vs_xcalloc((size_t)o.n_patches + 1, sizeof *m->psurf);
+	m->info = vs_xcalloc((size_t)m->n_recs + 1, sizeof *m->info);
+	m->across = vs_xcalloc((size_t)n_across + 1, sizeof *m->across);
+	add_odr(m, &o, road_lanes_n, road_recs);
 	int lane = 0;
 	for (int r = 0; r < n_roads; r++) {
 		const vs_map_road *rd = &roads[r];
@@ -418,7 +464,6 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 			       (size_t)rd->n_points * 3 * sizeof *g->points);
 			if (road_segments(rd, g, r, marks, path, err)) {
 				m->n_roads = r + 1;
-				m->n_lanes = 0; /* no lane has arrays yet */
 				vs_map_unref(m);
 				return NULL;
 			}
@@ -433,7 +478,7 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 
 vs_map *vs_map_create(const vs_map_road *roads, int n_roads, vs_error *err)
 {
-	return map_build(roads, n_roads, NULL, NULL, err);
+	return map_build(roads, n_roads, NULL, NULL, NULL, err);
 }
 
 /* ---- life cycle and accessors ----------------------------------------- */
@@ -453,8 +498,10 @@ void vs_map_unref(vs_map *m)
 	if (!m || atomic_fetch_sub_explicit(&m->refs, 1,
 	                                    memory_order_acq_rel) != 1)
 		return;
-	for (int i = 0; i < m->n_lanes; i++)
+	for (int i = 0; i < m->n_lanes; i++) {
 		free(m->geo[i].seg_s);
+		free(m->geo[i].st);
+	}
 	for (int r = 0; r < m->n_roads; r++) {
 		free(m->roads[r].id);
 		free(m->roads[r].points);
@@ -463,6 +510,10 @@ void vs_map_unref(vs_map *m)
 	map_index_free(m);
 	free(m->quads);
 	free(m->rings);
+	free(m->patches);
+	free(m->psurf);
+	free(m->slanes);
+	odr_free(m->odr);
 	free(m->info);
 	free(m->across);
 	free(m->geo);
@@ -511,11 +562,42 @@ static void seg_point(const map_road *g, int i, double t, double y,
 	xyz[2] = a[2] + t * s->dz;
 }
 
+/* An OpenDRIVE lane's centre line at p, offset lateral to the left of
+ * its travel direction: linear between its stations. */
+static void station_point(const map_lane *q, double p, double lateral,
+                          double xyz[3], double *heading)
+{
+	int lo = 0, hi = q->n_st - 2; /* the last station with p <= p */
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (q->st[mid].p <= p)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	const map_station *a = &q->st[lo], *b = &q->st[lo + 1];
+	double t = b->p > a->p ? (p - a->p) / (b->p - a->p) : 0;
+	t = t > 0 ? (t < 1 ? t : 1) : 0;
+	double h = a->heading + t * map_wrap(b->heading - a->heading);
+	xyz[0] = a->x + t * (b->x - a->x) - lateral * sin(h);
+	xyz[1] = a->y + t * (b->y - a->y) + lateral * cos(h);
+	xyz[2] = a->z + t * (b->z - a->z);
+	*heading = map_wrap(h);
+}
+
 int vs_map_lane_point(const vs_map *map, int i, double p, double lateral,
                       double xyz[3], double *heading)
 {
 	if (!vs_map_lane(map, i))
 		return -1;
+	if (map->geo[i].n_st) {
+		double h;
+		station_point(&map->geo[i], p > 0 ? (p < 1 ? p : 1) : 0,
+		              lateral, xyz, &h);
+		if (heading)
+			*heading = h;
+		return 0;
+	}
 	const vs_lane *l = &map->lanes[i];
 	const map_lane *q = &map->geo[i];
 	const map_road *g = &map->roads[l->road_index];
@@ -559,6 +641,17 @@ int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
 	if (!vs_map_lane(map, i))
 		return -1;
 	const map_lane *q = &map->geo[i];
+	if (q->n_st) {
+		double *v = vs_xcalloc((size_t)q->n_st * 3, sizeof *v), h;
+		double w = map->lanes[i].width;
+		for (int k = 0; k < q->n_st; k++) /* edges where they are */
+			station_point(q, q->st[k].p,
+			              w > 0 ? lateral * q->st[k].half / (w / 2)
+			                    : lateral,
+			              v + 3 * k, &h);
+		*xyz = v;
+		return q->n_st;
+	}
 	const map_road *g = &map->roads[map->lanes[i].road_index];
 	if (g->is_circle) {
 		double r = fabs(q->centre - q->dir * lateral);

@@ -14,6 +14,7 @@
 
 #define CELL_MIN_WIDTHS 4.0  /* fine cell side, in median lane widths: */
 #define CELL_MAX_WIDTHS 12.0 /* the median quad length, within these */
+#define PATCH_MIN_WIDTHS 4.0 /* ... on maps made mostly of patches */
 #define LEVEL_FACTOR 8       /* each grid's cells are this many times wider */
 #define TOP_CELLS 64         /* the coarsest grid has at most about this
                                 many cells */
@@ -225,6 +226,49 @@ static void cover_quad(builder *b, const map_quad *r, uint32_t ri)
 	}
 }
 
+/* Lists a patch in the cells it meets: its box, then separating axes
+ * across its four edges (a convex quadrilateral; a slightly concave one
+ * keeps a cell or two it could have gone without). */
+static void cover_patch(builder *b, const map_patch *q, double reach,
+                        uint32_t ri)
+{
+	double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+	for (int k = 0; k < 4; k++)
+		box_add(box, q->x[k], q->y[k]);
+	box[0] -= reach; /* its bent edges */
+	box[1] -= reach;
+	box[2] += reach;
+	box[3] += reach;
+	int64_t cr[4];
+	cell_range(b, box, cr);
+	for (int64_t iy = cr[1]; iy <= cr[3]; iy++)
+		for (int64_t ix = cr[0]; ix <= cr[2]; ix++) {
+			double c[4];
+			cell_rect(b, ix, iy, c);
+			int apart = 0;
+			for (int e = 0; e < 4 && !apart; e++) {
+				int f = (e + 1) % 4;
+				double nx = q->y[f] - q->y[e];
+				double ny = q->x[e] - q->x[f];
+				double plo = INFINITY, phi = -INFINITY;
+				double rlo = INFINITY, rhi = -INFINITY;
+				for (int k = 0; k < 4; k++) {
+					double v = q->x[k] * nx + q->y[k] * ny;
+					plo = fmin(plo, v);
+					phi = fmax(phi, v);
+					v = c[k % 2 ? 2 : 0] * nx +
+					    c[k < 2 ? 1 : 3] * ny;
+					rlo = fmin(rlo, v);
+					rhi = fmax(rhi, v);
+				}
+				double grow = reach * hypot(nx, ny);
+				apart = phi + grow < rlo || rhi < plo - grow;
+			}
+			if (!apart)
+				push(&b->ps, map_cell_key(b->g, ix, iy), ri);
+		}
+}
+
 static void *aligned_zalloc(size_t n)
 {
 	n = (n + 63) / 64 * 64;
@@ -241,7 +285,10 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin)
 {
 	builder b = {g, margin, {0}};
 	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
-		if (map_is_ring(m, i))
+		if (map_is_patch(m, i))
+			cover_patch(&b, map_patch_of(m, i), m->info[i].reach,
+			            i);
+		else if (map_is_ring(m, i))
 			cover_ring(&b, map_ring_of(m, i), i);
 		else
 			cover_quad(&b, &m->quads[i], i);
@@ -306,19 +353,29 @@ void map_index_build(vs_map *m)
 	/* The fine cell: a few lanes across, so that a cell meets few of
 	 * them; as long as the typical quad where roads are straight, since
 	 * a cell then meets no more quads along the road. */
-	size_t n = (size_t)(m->n_lanes > m->n_quads ? m->n_lanes : m->n_quads);
+	int n_long = m->n_quads + m->n_patches;
+	size_t n = (size_t)(m->n_lanes > n_long ? m->n_lanes : n_long);
 	double *v = vs_xcalloc(n, sizeof *v);
 	for (int i = 0; i < m->n_lanes; i++)
 		v[i] = m->lanes[i].width;
 	qsort(v, (size_t)m->n_lanes, sizeof *v, dbl_cmp);
-	double width = v[m->n_lanes / 2];
+	double width = fmax(v[m->n_lanes / 2], 0.5);
 	double cell = CELL_MAX_WIDTHS * width;
-	if (m->n_quads) {
+	if (n_long) {
 		for (int i = 0; i < m->n_quads; i++)
 			v[i] = m->quads[i].len;
-		qsort(v, (size_t)m->n_quads, sizeof *v, dbl_cmp);
-		cell = fmax(CELL_MIN_WIDTHS * width,
-		            fmin(cell, v[m->n_quads / 2]));
+		for (int i = 0; i < m->n_patches; i++) {
+			const map_patch *q = &m->patches[i];
+			v[m->n_quads + i] = hypot(q->x[1] - q->x[0],
+			                          q->y[1] - q->y[0]);
+		}
+		qsort(v, (size_t)n_long, sizeof *v, dbl_cmp);
+		/* patches are short where roads bend (their edges are
+		 * chords within a millimetre): cells about as long, so that
+		 * a cell meets a few of them, not dozens */
+		double lo = m->n_patches > m->n_quads ? PATCH_MIN_WIDTHS
+		                                       : CELL_MIN_WIDTHS;
+		cell = fmax(lo * width, fmin(cell, v[n_long / 2]));
 	}
 	free(v);
 
@@ -329,7 +386,17 @@ void map_index_build(vs_map *m)
 		box_add(box, b[0], b[1]);
 		box_add(box, b[2], b[3]);
 	}
-	for (uint32_t i = (uint32_t)m->n_quads; i < (uint32_t)m->n_recs; i++) {
+	for (int i = 0; i < m->n_patches; i++) {
+		double reach = m->info[m->n_recs - m->n_patches + i].reach;
+		for (int k = 0; k < 4; k++) {
+			box_add(box, m->patches[i].x[k] - reach,
+			        m->patches[i].y[k] - reach);
+			box_add(box, m->patches[i].x[k] + reach,
+			        m->patches[i].y[k] + reach);
+		}
+	}
+	for (uint32_t i = (uint32_t)m->n_quads;
+	     i < (uint32_t)(m->n_recs - m->n_patches); i++) {
 		const map_ring *r = map_ring_of(m, i);
 		box_add(box, r->ox - r->hi, r->oy - r->hi);
 		box_add(box, r->ox + r->hi, r->oy + r->hi);

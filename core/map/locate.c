@@ -82,6 +82,34 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
                            double py, double limit, double *qy)
 {
 	double x, y, qx;
+	if (map_is_patch(m, id)) {
+		const map_patch *q = map_patch_of(m, id);
+		double bx = 0, by = 0;
+		bx = fmax(fmax(px - fmax(fmax(q->x[0], q->x[1]),
+		                         fmax(q->x[2], q->x[3])),
+		               fmin(fmin(q->x[0], q->x[1]),
+		                    fmin(q->x[2], q->x[3])) - px), 0);
+		by = fmax(fmax(py - fmax(fmax(q->y[0], q->y[1]),
+		                         fmax(q->y[2], q->y[3])),
+		               fmin(fmin(q->y[0], q->y[1]),
+		                    fmin(q->y[2], q->y[3])) - py), 0);
+		*qy = 0;
+		if (bx * bx + by * by > limit * limit)
+			return INFINITY;
+		/* the chords' distance, less the bend of the edge across
+		 * from the point */
+		double d = map_patch_nearest(q, px, py, &x, &y);
+		const map_info *f = &m->info[id];
+		const map_psurf *ps = map_psurf_of(m, id);
+		double w = ps->hi0 - ps->lo0 + x * (ps->hi1 - ps->lo1 -
+		                                    ps->hi0 + ps->lo0);
+		double bend = 4 * x * (1 - x) * w;
+		if (d > 0 && y <= 0)
+			d = fmax(d - bend * -f->blo, 0);
+		else if (d > 0 && y >= 1)
+			d = fmax(d - bend * f->bhi, 0);
+		return d;
+	}
 	rec_local(m, id, px, py, &x, &y);
 	if (map_is_ring(m, id)) {
 		const map_ring *r = map_ring_of(m, id);
@@ -107,6 +135,24 @@ static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
 {
 	const map_info *f = &m->info[id];
 	int dir = k < f->n_left ? -1 : 1;
+	if (map_is_patch(m, id)) {
+		/* travel direction and position change linearly along it */
+		double u, v;
+		map_patch_nearest(map_patch_of(m, id), px, py, &u, &v);
+		/* k counts from first_lane (as for the other records);
+		 * lanes without area here have no entry */
+		const map_slane *q = &m->slanes[f->across];
+		for (int j = 0; j < f->n_lanes; j++)
+			if (q[j].lane == f->first_lane + k) {
+				q += j;
+				break;
+			}
+		double pos = q->p0 + u * (q->p1 - q->p0);
+		*p = pos > 0 ? (pos < 1 ? pos : 1) : 0;
+		*angle = map_wrap(travel_heading - q->h0 - u * q->dh);
+		*z = q->z0 + u * q->dz;
+		return;
+	}
 	if (map_is_ring(m, id)) {
 		/* exact arc: the angle round the centre is the position */
 		const map_ring *r = map_ring_of(m, id);
@@ -202,6 +248,24 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 	for (uint32_t k = 0; k < count; k++) {
 		uint32_t id = ids[k];
 		double x, y;
+		if (map_is_patch(m, id)) {
+			const map_info *f = &m->info[id];
+			if (!map_patch_uv(map_patch_of(m, id), q->x, q->y,
+			                  f->reach, &x, &y) ||
+			    x < -1e-9 || x > 1 + 1e-9)
+				continue;
+			for (int j = 0; j < f->n_lanes; j++) {
+				const map_slane *l = &m->slanes[f->across + j];
+				if (!map_slane_holds(l, x, y))
+					continue;
+				double p, a, z;
+				rec_eval(m, id, l->lane - f->first_lane, q->x,
+				         q->y, q->heading, &p, &a, &z);
+				consider(m, &q->on, id, l->lane, fabs(a),
+				         fabs(q->z - z));
+			}
+			continue;
+		}
 		rec_local(m, id, q->x, q->y, &x, &y);
 		if (map_is_ring(m, id) ? y < map_ring_of(m, id)->lo ||
 		                         y > map_ring_of(m, id)->hi
@@ -218,6 +282,27 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 			         fabs(q->z - z));
 		}
 	}
+}
+
+/* The lane of a patch whose range at u across it holds v, or the
+ * nearest one in v (ties: the first, lower in t). */
+static int patch_lane_at(const vs_map *m, uint32_t id, double u, double v)
+{
+	const map_info *f = &m->info[id];
+	int lane = f->first_lane;
+	double bd = INFINITY;
+	for (int j = 0; j < f->n_lanes; j++) {
+		const map_slane *l = &m->slanes[f->across + j];
+		double bend = 4 * u * (1 - u);
+		double lo = l->lo0 + u * (l->lo1 - l->lo0) + bend * l->blo;
+		double hi = l->hi0 + u * (l->hi1 - l->hi0) + bend * l->bhi;
+		double d = v < lo ? lo - v : v > hi ? v - hi : 0;
+		if (d < bd) {
+			bd = d;
+			lane = l->lane;
+		}
+	}
+	return lane;
 }
 
 /* The lowest-index lane of the record's road at y across it. */
@@ -243,9 +328,18 @@ static void visit_near(const vs_map *m, query *q, const uint32_t *ids,
 	for (uint32_t k = 0; k < count; k++) {
 		double limit = q->near.id < 0 ? INFINITY : q->near.k1, y;
 		double d = rec_distance(m, ids[k], q->x, q->y, limit, &y);
-		if (d <= limit)
-			consider(m, &q->near, ids[k], lane_at(m, ids[k], y), d,
-			         0);
+		if (d > limit)
+			continue;
+		int lane;
+		if (map_is_patch(m, ids[k])) {
+			double u, v;
+			map_patch_nearest(map_patch_of(m, ids[k]), q->x, q->y,
+			                  &u, &v);
+			lane = patch_lane_at(m, ids[k], u, v);
+		} else {
+			lane = lane_at(m, ids[k], y);
+		}
+		consider(m, &q->near, ids[k], lane, d, 0);
 	}
 }
 
@@ -368,3 +462,35 @@ void vs_map_locate(const vs_map *m, double x, double y, double z,
 	         travel_heading, &out->position, &out->angle, &zl);
 }
 
+
+int map_patch_find(const vs_map *m, double x, double y, uint32_t *id,
+                   double *u, double *v)
+{
+	if (!m || m->n_patches == 0)
+		return -1;
+	const map_grid *g = &m->levels[0];
+	int64_t cx, cy;
+	double edge;
+	locate_cell(g, x, y, &cx, &cy, &edge);
+	uint32_t n = 0;
+	const uint32_t *ids;
+	if (cx < 0 || cx >= g->nx || cy < 0 || cy >= g->ny ||
+	    !(ids = cell_ids(g, cx, cy, &n)))
+		return -1;
+	for (uint32_t k = 0; k < n; k++) {
+		if (!map_is_patch(m, ids[k]))
+			continue;
+		const map_info *f = &m->info[ids[k]];
+		if (!map_patch_uv(map_patch_of(m, ids[k]), x, y, f->reach, u,
+		                  v) ||
+		    *u < -1e-9 || *u > 1 + 1e-9)
+			continue;
+		for (int j = 0; j < f->n_lanes; j++)
+			if (map_slane_holds(&m->slanes[f->across + j], *u, *v)) {
+				*id = ids[k];
+				*u = fmin(fmax(*u, 0), 1);
+				return 0;
+			}
+	}
+	return -1;
+}

@@ -21,6 +21,11 @@
  * fixed while a road climbs. Lanes of different roads may overlap
  * (junctions, crossings): the most aligned one wins.
  *
+ * OpenDRIVE networks (map: {opendrive: FILE}, odr_*.c) add lanes whose
+ * areas are patches: side-by-side lanes between stations of a lane
+ * section, their edges chords bent back onto the true curves (see
+ * map_internal.h); s and Angle change linearly across a patch.
+ *
  * A map is built once and is then read-only: any number of threads may call
  * the query functions at the same time. It is reference counted (atomic),
  * so variants share their seed's map instead of copying it. */
@@ -52,6 +57,10 @@ typedef struct vs_lane {
 	                                   edges from the reference line,
 	                                   left > 0; |inner| < |outer| */
 	int closed;                     /* 1: a ring (circle road), s wraps */
+	int section;                    /* OpenDRIVE lane section index from
+	                                   0; 0 for YAML roads */
+	const char *type;               /* OpenDRIVE lane type ("driving",
+	                                   ...); "driving" for YAML roads */
 } vs_lane;
 
 /* A road to build, for vs_map_create (the YAML parser fills the same). */
@@ -107,7 +116,9 @@ vs_map *vs_map_ref(const vs_map *map);
 void vs_map_unref(vs_map *map);
 
 /* Number of lanes (0 for NULL), and lane i of them in road order: each
- * road's left lanes 1..n, then its right lanes -1..-n. */
+ * road's left lanes 1..n, then its right lanes -1..-n; then the OpenDRIVE
+ * lanes, road by road, section by section, each section's from its
+ * rightmost lane to its leftmost. */
 int vs_map_lane_count(const vs_map *map);
 const vs_lane *vs_map_lane(const vs_map *map, int i);
 
@@ -140,10 +151,70 @@ int vs_map_lane_point(const vs_map *map, int i, double p, double lateral,
 /* The curve of lane i at lateral offset (as above) as a polyline in travel
  * order, for drawing: polyline lanes give their vertices exactly, arcs are
  * split so no chord strays more than tolerance (m, > 0) from the arc, and
- * a ring repeats its first point last. Sets *xyz to a malloc'd array of
+ * a ring repeats its first point last; an OpenDRIVE lane gives its
+ * stations, its lateral offset scaled by the local width over the lane's
+ * (mean) width, so that +-width/2 follows its edges where it narrows or
+ * widens. Sets *xyz to a malloc'd array of
  * the returned number of rows of x y z (free it); returns -1 if i is not a
  * lane. */
 int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
                          double tolerance, double **xyz);
+
+/* The road surface under (x, y) (m) for a body with RoadRunner yaw (rad;
+ * 0 faces +Y): on an OpenDRIVE lane (one that is a lane for MapLocation),
+ * the road's elevation with its superelevation there (z, m), and the
+ * angles vs_map_settle describes (rad): roll, the nose-up slope ahead
+ * (about the body's X), and pitch, the right-side-down bank (about its
+ * Y), as R = Rz(yaw) Ry(pitch) Rx(roll) names them. Returns 1 on such a
+ * lane; elsewhere (or without OpenDRIVE roads) 0 with z, pitch and roll
+ * 0. Thread-safe. */
+int vs_map_surface(const vs_map *map, double x, double y, double yaw,
+                   double *z, double *pitch, double *roll);
+
+/* Puts a state on the road surface (vs_map_surface) when the map has
+ * OpenDRIVE roads: sets its z, and its pitch and roll so that R = Rz(yaw)
+ * Ry(pitch) Rx(roll) lays the body on the surface: roll (about the body's
+ * lateral X axis) lifts the nose by the slope ahead, pitch (about its
+ * forward Y axis) turns the right side down by the bank; off every road
+ * z, pitch and roll are 0. Without OpenDRIVE roads (or a NULL map) the
+ * state is left as it is. */
+void vs_map_settle(const vs_map *map, vs_state *s);
+
+/* The world point of OpenDRIVE lane coordinates (DESIGN.md "Roads from
+ * OpenDRIVE"): road id, lane id (in the lane section at s), s (m along
+ * the road's reference line) and offset (m from the lane's centre, to the
+ * left of the reference line > 0): xyz (m, z on the road surface) and the
+ * lane's travel heading there (rad from +X). Returns 0, or -1 with why
+ * (a message) when the map has no OpenDRIVE roads, or no such road, s or
+ * lane. */
+int vs_map_odr_point(const vs_map *map, const char *road, int lane, double s,
+                     double offset, double xyz[3], double *heading,
+                     char *why, size_t why_size);
+
+/* A point where the scenario takes one: `[x, y, z]` (heading NAN), or
+ * `{road: ID, lane: N, s: S, offset: O}` on the map's OpenDRIVE roads
+ * (offset defaults to 0; heading is the lane's travel direction). Returns
+ * 0, or -1 with err set to "FILE:LINE:COL: what: message". */
+int vs_map_parse_point(const struct vs_ydoc *doc, const struct vs_ynode *n,
+                       const vs_map *map, const char *what, double xyz[3],
+                       double *heading, vs_error *err);
+
+/* The lane coordinates of such a point's node (already read by
+ * vs_map_parse_point): the road id as the map holds it (valid while the
+ * map lives), lane, s and offset. Returns 0, or -1 if it is no such
+ * node. */
+int vs_map_lane_coords(const vs_map *map, const struct vs_ynode *n,
+                       const char **road, int *lane, double *s,
+                       double *offset);
+
+/* A list of at least min_rows such points, none equal to the one before,
+ * into a malloc'd row-major *out of *rows rows (as vs_y_rows does). */
+int vs_map_parse_points(const struct vs_ydoc *doc, const struct vs_ynode *n,
+                        const vs_map *map, const char *what, int min_rows,
+                        double **out, int *rows, vs_error *err);
+
+/* Reads an OpenDRIVE file (path as given) into a map of its lanes. On
+ * error returns NULL and sets err to "FILE:LINE:COL: message". */
+vs_map *vs_map_load_opendrive(const char *path, vs_error *err);
 
 #endif

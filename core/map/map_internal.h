@@ -7,6 +7,8 @@
 
 #include "map/map.h"
 
+struct odr_net;
+
 #define MAP_PI 3.14159265358979323846
 
 /* One segment of a polyline road's reference line, in plan. A point p has
@@ -39,7 +41,18 @@ typedef struct map_lane {
 	                     or its radius (circle) */
 	double *seg_s;    /* polyline: 3-D centre-line length from the
 	                     reference line's start to each vertex, n_points */
+	int n_st;         /* OpenDRIVE lane: its centre line at the stations
+	                     of its section, in travel order; 0 otherwise */
+	struct map_station *st;
 } map_lane;
+
+/* A point of an OpenDRIVE lane's centre line. */
+typedef struct map_station {
+	double x, y, z;   /* m */
+	double heading;   /* rad from +X, the travel direction */
+	double p;         /* normalised position along the lane */
+	double half;      /* m: half the lane's width there */
+} map_station;
 
 /* The pieces of road area the index points at ("records"): a polyline
  * road's trapezoid over one reference segment, all its lanes side by side
@@ -61,6 +74,42 @@ typedef struct map_quad {
 	double w;        /* m: the road's width */
 } map_quad;
 
+/* A patch: side by side lanes (a run of lanes for MapLocation, no other
+ * lane between them) of an OpenDRIVE lane section between two stations,
+ * the quadrilateral a (start, right edge), b (end, right), c (end, left),
+ * d (start, left), right and left, start and end as the reference line
+ * runs. A point's (u, v) in it are found by inverting the bilinear map
+ * a + u·(b - a) + v·(d - a) + u·v·(a - b + c - d); neighbouring patches
+ * share corners, so they tile the road without gaps. Its lanes are the
+ * map_slane entries info.across .. + info.n_lanes. */
+typedef struct map_patch {
+	double x[4], y[4]; /* m: a, b, c, d */
+} map_patch;
+
+/* One lane of a patch: where it is across (v, from the right edge) at
+ * the start and end, and what changes linearly in u along it. */
+typedef struct map_slane {
+	double lo0, hi0, lo1, hi1; /* v of its right and left edges, at the
+	                              start (u = 0) and end (u = 1) */
+	double p0, p1;             /* normalised lane position there */
+	double h0, dh;             /* rad: travel direction at u = 0, and
+	                              its change to u = 1 */
+	double blo, bhi;           /* bends of its right and left edges
+	                              (v units, + towards larger v): the
+	                              edge is at lin(u) + 4·b·u·(1 - u) */
+	double z0, dz;             /* m: centre-line z, and its rise */
+	int32_t lane;              /* index into vs_map.lanes */
+} map_slane;
+
+/* Where a patch is on its OpenDRIVE road, for the surface under it. */
+typedef struct map_psurf {
+	int32_t road;         /* into vs_map.odr roads */
+	double s0, s1;        /* m: reference-line s at the start and end */
+	double lo0, hi0;      /* m: lateral offsets of the right and left
+	                         edges at the start */
+	double lo1, hi1;      /* ... and at the end */
+} map_psurf;
+
 /* A ring: the annulus lo <= |p - o| <= hi. */
 typedef struct map_ring {
 	double ox, oy;   /* m: the circle's centre */
@@ -68,7 +117,8 @@ typedef struct map_ring {
 } map_ring;
 
 typedef struct map_info {
-	double heading;      /* rad from +X: the reference direction (quad) */
+	double heading;      /* rad from +X: the reference direction (quad);
+	                        the travel direction at the start (patch) */
 	double oz, dz;       /* m: z at the piece's start and its rise (quad);
 	                        the circle's z (ring) */
 	int32_t first_lane;  /* the road's lanes: first_lane + k, k < n_lanes;
@@ -76,6 +126,11 @@ typedef struct map_info {
 	int32_t n_lanes, n_left;
 	int32_t seg;         /* reference segment; -1: a ring */
 	int32_t across;      /* its lanes are across[across + k] */
+	/* patches: their right (lo) and left (hi) edges are the chords
+	 * between stations bent by a parabola, v + 4·b·u·(1 - u), b in v
+	 * units (outward > 0: lo's b is subtracted); reach (m) bounds how
+	 * far the bent edges stray outside the chords */
+	double blo, bhi, reach;
 } map_info;
 
 /* Lane k of a record: where it is across the record, and (quad) its
@@ -130,6 +185,11 @@ struct vs_map {
 	int n_recs, n_quads;
 	map_quad *quads;    /* road by road, segment by segment */
 	map_ring *rings;    /* n_recs - n_quads, road by road */
+	int n_patches;
+	map_patch *patches; /* the last n_patches records */
+	map_psurf *psurf;   /* n_patches */
+	map_slane *slanes;  /* the patches' lanes */
+	struct odr_net *odr; /* the OpenDRIVE network, or NULL */
 	map_info *info;     /* n_recs, by record id */
 	map_across *across; /* per record, one per lane of its road */
 	/* levels[0] finds the lanes containing a point; the coarser ones
@@ -152,22 +212,81 @@ double map_wrap(double a);
  * RoadRunner prints it: "{8-4-4-4-12}" lowercase, into out. */
 void map_uuid5(const char *name, char out[VS_MAP_UUID_LEN + 1]);
 
-/* Builds like vs_map_create; marks, when not NULL, place messages in the
- * file at path (see parse.c). */
+/* Builds like vs_map_create, adding the lanes of an OpenDRIVE network
+ * (may be NULL; the map takes it over, freeing it on failure too); marks,
+ * when not NULL, place messages in the file at path (see parse.c). */
 typedef struct map_marks {
 	vs_mark road, id, geom, lanes;
 	const vs_mark *points; /* polyline: one per point */
 } map_marks;
 vs_map *map_build(const vs_map_road *roads, int n_roads,
-                  const map_marks *marks, const char *path, vs_error *err);
+                  const map_marks *marks, const char *path,
+                  struct odr_net *odr, vs_error *err);
+
+/* The lanes and patches of an OpenDRIVE network, laid out on their own
+ * (odr_build.c): slanes[].lane counts from the first of these lanes,
+ * info[k].across from the first of these slanes. */
+typedef struct map_odr_out {
+	int n_lanes;
+	vs_lane *lanes;
+	map_lane *geo;
+	int n_patches;
+	map_patch *patches;
+	map_psurf *psurf;
+	map_info *info;
+	int n_slanes;
+	map_slane *slanes;
+} map_odr_out;
+void map_odr_layout(const struct odr_net *odr, map_odr_out *out);
 
 
 /* ---- helpers for grid.c and locate.c ----------------------------------- */
 
+static inline int map_is_patch(const vs_map *m, uint32_t id)
+{
+	return id >= (uint32_t)(m->n_recs - m->n_patches);
+}
+
 static inline int map_is_ring(const vs_map *m, uint32_t id)
 {
-	return id >= (uint32_t)m->n_quads;
+	return id >= (uint32_t)m->n_quads && !map_is_patch(m, id);
 }
+
+static inline const map_patch *map_patch_of(const vs_map *m, uint32_t id)
+{
+	return &m->patches[id - (uint32_t)(m->n_recs - m->n_patches)];
+}
+
+static inline const map_psurf *map_psurf_of(const vs_map *m, uint32_t id)
+{
+	return &m->psurf[id - (uint32_t)(m->n_recs - m->n_patches)];
+}
+
+/* (u, v) of the point (px, py) in a patch (map_patch), for points
+ * within reach (m) of its box; returns 0 without them when the point is
+ * further. */
+int map_patch_uv(const map_patch *q, double px, double py, double reach,
+                 double *u, double *v);
+
+/* Is v within a patch lane's edges at u (bends included)? */
+static inline int map_slane_holds(const struct map_slane *l, double u,
+                                  double v)
+{
+	double bend = 4 * u * (1 - u);
+	double lo = l->lo0 + u * (l->lo1 - l->lo0) + bend * l->blo;
+	double hi = l->hi0 + u * (l->hi1 - l->hi0) + bend * l->bhi;
+	return v >= lo - 1e-9 && v <= hi + 1e-9;
+}
+
+/* The first patch (lowest record id) containing (x, y) and the point's
+ * (u, v) in it; returns 0, or -1 when no patch holds the point. */
+int map_patch_find(const vs_map *m, double x, double y, uint32_t *id,
+                   double *u, double *v);
+
+/* Plan distance (m) from (px, py) to a patch, 0 inside, and the (u, v)
+ * of the patch's nearest point. */
+double map_patch_nearest(const map_patch *q, double px, double py,
+                         double *u, double *v);
 
 static inline const map_ring *map_ring_of(const vs_map *m, uint32_t id)
 {

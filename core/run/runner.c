@@ -517,7 +517,7 @@ static int store_lanes(const vs_scenario *seed, vs_store *st, vs_error *err)
 	for (int i = 0; i < n; i++) {
 		const vs_lane *l = vs_map_lane(seed->map, i);
 		rows[i] = (vs_lane_row){l->uuid, l->road, l->lane, l->length,
-		                        l->width};
+		                        l->width, l->section, l->type};
 	}
 	int rc = vs_store_set_lanes(st, rows, n, err) ? -2 : 0;
 	free(rows);

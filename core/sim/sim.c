@@ -468,6 +468,7 @@ static int observe(sim *S, int64_t k)
 {
 	if (S->map) {
 		for (int i = 0; i < S->n; i++) {
+			vs_map_settle(S->map, &S->cur[i]); /* on the road */
 			const vs_state *s = &S->cur[i];
 			vs_map_location l;
 			vs_map_locate(S->map, s->x, s->y, s->z,

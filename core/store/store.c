@@ -138,7 +138,7 @@ int vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
 	if (have > 0 || n == 0)
 		return 0;
 	if (exec(st, "BEGIN", err) ||
-	    prepare(st, "INSERT INTO lane VALUES (?,?,?,?,?,?)", &q, err))
+	    prepare(st, "INSERT INTO lane VALUES (?,?,?,?,?,?,?,?)", &q, err))
 		return -1;
 	for (int i = 0; i < n; i++) {
 		sqlite3_bind_int(q, 1, i + 1);
@@ -147,6 +147,9 @@ int vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
 		sqlite3_bind_int(q, 4, lanes[i].lane_index);
 		sqlite3_bind_double(q, 5, lanes[i].length);
 		sqlite3_bind_double(q, 6, lanes[i].width);
+		sqlite3_bind_int(q, 7, lanes[i].section);
+		sqlite3_bind_text(q, 8, lanes[i].type ? lanes[i].type : "driving",
+		                  -1, SQLITE_STATIC);
 		int rc = sqlite3_step(q);
 		sqlite3_reset(q);
 		if (rc != SQLITE_DONE) {

@@ -65,6 +65,8 @@ typedef struct vs_lane_row {
 	const char *road;
 	int lane_index;       /* signed: 1.. left, -1.. right */
 	double length, width; /* m */
+	int section;          /* OpenDRIVE lane section (0 for YAML roads) */
+	const char *type;     /* OpenDRIVE lane type ("driving") */
 } vs_lane_row;
 
 /* Stores the map's lanes unless the file has them already (a resume).

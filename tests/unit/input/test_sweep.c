@@ -255,7 +255,7 @@ typedef struct bad_case {
 	"allowed: actor, speed, waypoints, yaw, dimension, dimension.length, " \
 	"dimension.width, dimension.height, dimension.front_overhang, "       \
 	"dimension.rear_overhang, start, start.position, start.yaw, start.x, " \
-	"start.y, start.z, param, value"
+	"start.y, start.z, start.s, start.offset, param, value"
 
 static const bad_case bad_cases[] = {
 	/* the file */

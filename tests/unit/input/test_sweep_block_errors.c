@@ -77,7 +77,8 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:4:20: unknown key 'colour' in grid axis; allowed: actor, "
 	 "speed, waypoints, yaw, dimension.length, dimension.width, "
 	 "dimension.height, dimension.front_overhang, dimension.rear_overhang, "
-	 "start.position, start.yaw, start.x, start.y, start.z, param, value, "
+	 "start.position, start.yaw, start.x, start.y, start.z, start.s, "
+	 "start.offset, param, value, "
 	 "values"},
 	{G "{speed: {values: [1]}}\n",
 	 "w.yaml:4:9: grid axis: missing required key 'actor'"},

@@ -18,7 +18,8 @@ typedef struct bad_map {
 static const bad_map bad_maps[] = {
 	{"[1]\n", "m.yaml:1:1: map: expected a mapping, got a list"},
 	{"colour: red\n",
-	 "m.yaml:1:1: unknown key 'colour' in map; allowed: roads"},
+	 "m.yaml:1:1: unknown key 'colour' in map; allowed: roads, "
+	 "opendrive"},
 	{"roads: 5\n", "m.yaml:1:8: roads: expected a list, got '5'"},
 	{"roads: [5]\n", "m.yaml:1:9: road: expected a mapping, got '5'"},
 	{"roads:\n  - line: [[0, 0, 0], [1, 0, 0]]\n" LANES,

@@ -13,8 +13,13 @@
 
 vs_map *parse_map(const char *yaml, vs_error *err)
 {
+	return parse_map_at("m.yaml", yaml, err);
+}
+
+vs_map *parse_map_at(const char *path, const char *yaml, vs_error *err)
+{
 	memset(err, 0, sizeof *err);
-	vs_ydoc *doc = vs_ydoc_parse("m.yaml", yaml, strlen(yaml), err);
+	vs_ydoc *doc = vs_ydoc_parse(path, yaml, strlen(yaml), err);
 	if (!doc)
 		return NULL;
 	vs_map *m = NULL;
@@ -652,6 +657,9 @@ static Suite *map_suite(void)
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, bad_map_tcase());
 	suite_add_tcase(s, index_tcase());
+	suite_add_tcase(s, odr_geom_tcase());
+	suite_add_tcase(s, odr_locate_tcase());
+	suite_add_tcase(s, odr_bad_tcase());
 	return s;
 }
 

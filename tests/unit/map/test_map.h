@@ -26,7 +26,13 @@ static inline double wrap(double a)
  * messages; NULL with err set on error, or with err empty for no map. */
 vs_map *parse_map(const char *yaml, vs_error *err);
 
+/* The same, the YAML read as if from the file at path. */
+vs_map *parse_map_at(const char *path, const char *yaml, vs_error *err);
+
 TCase *bad_map_tcase(void);    /* bad_maps.c */
+TCase *odr_geom_tcase(void);   /* odr_geom_test.c */
+TCase *odr_locate_tcase(void); /* odr_locate_test.c */
+TCase *odr_bad_tcase(void);    /* odr_bad_test.c */
 TCase *index_tcase(void);      /* brute_force.c */
 
 #endif

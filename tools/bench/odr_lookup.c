@@ -1,0 +1,210 @@
+/* OpenDRIVE maps of 10, 1,000 and 10,000 lane sections, generated: load
+ * time (writing aside: reading the .xodr with libxml2 and building lanes,
+ * patches and the index) and MapLocation lookup cost, with the ratios to
+ * the 10-section map. Each road sits in its own 300 m tile: a line, a
+ * clothoid into an arc, a clothoid out and a line (200 m, a different
+ * heading per tile), two lane sections of 100 m with lanes 1, -1 and -2
+ * (-2 widening from 3 to 4 m in the second). Points are drawn near lanes
+ * as in map_lookup.c.
+ *
+ *   odr_lookup [LOOKUPS]      lookups per run (default 1,000,000), best
+ *                             of RUNS runs, CPU time
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "map/map.h"
+
+#define PI 3.14159265358979323846
+#define TILE 300.0      /* m */
+#define N_POINTS (1 << 18)
+#define RUNS 5
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double urand(unsigned long long *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+#define LANE(id, a, b) \
+	"<lane id=\"" id "\" type=\"driving\"><width sOffset=\"0\" a=\"" a \
+	"\" b=\"" b "\" c=\"0\" d=\"0\"/></lane>"
+
+/* Writes a network of n_sections lane sections (two a road) to path. */
+static void write_net(const char *path, int n_sections, double *side)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	int n_roads = (n_sections + 1) / 2;
+	int per_row = (int)ceil(sqrt((double)n_roads));
+	fputs("<?xml version=\"1.0\"?>\n<OpenDRIVE>\n<header revMajor=\"1\" "
+	      "revMinor=\"6\"/>\n", f);
+	const double k = 1.0 / 80; /* arc curvature, 1/m */
+	for (int r = 0; r < n_roads; r++) {
+		double cx = TILE * (r % per_row + 0.5);
+		double cy = TILE * (r / per_row + 0.5);
+		double h = 0.7 * r;
+		double x = cx - 100 * cos(h), y = cy - 100 * sin(h);
+		fprintf(f, "<road id=\"%d\" length=\"200\" junction=\"-1\">"
+		        "<planView>\n", r);
+		/* line 40, spiral 0 -> k 40, arc 40, spiral k -> 0 40, line
+		 * 40: the start of each from the one before, evaluated here
+		 * by small steps of the same curvature (a benchmark needs
+		 * no more than continuity to a few cm) */
+		static const double len[5] = {40, 40, 40, 40, 40};
+		double s = 0;
+		for (int g = 0; g < 5; g++) {
+			fprintf(f, "<geometry s=\"%.17g\" x=\"%.17g\" y=\"%.17g\" "
+			        "hdg=\"%.17g\" length=\"%g\">", s, x, y, h,
+			        len[g]);
+			if (g == 0 || g == 4)
+				fputs("<line/>", f);
+			else if (g == 1)
+				fprintf(f, "<spiral curvStart=\"0\" curvEnd="
+				        "\"%.17g\"/>", k);
+			else if (g == 2)
+				fprintf(f, "<arc curvature=\"%.17g\"/>", k);
+			else
+				fprintf(f, "<spiral curvStart=\"%.17g\" "
+				        "curvEnd=\"0\"/>", k);
+			fputs("</geometry>\n", f);
+			const int steps = 4000;
+			for (int i = 0; i < steps; i++) {
+				double t = (i + 0.5) / steps;
+				double kk = g == 1 ? k * t
+				            : g == 2 ? k
+				            : g == 3 ? k * (1 - t)
+				                     : 0;
+				double ds = len[g] / steps;
+				x += ds * cos(h + kk * ds / 2);
+				y += ds * sin(h + kk * ds / 2);
+				h += kk * ds;
+			}
+			s += len[g];
+		}
+		fputs("</planView><lanes>\n", f);
+		for (int sec = 0; sec < 2 && 2 * r + sec < n_sections; sec++)
+			fprintf(f, "<laneSection s=\"%d\"><left>" LANE("1", "3.5",
+			        "0") "</left><center><lane id=\"0\" type="
+			        "\"none\"/></center><right>" LANE("-1", "3.5",
+			        "0") LANE("-2", "3", "%s") "</right>"
+			        "</laneSection>\n", 100 * sec,
+			        sec ? "0.01" : "0");
+		fputs("</lanes></road>\n", f);
+	}
+	fputs("</OpenDRIVE>\n", f);
+	fclose(f);
+	*side = TILE * per_row;
+}
+
+static double time_lookups(const vs_map *m, const double *points, long n,
+                           double *check)
+{
+	vs_map_location loc;
+	double sum = 0, t0 = cpu_now();
+	for (long i = 0; i < n; i++) {
+		const double *p = points + 4 * (i & (N_POINTS - 1));
+		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
+		sum += loc.position + loc.lane + loc.is_on_lane;
+	}
+	double dt = cpu_now() - t0;
+	*check += sum;
+	return 1e9 * dt / (double)n;
+}
+
+/* Points near lanes; returns the share on a lane. */
+static double make_points(const vs_map *m, double *near)
+{
+	unsigned long long s = 42;
+	int on = 0, n_lanes = vs_map_lane_count(m);
+	for (int i = 0; i < N_POINTS; i++) {
+		double *p = near + 4 * i;
+		int lane = (int)(urand(&s) * n_lanes);
+		double w = vs_map_lane(m, lane)->width;
+		double lateral = (urand(&s) - 0.5) * (w + 2);
+		vs_map_lane_point(m, lane, urand(&s), lateral, p, NULL);
+		p[3] = (urand(&s) - 0.5) * 2 * PI;
+		vs_map_location loc;
+		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
+		on += loc.is_on_lane;
+	}
+	return (double)on / N_POINTS;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000000;
+	if (n < 1) {
+		fprintf(stderr, "usage: odr_lookup [LOOKUPS]\n");
+		return 2;
+	}
+	enum { SIZES = 3 };
+	static const int sizes[SIZES] = {10, 1000, 10000};
+	vs_map *maps[SIZES];
+	double *near[SIZES], load_cpu[SIZES], load_wall[SIZES], on[SIZES];
+	double ns[SIZES], check = 0;
+	char path[] = "/tmp/odr_lookup_XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		perror("mkstemp");
+		return 1;
+	}
+	close(fd);
+	for (int k = 0; k < SIZES; k++) {
+		double side;
+		write_net(path, sizes[k], &side);
+		double c0 = cpu_now(), w0 = wall_now();
+		vs_error err = {{0}};
+		maps[k] = vs_map_load_opendrive(path, &err);
+		load_cpu[k] = cpu_now() - c0;
+		load_wall[k] = wall_now() - w0;
+		if (!maps[k]) {
+			fprintf(stderr, "odr_lookup: %s\n", err.msg);
+			unlink(path);
+			return 1;
+		}
+		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
+		on[k] = make_points(maps[k], near[k]);
+		ns[k] = INFINITY;
+	}
+	unlink(path);
+	for (int run = 0; run < RUNS; run++)
+		for (int k = 0; k < SIZES; k++)
+			ns[k] = fmin(ns[k], time_lookups(maps[k], near[k], n,
+			                                 &check));
+	printf("%9s %7s %12s %13s %10s %12s %10s\n", "sections", "lanes",
+	       "load cpu ms", "load wall ms", "on lane %", "ns/lookup",
+	       "ratio");
+	for (int k = 0; k < SIZES; k++) {
+		printf("%9d %7d %12.1f %13.1f %10.1f %12.1f %10.2f\n", sizes[k],
+		       vs_map_lane_count(maps[k]), 1e3 * load_cpu[k],
+		       1e3 * load_wall[k], 100 * on[k], ns[k], ns[k] / ns[0]);
+		vs_map_unref(maps[k]);
+		free(near[k]);
+	}
+	printf("load ratio 10000:10 %.0f (10000:1000 %.1f); lookup ratio "
+	       "10000:10 %.2f (target < 2)\n", load_cpu[2] / load_cpu[0],
+	       load_cpu[2] / load_cpu[1], ns[2] / ns[0]);
+	fprintf(stderr, "checksum %g\n", check);
+	return 0;
+}
