@@ -8,7 +8,7 @@
  *     offset: [0, 0, 0]      # m, parent frame, from the parent's contact
  *                            # point to the child's (default 0)
  *     heading: 0             # deg in [-180, 180], child relative to parent,
- *     slope: 0               #   + about +Z / the pitch axis (default 0)
+ *     slope: 0               #   + about +Z / nose up about +X (default 0)
  *     child_point: hitch     # Front | Origin | Rear (computed) or an
  *     parent_point: Rear     #   imported point of the asset's points:
  *
@@ -71,8 +71,9 @@ typedef struct vs_attach {
 	vs_attach_type type;
 	double offset[3];              /* m, parent frame */
 	double heading;                /* rad, about the child's +Z */
-	double slope;                  /* rad, the child's pitch (DESIGN.md's
-	                                  Ry) relative to the parent */
+	double slope;                  /* rad, the child's pitch relative to
+	                                  the parent: Rx, about its X (right)
+	                                  axis, nose up positive */
 	vs_attach_point child_point, parent_point;
 	vs_mark mark;                  /* the attach: mapping */
 	vs_mark parent_mark, type_mark, slope_mark;
