@@ -469,14 +469,17 @@ static void finalize_shard(shard *s, stmts *q)
 	s->ids = NULL;
 }
 
-/* Copies variant i from a shard that holds it. */
+/* Copies variant i from the file that should hold it: 0 when copied,
+ * 1 when the file lacks it (an incomplete shard, merged with
+ * --allow-partial), -1 on a SQLite failure. */
 static int copy_variant(copier *c, stmts *q, long long i)
 {
 	sqlite3_stmt *v = q->variant;
 	sqlite3_bind_int64(v, 1, i);
-	if (sqlite3_step(v) != SQLITE_ROW) {
+	int step = sqlite3_step(v);
+	if (step != SQLITE_ROW) {
 		sqlite3_reset(v);
-		return -1;
+		return step == SQLITE_DONE ? 1 : -1;
 	}
 	int has_rows = sqlite3_column_type(v, c->lo_col) != SQLITE_NULL;
 	int n = 0;
@@ -557,7 +560,10 @@ static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 		int idx;
 		if (holder(s, n, v, &idx, err))
 			return VS_RC_INPUT;
-		if (idx < 0) {
+		int got = idx < 0 ? 1 : copy_variant(c, &q[idx], (long long)v);
+		if (got < 0)
+			return fail_db(err, c->tmp, c->out, "copying a variant");
+		if (got > 0) {
 			if (s[0].is_part && !allow_partial) {
 				vs_error_set(err, "variant %llu is in no part; "
 				             "finish them with vsweep-mpi run "
@@ -565,8 +571,6 @@ static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 				return VS_RC_INPUT;
 			}
 			sum->missing++;
-		} else if (copy_variant(c, &q[idx], (long long)v)) {
-			return fail_db(err, c->tmp, c->out, "copying a variant");
 		} else {
 			sum->variants++;
 		}
