@@ -37,6 +37,7 @@
 
 #include "common/util.h"
 #include "map/map.h"
+#include "run/contain.h"
 #include "sim/sim.h"
 
 volatile sig_atomic_t vs_run_stop;
@@ -120,7 +121,8 @@ static void simulate(runner *R, uint64_t i, slot *s)
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
 	                  o->no_wheels, o->no_map, o->signals, o->plugin_log};
-	int rc = vs_sim_run(s->variant, &so, res);
+	int rc = o->contain ? vs_run_contained(s->variant, &so, res)
+	                    : vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = vs_now() - t0;
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
 }

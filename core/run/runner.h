@@ -47,6 +47,8 @@ typedef struct vs_run_opts {
 	const char *shard_label; /* the file's shard record; NULL: "K/N" */
 	const char *signals;     /* vs_sim_opts.signals */
 	int plugin_log;          /* vs_sim_opts.plugin_log */
+	int contain;             /* each variant in a child process, so a
+	                          * crashing plugin fails only it (contain.c) */
 } vs_run_opts;
 
 typedef struct vs_run_summary {

@@ -145,6 +145,9 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.variant_timeout = a->variant_timeout,
 		/* a line in place on a terminal; full lines for a log */
 		.progress = isatty(STDERR_FILENO),
+		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
+		 * them in this one, where ASan and debuggers see the host. */
+		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
 	};
 	vs_run_summary sum;
 	vs_error err = {{0}};
