@@ -1,32 +1,40 @@
-/* Crash containment: one variant simulated in a forked child process.
+/* Crash containment: variants simulated in a child process per worker.
  *
- * Why a process per variant: a plugin is native code in our address
- * space; after a SIGSEGV, an abort() or an exit() inside it nothing in the
- * process can be trusted, and a call that never returns cannot be stopped
- * from another thread. A child that dies takes only its own variant with
- * it. The child is forked by the worker thread that would have simulated
- * the variant, after the variant scenario is built, so everything the
- * result points to (actor names, plugin names, event kinds: strings in the
- * variant scenario, the plugins or the binary) has the same address in the
- * parent, and only the result's arrays travel back, through a pipe, with
- * a header and a trailer that say the result is whole. The writer, the
- * store and SQLite stay in the parent: the child never touches them.
+ * Why processes: a plugin is native code in our address space; after a
+ * SIGSEGV, an abort() or an exit() inside it nothing in the process can
+ * be trusted, and a call that never returns cannot be stopped from
+ * another thread. A child that dies takes only its variant with it.
+ *
+ * How: each runner worker thread owns one child (vs_contain), forked from
+ * that thread at its first variant, so the child has the seed, the sweep
+ * and the loaded plugins at the parent's addresses. The worker writes a
+ * variant index down a socket; the child builds that variant itself (the
+ * same pure function of (sweep, i) the parent used), simulates it and
+ * writes the result back: a header, the arrays, a trailer. The child
+ * lives for many variants, so a fork's cost (page tables, copy-on-write
+ * faults) is paid once per worker, not once per variant. The writer, the
+ * store and SQLite stay in the parent: a child never touches them.
  *
  * Invariants:
- * - A result is used only when the pipe delivered it whole (magic
- *   trailer) and the child then exited 0; anything else is a crash,
- *   described from a page the child shares with this process: its crash
- *   handlers and its atexit hook name the plugin whose code is on the
- *   stack (backtrace + dladdr against the variant's plugin files), the
- *   actor using it, and the step, from the rows recorded so far.
+ * - Pointers in a result are the parent's: plugin names (desc->name),
+ *   event kinds and attachment names live in memory both share from the
+ *   fork; actor names, which live in the child's variant, are replaced
+ *   by the parent's own variant's, actor by actor (same order).
+ * - A result is used only when it came whole (magic header and trailer);
+ *   anything else is a crash, described from a page the child shares with
+ *   its parent: its crash handlers and its atexit hook name the plugin
+ *   whose code is on the stack (backtrace + dladdr against the variant's
+ *   plugin files), the actor using it, and the step, from the rows
+ *   recorded so far. A dead child is reaped and replaced at the next
+ *   variant.
  * - A stop (vs_run_stop) kills the child and returns -1, like a stopped
- *   vs_sim_run; a child past so->timeout + 1 s is killed (the in-process
- *   limit, checked between steps, gets its second to fire first, so
- *   results of variants that merely run long stay what they were).
+ *   vs_sim_run; a variant past so->timeout + 1 s is killed (the
+ *   in-process limit, checked between steps, gets its second to fire
+ *   first, so results of variants that merely run long stay as they were).
  * - The child's stdout is its stderr: a plugin's prints never mix with
  *   vsweep's own output; and it dies with the thread that forked it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
- * Called by runner.c's simulate(). */
+ * Called by runner.c's workers. */
 #define _GNU_SOURCE /* dladdr, __fpurge */
 #include "run/contain.h"
 
@@ -42,15 +50,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/util.h"
+#include "input/sweep.h"
 #include "plugin/registry.h"
 
 #define MAGIC 0x76737770u /* "vswp" */
 
-/* What precedes the arrays on the pipe. */
+/* What precedes the arrays on the socket. */
 typedef struct head {
 	uint32_t magic;
 	int32_t sim_rc;
@@ -156,7 +166,8 @@ static int write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
 	while (n > 0) {
-		ssize_t w = write(fd, c, n);
+		/* MSG_NOSIGNAL: a dead peer is an error, not our SIGPIPE. */
+		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -190,113 +201,6 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 		_exit(3);
 }
 
-static _Noreturn void child(int fd, last_words *words,
-                            const vs_scenario *variant,
-                            const vs_sim_opts *so, vs_result *res)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	__fpurge(stdout); /* the parent's pending output is the parent's */
-	dup2(STDERR_FILENO, STDOUT_FILENO);
-	c_variant = variant;
-	c_res = res;
-	c_every = so->record_every > 0 ? so->record_every : 1;
-	c_words = words;
-	void *warm[1];
-	backtrace(warm, 1); /* loads what backtrace needs, here, not later */
-	static char alt[65536]; /* for a plugin that overflows its stack */
-	stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
-	sigaltstack(&ss, NULL);
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_crash;
-	sa.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
-	static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
-		sigaction(crash[i], &sa, NULL);
-	atexit(on_exit_called);
-	int rc = vs_sim_run(variant, so, res);
-	send_result(fd, res, rc);
-	c_exiting = 1;
-	_exit(0);
-}
-
-/* Reads the child's whole output into *buf (grown as needed), giving up
- * on a stop or past the deadline (0: none). Returns 0 at end of file, 1
- * on a stop, 2 past the deadline. */
-static int read_all(int fd, const vs_sim_opts *so, double deadline,
-                    char **buf, size_t *len)
-{
-	size_t cap = 1 << 16;
-	*buf = vs_xrealloc(*buf, cap);
-	*len = 0;
-	for (;;) {
-		if (so->stop && *so->stop)
-			return 1;
-		if (deadline > 0 && vs_now() > deadline)
-			return 2;
-		struct pollfd p = {fd, POLLIN, 0};
-		int ready = poll(&p, 1, 100); /* ms: notice stops */
-		if (ready <= 0)
-			continue;
-		if (cap - *len < 65536) {
-			cap *= 2;
-			*buf = vs_xrealloc(*buf, cap);
-		}
-		ssize_t r = read(fd, *buf + *len, cap - *len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return 0;
-		*len += (size_t)r;
-	}
-}
-
-/* Copies n items of size sz from the buffer at *at into a new array. */
-static void *take(const char *buf, size_t *at, size_t n, size_t sz)
-{
-	void *p = vs_xcalloc(n ? n : 1, sz);
-	memcpy(p, buf + *at, n * sz);
-	*at += n * sz;
-	return p;
-}
-
-/* The result, when buf holds one whole; 1 if so, 0 if not. */
-static int unpack(const char *buf, size_t len, vs_result *res, int *sim_rc)
-{
-	head h;
-	if (len < sizeof h + sizeof(uint32_t))
-		return 0;
-	memcpy(&h, buf, sizeof h);
-	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
-	    h.n_rows < 0 || h.n_events < 0)
-		return 0;
-	size_t want = sizeof h + sizeof *res->actors * (size_t)h.n_actors +
-	              sizeof *res->wheels * (size_t)h.n_wheels +
-	              sizeof *res->rows * (size_t)h.n_rows +
-	              sizeof *res->events * (size_t)h.n_events +
-	              sizeof(uint32_t);
-	uint32_t end;
-	if (len != want)
-		return 0;
-	memcpy(&end, buf + len - sizeof end, sizeof end);
-	if (end != MAGIC)
-		return 0;
-	size_t at = sizeof h;
-	res->status = (vs_variant_status)h.status;
-	memcpy(res->error, h.error, sizeof res->error);
-	res->n_actors = h.n_actors;
-	res->actors = take(buf, &at, (size_t)h.n_actors, sizeof *res->actors);
-	res->n_wheels = h.n_wheels;
-	res->wheels = take(buf, &at, (size_t)h.n_wheels, sizeof *res->wheels);
-	res->n_rows = res->cap_rows = h.n_rows;
-	res->rows = take(buf, &at, (size_t)h.n_rows, sizeof *res->rows);
-	res->n_events = res->cap_events = h.n_events;
-	res->events = take(buf, &at, (size_t)h.n_events, sizeof *res->events);
-	res->summary = h.summary;
-	*sim_rc = h.sim_rc;
-	return 1;
-}
-
 /* A variant whose child died (status st of waitpid): failed, no rows,
  * the reason. */
 static void crashed(vs_result *res, int st, const last_words *w)
@@ -313,56 +217,261 @@ static void crashed(vs_result *res, int st, const last_words *w)
 	         w->set ? w->where : "(no plugin frame found)");
 }
 
-int vs_run_contained(const vs_scenario *variant, const vs_sim_opts *so,
-                     vs_result *res)
+/* Reads one whole request or result: n bytes into p, giving up on a stop
+ * or past the deadline (0: none); so may be NULL (no stop, no deadline).
+ * Returns 0, 1 (stop), 2 (deadline) or 3 (end of file: the other side
+ * is gone). */
+static int read_exact(int fd, void *p, size_t n, const vs_sim_opts *so,
+                      double deadline)
 {
-	last_words *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE,
-	                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int fds[2];
-	if (w == MAP_FAILED || pipe(fds) != 0) {
-		/* No room for a child: simulate here, uncontained. */
-		if (w != MAP_FAILED)
-			munmap(w, sizeof *w);
-		return vs_sim_run(variant, so, res);
+	char *c = p;
+	while (n > 0) {
+		if (so && so->stop && *so->stop)
+			return 1;
+		if (deadline > 0 && vs_now() > deadline)
+			return 2;
+		if (so) {
+			struct pollfd q = {fd, POLLIN, 0};
+			if (poll(&q, 1, 100) <= 0) /* ms: notice stops */
+				continue;
+		}
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 3;
+		c += r;
+		n -= (size_t)r;
 	}
-	memset(w, 0, sizeof *w);
+	return 0;
+}
+
+/* The child: variants in, results out, until the request socket closes. */
+static _Noreturn void child(int in, int out, last_words *words,
+                            const vs_sweep *sw, const vs_scenario *seed,
+                            const vs_sim_opts *so)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* Only our two sockets: a copy of another worker's would keep its
+	 * child from seeing its parent's end close, or its parent from
+	 * seeing it die; and the results file is the parent's alone. */
+	unsigned lo = (unsigned)(in < out ? in : out);
+	unsigned hi = (unsigned)(in < out ? out : in);
+	if (lo > 3)
+		close_range(3, lo - 1, 0);
+	if (hi > lo + 1)
+		close_range(lo + 1, hi - 1, 0);
+	close_range(hi + 1, ~0u, 0);
+	__fpurge(stdout); /* the parent's pending output is the parent's */
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	c_every = so->record_every > 0 ? so->record_every : 1;
+	c_words = words;
+	void *warm[1];
+	backtrace(warm, 1); /* loads what backtrace needs, here, not later */
+	static char alt[65536]; /* for a plugin that overflows its stack */
+	stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
+	sigaltstack(&ss, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
+	static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
+		sigaction(crash[i], &sa, NULL);
+	atexit(on_exit_called);
+	uint64_t i;
+	while (read_exact(in, &i, sizeof i, NULL, 0) == 0) {
+		vs_result res;
+		memset(&res, 0, sizeof res);
+		res.variant = i;
+		vs_error err = {{0}};
+		vs_scenario *v = vs_sweep_variant(sw, seed, i, NULL, &err);
+		int rc = 0;
+		if (v) {
+			c_variant = v;
+			c_res = &res;
+			rc = vs_sim_run(v, so, &res);
+		} else {
+			res.status = VS_VARIANT_FAILED;
+			snprintf(res.error, sizeof res.error, "%s", err.msg);
+		}
+		send_result(out, &res, rc);
+		c_variant = NULL;
+		vs_result_finish(&res);
+		vs_scenario_destroy(v);
+	}
+	c_exiting = 1;
+	_exit(0);
+}
+
+struct vs_contain {
+	const vs_sweep *sw;
+	const vs_scenario *seed;
+	pid_t pid;            /* 0: no child */
+	int to, from;         /* request and result sockets, parent's ends */
+	last_words *words;    /* shared with the child */
+};
+
+vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed)
+{
+	vs_contain *c = vs_xcalloc(1, sizeof *c);
+	c->sw = sw;
+	c->seed = seed;
+	c->to = c->from = -1;
+	c->words = mmap(NULL, sizeof *c->words, PROT_READ | PROT_WRITE,
+	                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c->words == MAP_FAILED)
+		c->words = NULL;
+	return c;
+}
+
+/* Ends the child (idle, stuck or dead: it holds nothing to save) and
+ * reaps it; returns its wait status. */
+static int end_child(vs_contain *c)
+{
+	int st = 0;
+	if (!c->pid)
+		return 0;
+	kill(c->pid, SIGKILL);
+	close(c->to);
+	close(c->from);
+	c->to = c->from = -1;
+	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	c->pid = 0;
+	return st;
+}
+
+void vs_contain_destroy(vs_contain *c)
+{
+	if (!c)
+		return;
+	end_child(c);
+	if (c->words)
+		munmap(c->words, sizeof *c->words);
+	free(c);
+}
+
+/* Forks the child; 0, or -1 when the system refuses. */
+static int start_child(vs_contain *c, const vs_sim_opts *so)
+{
+	int req[2], out[2];
+	if (!c->words || socketpair(AF_UNIX, SOCK_STREAM, 0, req) != 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, out) != 0) {
+		close(req[0]);
+		close(req[1]);
+		return -1;
+	}
 	pid_t pid = fork();
 	if (pid == 0) {
-		close(fds[0]);
-		child(fds[1], w, variant, so, res);
+		close(req[1]);
+		close(out[0]);
+		child(req[0], out[1], c->words, c->sw, c->seed, so);
 	}
-	close(fds[1]);
+	close(req[0]);
+	close(out[1]);
 	if (pid < 0) {
-		close(fds[0]);
-		munmap(w, sizeof *w);
-		return vs_sim_run(variant, so, res);
+		close(req[1]);
+		close(out[0]);
+		return -1;
+	}
+	c->pid = pid;
+	c->to = req[1];
+	c->from = out[0];
+	return 0;
+}
+
+/* Reads the result of the variant just asked for into res. Returns 0
+ * (whole), 1 (stop), 2 (deadline) or 3 (the child died). */
+static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
+                   vs_result *res, int *sim_rc)
+{
+	head h;
+	int why = read_exact(c->from, &h, sizeof h, so, deadline);
+	if (why)
+		return why;
+	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
+	    h.n_rows < 0 || h.n_events < 0)
+		return 3;
+	res->status = (vs_variant_status)h.status;
+	memcpy(res->error, h.error, sizeof res->error);
+	res->summary = h.summary;
+	*sim_rc = h.sim_rc;
+	res->actors = vs_xcalloc((size_t)h.n_actors + 1, sizeof *res->actors);
+	res->wheels = vs_xcalloc((size_t)h.n_wheels + 1, sizeof *res->wheels);
+	res->rows = vs_xcalloc((size_t)h.n_rows + 1, sizeof *res->rows);
+	res->events = vs_xcalloc((size_t)h.n_events + 1, sizeof *res->events);
+	if ((why = read_exact(c->from, res->actors, sizeof *res->actors *
+	                      (size_t)h.n_actors, so, deadline)) ||
+	    (why = read_exact(c->from, res->wheels, sizeof *res->wheels *
+	                      (size_t)h.n_wheels, so, deadline)) ||
+	    (why = read_exact(c->from, res->rows, sizeof *res->rows *
+	                      (size_t)h.n_rows, so, deadline)) ||
+	    (why = read_exact(c->from, res->events, sizeof *res->events *
+	                      (size_t)h.n_events, so, deadline)))
+		return why;
+	res->n_actors = h.n_actors;
+	res->n_wheels = h.n_wheels;
+	res->n_rows = res->cap_rows = h.n_rows;
+	res->n_events = res->cap_events = h.n_events;
+	uint32_t end = 0;
+	why = read_exact(c->from, &end, sizeof end, so, deadline);
+	if (why)
+		return why;
+	return end == MAGIC ? 0 : 3;
+}
+
+/* Drops what a broken result left in res (the caller's fields stay). */
+static void clear_partial(vs_result *res)
+{
+	free(res->actors);
+	free(res->wheels);
+	free(res->rows);
+	free(res->events);
+	res->actors = NULL;
+	res->wheels = NULL;
+	res->rows = NULL;
+	res->events = NULL;
+	res->n_actors = res->n_wheels = 0;
+	res->n_rows = res->cap_rows = res->n_events = res->cap_events = 0;
+	memset(&res->summary, 0, sizeof res->summary);
+	res->error[0] = 0;
+}
+
+int vs_contain_run(vs_contain *c, const vs_scenario *variant,
+                   const vs_sim_opts *so, vs_result *res)
+{
+	if (!c->pid && start_child(c, so) != 0)
+		return vs_sim_run(variant, so, res); /* no child: uncontained */
+	memset(c->words, 0, sizeof *c->words);
+	uint64_t i = res->variant;
+	if (write_all(c->to, &i, sizeof i) != 0) {
+		/* Died between variants (killed from outside): a new one. */
+		end_child(c);
+		if (start_child(c, so) != 0 || write_all(c->to, &i, sizeof i))
+			return vs_sim_run(variant, so, res);
 	}
 	double deadline = so->timeout > 0 ? vs_now() + so->timeout + 1.0 : 0;
-	char *buf = NULL;
-	size_t len = 0;
-	int why = read_all(fds[0], so, deadline, &buf, &len);
-	close(fds[0]);
-	if (why)
-		kill(pid, SIGKILL);
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	int rc = 0, sim_rc = 0;
-	if (why == 1) {
-		rc = -1;
-	} else if (why == 2) {
-		res->status = VS_VARIANT_FAILED;
+	int sim_rc = 0;
+	int why = receive(c, so, deadline, res, &sim_rc);
+	res->owner = (void *)variant;
+	if (why == 0) {
+		/* Actor names: the parent's copy of the same variant's. */
+		for (int k = 0; k < res->n_actors && k < variant->n_actors; k++)
+			res->actors[k].name = variant->actors[k].name;
+		return sim_rc;
+	}
+	clear_partial(res);
+	int st = end_child(c);
+	if (why == 1)
+		return -1;
+	res->status = VS_VARIANT_FAILED;
+	if (why == 2)
 		snprintf(res->error, sizeof res->error, "exceeded the "
 		         "wall-clock limit of %g s inside a plugin call; its "
 		         "process was killed", so->timeout);
-	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-	           unpack(buf, len, res, &sim_rc)) {
-		rc = sim_rc;
-	} else {
-		crashed(res, st, w);
-	}
-	res->owner = (void *)variant;
-	free(buf);
-	munmap(w, sizeof *w);
-	return rc;
+	else
+		crashed(res, st, c->words);
+	return 0;
 }

@@ -101,8 +101,9 @@ static int stopping(runner *R)
 	return atomic_load(&R->stop) || vs_run_stop;
 }
 
-/* Builds and simulates variant i into s. */
-static void simulate(runner *R, uint64_t i, slot *s)
+/* Builds and simulates variant i into s; in c's child process when c is
+ * not NULL. */
+static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
 {
 	const vs_run_opts *o = R->opts;
 	double t0 = vs_now();
@@ -121,8 +122,8 @@ static void simulate(runner *R, uint64_t i, slot *s)
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
 	                  o->no_wheels, o->no_map, o->signals, o->plugin_log};
-	int rc = o->contain ? vs_run_contained(s->variant, &so, res)
-	                    : vs_sim_run(s->variant, &so, res);
+	int rc = c ? vs_contain_run(c, s->variant, &so, res)
+	           : vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = vs_now() - t0;
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
 }
@@ -168,15 +169,18 @@ static void *worker(void *arg)
 {
 	runner *R = arg;
 	uint64_t j, i;
+	vs_contain *c = R->opts->contain ? vs_contain_create(R->sw, R->seed)
+	                                 : NULL;
 	while (take(R, &j, &i)) {
 		slot local = {0};
-		simulate(R, i, &local);
+		simulate(R, c, i, &local);
 
 		pthread_mutex_lock(&R->mu);
 		R->slots[j % R->window] = local;
 		pthread_cond_broadcast(&R->ready);
 		pthread_mutex_unlock(&R->mu);
 	}
+	vs_contain_destroy(c);
 	return NULL;
 }
 

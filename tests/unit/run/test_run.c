@@ -149,6 +149,8 @@ static vs_run_opts opts(const char *out, int jobs)
 	};
 }
 
+static int contain; /* the runs of run_list simulate in child processes */
+
 /* Runs order[from .. to) into out with jobs threads. */
 static vs_rc run_list(const char *out, int jobs, vs_store_mode mode,
                       int from, int to, int stop_at, vs_run_summary *sum)
@@ -157,6 +159,7 @@ static vs_rc run_list(const char *out, int jobs, vs_store_mode mode,
 	vs_index_source src = {list_next, &q};
 	vs_run_opts o = opts(out, jobs);
 	o.mode = mode;
+	o.contain = contain;
 	o.source = &src;
 	vs_error err = {{0}};
 	vs_rc rc = vs_run(scn, sw, reg, &o, sum, &err);
@@ -250,6 +253,25 @@ START_TEST(same_rows_for_any_jobs)
 }
 END_TEST
 
+/* Simulated in child processes (contain.c), the rows are the same. */
+START_TEST(contained_runs_store_the_same_rows)
+{
+	vs_run_summary sum;
+	run_list(in_dir("in.db"), 2, VS_STORE_CREATE, 0, N_VARIANTS, -1, &sum);
+	contain = 1;
+	for (int jobs = 1; jobs <= 3; jobs++) {
+		char name[32];
+		snprintf(name, sizeof name, "c%d.db", jobs);
+		run_list(in_dir(name), jobs, VS_STORE_CREATE, 0, N_VARIANTS, -1,
+		         &sum);
+		ck_assert_int_eq(sum.done, N_VARIANTS);
+		check_stored(in_dir(name), order, N_VARIANTS);
+		check_same_rows(in_dir("in.db"), in_dir(name));
+	}
+	contain = 0;
+}
+END_TEST
+
 START_TEST(shard_sequence_without_source)
 {
 	/* Shard 1/3 of 12: indices 1, 4, 7, 10, in that order. */
@@ -317,6 +339,7 @@ static Suite *run_suite(void)
 	TCase *t = tcase_create("run");
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_add_test(t, same_rows_for_any_jobs);
+	tcase_add_test(t, contained_runs_store_the_same_rows);
 	tcase_add_test(t, shard_sequence_without_source);
 	tcase_add_test(t, resumed_equals_uninterrupted);
 	tcase_add_test(t, stop_leaves_whole_variants_in_order);
