@@ -190,11 +190,16 @@ static void progress(runner *R, double t0, int final)
 	double dt = vs_now() - t0;
 	uint64_t n = s->done + s->failed;
 	double rate = dt > 0 ? (double)s->actor_steps / dt : 0;
+	char crashed[48] = ""; /* said only when some did */
+	if (s->crashed)
+		snprintf(crashed, sizeof crashed, " (%llu crashed)",
+		         (unsigned long long)s->crashed);
 	if (!R->own_src) {
 		/* A source does not say how many will come: no total, no ETA. */
-		fprintf(stderr, "\rvsweep: %llu variants, %llu failed, %.3g "
+		fprintf(stderr, "\rvsweep: %llu variants, %llu failed%s, %.3g "
 		        "actor-steps/s   %s", (unsigned long long)n,
-		        (unsigned long long)s->failed, rate, final ? "\n" : "");
+		        (unsigned long long)s->failed, crashed, rate,
+		        final ? "\n" : "");
 		fflush(stderr);
 		return;
 	}
@@ -202,11 +207,11 @@ static void progress(runner *R, double t0, int final)
 	uint64_t left = R->total - s->skipped - n;
 	double eta = vps > 0 ? (double)left / vps : 0;
 	fprintf(stderr,
-	        "\rvsweep: %llu/%llu variants, %llu failed, %.3g actor-steps/s,"
-	        " ETA %d:%02d:%02d   %s",
+	        "\rvsweep: %llu/%llu variants, %llu failed%s, %.3g "
+	        "actor-steps/s, ETA %d:%02d:%02d   %s",
 	        (unsigned long long)(s->skipped + n),
 	        (unsigned long long)R->total, (unsigned long long)s->failed,
-	        rate, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60,
+	        crashed, rate, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60,
 	        final ? "\n" : "");
 	fflush(stderr);
 }
@@ -261,6 +266,9 @@ static void writer(runner *R, vs_store *st)
 			sum->done++;
 		else
 			sum->failed++;
+		if (s->res.status != VS_VARIANT_DONE &&
+		    strncmp(s->res.error, "crashed:", 8) == 0)
+			sum->crashed++;
 		pthread_mutex_lock(&R->mu);
 		release(s);
 		R->written++;

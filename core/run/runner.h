@@ -56,6 +56,7 @@ typedef struct vs_run_summary {
 	                          * in the file when the run ended */
 	uint64_t skipped;        /* already stored (resume) */
 	uint64_t done, failed;   /* stored by this run */
+	uint64_t crashed;        /* of the failed: "crashed:" (contain.c) */
 	int64_t actor_steps;     /* simulated by this run */
 	double seconds;          /* wall time of this run */
 	int interrupted;

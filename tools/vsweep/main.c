@@ -165,11 +165,15 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	}
 	double rate = sum.seconds > 0 ? (double)sum.actor_steps / sum.seconds
 	                              : 0;
-	printf("vsweep: %s: %llu variants (%llu done, %llu failed, %llu "
+	char crashed[48] = ""; /* said only when some did */
+	if (sum.crashed)
+		snprintf(crashed, sizeof crashed, " (%llu crashed)",
+		         (unsigned long long)sum.crashed);
+	printf("vsweep: %s: %llu variants (%llu done, %llu failed%s, %llu "
 	       "already stored) in %.2f s, %.3g actor-steps/s\n",
 	       a->out, (unsigned long long)sum.total,
 	       (unsigned long long)sum.done, (unsigned long long)sum.failed,
-	       (unsigned long long)sum.skipped, sum.seconds, rate);
+	       crashed, (unsigned long long)sum.skipped, sum.seconds, rate);
 	rc = vs_run_outcome(&sum);
 	if (rc == VS_RC_INTERRUPTED)
 		print_resume_hint("interrupted", argc, argv);
