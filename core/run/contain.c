@@ -98,9 +98,12 @@ static const char *signal_name(int sig)
 	return "signal";
 }
 
-/* The variant's actor using the plugin loaded from file, or -1. */
-static int actor_of(const char *file, const char **plugin)
+/* The variant's first actor using the plugin loaded from file, or -1;
+ * *others: how many more use it (the stack cannot tell which one). */
+static int actor_of(const char *file, const char **plugin, int *others)
 {
+	int first = -1;
+	*others = 0;
 	for (int i = 0; i < c_variant->n_actors; i++) {
 		const vs_plugin_use *u[2] = {&c_variant->actors[i].vehicle_model,
 		                             &c_variant->actors[i].behaviour};
@@ -108,10 +111,13 @@ static int actor_of(const char *file, const char **plugin)
 			if (u[k]->loaded && u[k]->loaded->path &&
 			    strcmp(u[k]->loaded->path, file) == 0) {
 				*plugin = u[k]->loaded->desc->name;
-				return i;
+				if (first < 0)
+					first = i;
+				else if (first != i)
+					++*others;
 			}
 	}
-	return -1;
+	return first;
 }
 
 /* Fills the shared page: the innermost plugin frame on the stack, its
@@ -120,14 +126,16 @@ static int actor_of(const char *file, const char **plugin)
  * but backtrace's, warmed up before the simulation started. */
 static void describe(void)
 {
+	if (!c_variant || !c_res)
+		return; /* not simulating: no plugin to name */
 	void *pc[64];
 	int n = backtrace(pc, 64);
 	const char *plugin = NULL;
-	int actor = -1;
+	int actor = -1, others = 0;
 	for (int i = 0; i < n && actor < 0; i++) {
 		Dl_info di;
 		if (dladdr(pc[i], &di) && di.dli_fname)
-			actor = actor_of(di.dli_fname, &plugin);
+			actor = actor_of(di.dli_fname, &plugin, &others);
 	}
 	char step[64] = "";
 	if (c_res->n_rows > 0) {
@@ -141,9 +149,10 @@ static void describe(void)
 	}
 	if (actor >= 0)
 		snprintf(c_words->where, sizeof c_words->where,
-		         "in plugin %s, actor %lld (%s)%s", plugin,
+		         "in plugin %s, actor %lld (%s)%s%s", plugin,
 		         (long long)c_variant->actors[actor].id,
-		         c_variant->actors[actor].name, step);
+		         c_variant->actors[actor].name,
+		         others ? " or another actor using it" : "", step);
 	else
 		snprintf(c_words->where, sizeof c_words->where,
 		         "outside any plugin's code%s", step);
