@@ -67,6 +67,9 @@ typedef struct head {
 	int32_t status;
 	int32_t n_actors, n_wheels;
 	int64_t n_rows, n_events;
+	int32_t n_signal_names;  /* each sent as a uint32 length and bytes */
+	int64_t n_signals;
+	int64_t n_logs, n_logs_kept;
 	vs_summary summary;
 	char error[1024];
 } head;
@@ -198,6 +201,11 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	h.n_wheels = r->n_wheels;
 	h.n_rows = r->n_rows;
 	h.n_events = r->n_events;
+	h.n_signal_names = r->n_signal_names;
+	h.n_signals = r->n_signals;
+	h.n_logs = r->n_logs;
+	h.n_logs_kept = r->n_logs < VS_LOG_ROWS_KEPT ? r->n_logs
+	                                             : VS_LOG_ROWS_KEPT;
 	h.summary = r->summary;
 	memcpy(h.error, r->error, sizeof h.error);
 	uint32_t end = MAGIC;
@@ -206,7 +214,16 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	    write_all(fd, r->wheels, sizeof *r->wheels * (size_t)r->n_wheels) ||
 	    write_all(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows) ||
 	    write_all(fd, r->events, sizeof *r->events * (size_t)r->n_events) ||
-	    write_all(fd, &end, sizeof end))
+	    write_all(fd, r->signals, sizeof *r->signals * (size_t)r->n_signals) ||
+	    write_all(fd, r->logs, sizeof *r->logs * (size_t)h.n_logs_kept))
+		_exit(3);
+	for (int i = 0; i < r->n_signal_names; i++) {
+		uint32_t len = (uint32_t)strlen(r->signal_names[i]);
+		if (write_all(fd, &len, sizeof len) ||
+		    write_all(fd, r->signal_names[i], len))
+			_exit(3);
+	}
+	if (write_all(fd, &end, sizeof end))
 		_exit(3);
 }
 
@@ -401,7 +418,9 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	if (why)
 		return why;
 	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
-	    h.n_rows < 0 || h.n_events < 0)
+	    h.n_rows < 0 || h.n_events < 0 || h.n_signal_names < 0 ||
+	    h.n_signals < 0 || h.n_logs_kept < 0 ||
+	    h.n_logs_kept > VS_LOG_ROWS_KEPT)
 		return 3;
 	res->status = (vs_variant_status)h.status;
 	memcpy(res->error, h.error, sizeof res->error);
@@ -411,6 +430,9 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->wheels = vs_xcalloc((size_t)h.n_wheels + 1, sizeof *res->wheels);
 	res->rows = vs_xcalloc((size_t)h.n_rows + 1, sizeof *res->rows);
 	res->events = vs_xcalloc((size_t)h.n_events + 1, sizeof *res->events);
+	res->signals = vs_xcalloc((size_t)h.n_signals + 1,
+	                          sizeof *res->signals);
+	res->logs = vs_xcalloc((size_t)h.n_logs_kept + 1, sizeof *res->logs);
 	if ((why = read_exact(c->from, res->actors, sizeof *res->actors *
 	                      (size_t)h.n_actors, so, deadline)) ||
 	    (why = read_exact(c->from, res->wheels, sizeof *res->wheels *
@@ -418,12 +440,32 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	    (why = read_exact(c->from, res->rows, sizeof *res->rows *
 	                      (size_t)h.n_rows, so, deadline)) ||
 	    (why = read_exact(c->from, res->events, sizeof *res->events *
-	                      (size_t)h.n_events, so, deadline)))
+	                      (size_t)h.n_events, so, deadline)) ||
+	    (why = read_exact(c->from, res->signals, sizeof *res->signals *
+	                      (size_t)h.n_signals, so, deadline)) ||
+	    (why = read_exact(c->from, res->logs, sizeof *res->logs *
+	                      (size_t)h.n_logs_kept, so, deadline)))
 		return why;
+	res->signal_names = vs_xcalloc((size_t)h.n_signal_names + 1,
+	                               sizeof *res->signal_names);
+	for (int k = 0; k < h.n_signal_names; k++) {
+		uint32_t len;
+		if ((why = read_exact(c->from, &len, sizeof len, so, deadline)))
+			return why;
+		if (len > 4096)
+			return 3;
+		res->signal_names[k] = vs_xcalloc(1, (size_t)len + 1);
+		res->n_signal_names = k + 1; /* owned from here: freed if cut */
+		if ((why = read_exact(c->from, res->signal_names[k], len, so,
+		                      deadline)))
+			return why;
+	}
 	res->n_actors = h.n_actors;
 	res->n_wheels = h.n_wheels;
 	res->n_rows = res->cap_rows = h.n_rows;
 	res->n_events = res->cap_events = h.n_events;
+	res->n_signals = res->cap_signals = h.n_signals;
+	res->n_logs = h.n_logs;
 	uint32_t end = 0;
 	why = read_exact(c->from, &end, sizeof end, so, deadline);
 	if (why)
@@ -431,21 +473,15 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	return end == MAGIC ? 0 : 3;
 }
 
-/* Drops what a broken result left in res (the caller's fields stay). */
+/* Drops what a broken result left in res; keeps the caller's fields. */
 static void clear_partial(vs_result *res)
 {
-	free(res->actors);
-	free(res->wheels);
-	free(res->rows);
-	free(res->events);
-	res->actors = NULL;
-	res->wheels = NULL;
-	res->rows = NULL;
-	res->events = NULL;
-	res->n_actors = res->n_wheels = 0;
-	res->n_rows = res->cap_rows = res->n_events = res->cap_events = 0;
-	memset(&res->summary, 0, sizeof res->summary);
-	res->error[0] = 0;
+	char *json = res->params_json;
+	uint64_t variant = res->variant;
+	res->params_json = NULL;
+	vs_result_finish(res);
+	res->params_json = json;
+	res->variant = variant;
 }
 
 int vs_contain_run(vs_contain *c, const vs_scenario *variant,
