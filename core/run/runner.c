@@ -1,14 +1,43 @@
+/* Running a sweep into a results file: vs_run, called by `vsweep run`
+ * (tools/vsweep/main.c), by every rank of vsweep-mpi on its part file (its
+ * own thread, fed by an index source: tools/vsweep-mpi/mpi_run.c) and by
+ * the unit tests (tests/unit/run).
+ *
+ * Threads: opts->jobs simulation workers (POSIX threads) and one writer,
+ * the calling thread, which alone touches the store. They meet in one
+ * pthread mutex (mu) with two condition variables (ready: a slot was
+ * filled; space: the writer moved on); a second mutex (src_mu) serialises
+ * the index source. One model, no OpenMP: condition variables are what
+ * the writer needs to wait for one particular result, and OpenMP has
+ * none. Variants are simulated independently, so which worker simulates
+ * which variant never changes a stored bit.
+ *
+ * Invariants:
+ * - The slot window: results are numbered j = 0, 1, ... in the order the
+ *   source yields their indices; j is taken only while j < written +
+ *   window, so at most `window` results wait (size_window bounds their
+ *   memory), and result j lives in slots[j % window] until stored.
+ * - The writer stores strictly in j order (written is the next j), so
+ *   the file's rows, rowids included, are the same for any -j.
+ * - Commit policy: whole variants only, a commit every COMMIT_ROWS state
+ *   rows or COMMIT_SECONDS, and at the end; a kill loses at most the
+ *   open transaction, which a resume simulates again.
+ * - A stop (vs_run_stop from a signal, or R->stop when the writer fails)
+ *   ends the taking of new numbers; results already taken are stored
+ *   unless the writer failed; the file stays consistent. */
 #include "run/runner.h"
 
-#include <omp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "map/map.h"
+#include "run/contain.h"
 #include "sim/sim.h"
 
 volatile sig_atomic_t vs_run_stop;
@@ -42,9 +71,7 @@ static int shard_next(void *ctx, uint64_t *i)
 	return 1;
 }
 
-/* Results are numbered j = 0, 1, ... in the order their indices came from
- * the source; slot j % window holds result j until the writer stores it,
- * strictly in j order. */
+/* One run's shared state; the file's opening comment gives the rules. */
 typedef struct runner {
 	const vs_scenario *seed;
 	const vs_sweep *sw;
@@ -56,7 +83,6 @@ typedef struct runner {
 	uint64_t written;     /* number the writer wants next */
 	uint64_t window;      /* results in flight, at most */
 	int exhausted;        /* the source said no more (under mu) */
-	int inline_sim;       /* no worker threads: the writer simulates */
 	slot *slots;
 	/* Held across src->next() and the numbering that follows, so that
 	 * numbers follow the source's order; never while waiting for the
@@ -65,28 +91,22 @@ typedef struct runner {
 	pthread_mutex_t mu;
 	pthread_cond_t ready; /* a slot was filled */
 	pthread_cond_t space; /* the writer advanced */
-	volatile sig_atomic_t stop;
+	atomic_int stop;      /* the writer failed: take nothing more */
 	vs_error io_err;
 	vs_run_summary *sum;
 } runner;
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int stopping(runner *R)
 {
-	return R->stop || vs_run_stop;
+	return atomic_load(&R->stop) || vs_run_stop;
 }
 
-/* Builds and simulates variant i into s. */
-static void simulate(runner *R, uint64_t i, slot *s)
+/* Builds and simulates variant i into s; in c's child process when c is
+ * not NULL. */
+static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
 {
 	const vs_run_opts *o = R->opts;
-	double t0 = now();
+	double t0 = vs_now();
 	vs_result *res = &s->res;
 	memset(res, 0, sizeof *res);
 	res->variant = i;
@@ -102,8 +122,9 @@ static void simulate(runner *R, uint64_t i, slot *s)
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
 	                  o->no_wheels, o->no_map, o->signals, o->plugin_log};
-	int rc = vs_sim_run(s->variant, &so, res);
-	res->wall_seconds = now() - t0;
+	int rc = c ? vs_contain_run(c, s->variant, &so, res)
+	           : vs_sim_run(s->variant, &so, res);
+	res->wall_seconds = vs_now() - t0;
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
 }
 
@@ -144,31 +165,41 @@ static int take(runner *R, uint64_t *j, uint64_t *i)
 	return got;
 }
 
-static void worker(runner *R)
+static void *worker(void *arg)
 {
+	runner *R = arg;
 	uint64_t j, i;
+	vs_contain *c = R->opts->contain ? vs_contain_create(R->sw, R->seed)
+	                                 : NULL;
 	while (take(R, &j, &i)) {
 		slot local = {0};
-		simulate(R, i, &local);
+		simulate(R, c, i, &local);
 
 		pthread_mutex_lock(&R->mu);
 		R->slots[j % R->window] = local;
 		pthread_cond_broadcast(&R->ready);
 		pthread_mutex_unlock(&R->mu);
 	}
+	vs_contain_destroy(c);
+	return NULL;
 }
 
 static void progress(runner *R, double t0, int final)
 {
 	vs_run_summary *s = R->sum;
-	double dt = now() - t0;
+	double dt = vs_now() - t0;
 	uint64_t n = s->done + s->failed;
 	double rate = dt > 0 ? (double)s->actor_steps / dt : 0;
+	char crashed[48] = ""; /* said only when some did */
+	if (s->crashed)
+		snprintf(crashed, sizeof crashed, " (%llu crashed)",
+		         (unsigned long long)s->crashed);
 	if (!R->own_src) {
 		/* A source does not say how many will come: no total, no ETA. */
-		fprintf(stderr, "\rvsweep: %llu variants, %llu failed, %.3g "
+		fprintf(stderr, "\rvsweep: %llu variants, %llu failed%s, %.3g "
 		        "actor-steps/s   %s", (unsigned long long)n,
-		        (unsigned long long)s->failed, rate, final ? "\n" : "");
+		        (unsigned long long)s->failed, crashed, rate,
+		        final ? "\n" : "");
 		fflush(stderr);
 		return;
 	}
@@ -176,11 +207,11 @@ static void progress(runner *R, double t0, int final)
 	uint64_t left = R->total - s->skipped - n;
 	double eta = vps > 0 ? (double)left / vps : 0;
 	fprintf(stderr,
-	        "\rvsweep: %llu/%llu variants, %llu failed, %.3g actor-steps/s,"
-	        " ETA %d:%02d:%02d   %s",
+	        "\rvsweep: %llu/%llu variants, %llu failed%s, %.3g "
+	        "actor-steps/s, ETA %d:%02d:%02d   %s",
 	        (unsigned long long)(s->skipped + n),
 	        (unsigned long long)R->total, (unsigned long long)s->failed,
-	        rate, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60,
+	        crashed, rate, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60,
 	        final ? "\n" : "");
 	fflush(stderr);
 }
@@ -189,19 +220,6 @@ static void progress(runner *R, double t0, int final)
 static slot *next_ready(runner *R)
 {
 	slot *s = &R->slots[R->written % R->window];
-	if (R->inline_sim) {
-		/* One thread only: simulate here, in order. */
-		uint64_t i;
-		if (s->state == SLOT_EMPTY && !stopping(R) && !R->exhausted) {
-			if (R->src->next(R->src->ctx, &i)) {
-				R->next++;
-				simulate(R, i, s);
-			} else {
-				R->exhausted = 1;
-			}
-		}
-		return s->state == SLOT_READY ? s : NULL;
-	}
 	pthread_mutex_lock(&R->mu);
 	for (;;) {
 		if (s->state != SLOT_EMPTY)
@@ -226,7 +244,7 @@ static void writer(runner *R, vs_store *st)
 {
 	const vs_run_opts *o = R->opts;
 	vs_run_summary *sum = R->sum;
-	double t0 = now(), tx_start = 0, last_progress = 0;
+	double t0 = vs_now(), tx_start = 0, last_progress = 0;
 	int64_t tx_rows = 0;
 	int in_tx = 0;
 	for (;;) {
@@ -237,7 +255,7 @@ static void writer(runner *R, vs_store *st)
 			if (vs_store_begin(st, &R->io_err))
 				break;
 			in_tx = 1;
-			tx_start = now();
+			tx_start = vs_now();
 			tx_rows = 0;
 		}
 		if (vs_store_put(st, &s->res, &R->io_err))
@@ -248,12 +266,15 @@ static void writer(runner *R, vs_store *st)
 			sum->done++;
 		else
 			sum->failed++;
+		if (s->res.status != VS_VARIANT_DONE &&
+		    strncmp(s->res.error, "crashed:", 8) == 0)
+			sum->crashed++;
 		pthread_mutex_lock(&R->mu);
 		release(s);
 		R->written++;
 		pthread_cond_broadcast(&R->space);
 		pthread_mutex_unlock(&R->mu);
-		double t = now();
+		double t = vs_now();
 		if (tx_rows >= COMMIT_ROWS || t - tx_start >= COMMIT_SECONDS ||
 		    (R->own_src && R->written == R->total)) {
 			if (vs_store_commit(st, &R->io_err))
@@ -274,7 +295,7 @@ static void writer(runner *R, vs_store *st)
 	 * miss the news and wait forever. */
 	pthread_mutex_lock(&R->mu);
 	if (vs_error_is_set(&R->io_err))
-		R->stop = 1;
+		atomic_store(&R->stop, 1);
 	pthread_cond_broadcast(&R->space);
 	pthread_mutex_unlock(&R->mu);
 	if (o->progress)
@@ -284,8 +305,8 @@ static void writer(runner *R, vs_store *st)
 /* How many results may be in flight: 4 per worker, fewer when variants are
  * big, so that what waits for the writer stays within half the machine's
  * memory. A variant too big even for one per worker is an input error. */
-static int size_window(uint64_t *window, const vs_scenario *seed,
-                       const vs_run_opts *o, vs_error *err)
+static vs_rc size_window(uint64_t *window, const vs_scenario *seed,
+                         const vs_run_opts *o, vs_error *err)
 {
 	double rows = ((double)vs_scenario_steps(seed) / o->record_every + 1) *
 	              seed->n_actors;
@@ -299,35 +320,30 @@ static int size_window(uint64_t *window, const vs_scenario *seed,
 		             "%d that is more than half of this machine's memory:"
 		             " use --record-every or a smaller -j", seed->path,
 		             per / 1073741824.0, rows, o->jobs);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	*window = want;
 	if (budget > 0 && per * (double)want > budget)
 		*window = (uint64_t)(budget / per) > least
 		                    ? (uint64_t)(budget / per)
 		                    : least;
-	return 0;
-}
-
-static uint64_t shard_total(uint64_t count, uint64_t k, uint64_t n)
-{
-	return count > k ? (count - k - 1) / n + 1 : 0;
+	return VS_RC_OK;
 }
 
 /* The variants already in the file must be the shard's first ones. */
-static int check_prefix(vs_store *st, const vs_run_opts *o, uint64_t total,
-                        uint64_t *stored, vs_error *err)
+static vs_rc check_prefix(vs_store *st, const vs_run_opts *o, uint64_t total,
+                          uint64_t *stored, vs_error *err)
 {
 	int64_t n = vs_store_variant_count(st);
 	if (n < 0) {
 		vs_error_set(err, "%s: cannot read its variants", o->out);
-		return -2;
+		return VS_RC_IO;
 	}
 	if ((uint64_t)n > total) {
 		vs_error_set(err, "%s: holds %lld variants, more than this "
 		             "run's %llu", o->out, (long long)n,
 		             (unsigned long long)total);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	if (n > 0) {
 		int64_t last = vs_store_variant_at(st, n - 1);
@@ -335,29 +351,41 @@ static int check_prefix(vs_store *st, const vs_run_opts *o, uint64_t total,
 		if (last < 0 || (uint64_t)last != want) {
 			vs_error_set(err, "%s: its variants are not this run's "
 			             "first %lld", o->out, (long long)n);
-			return -1;
+			return VS_RC_INPUT;
 		}
 	}
 	*stored = (uint64_t)n;
-	return 0;
+	return VS_RC_OK;
 }
 
-static int run_store(const vs_scenario *seed, const vs_sweep *sw,
-                 const vs_run_opts *o, vs_store *st, vs_run_summary *sum,
-                 vs_error *err)
+/* Starts up to n workers; returns how many started (results do not
+ * depend on it, only speed does). */
+static int start_workers(runner *R, pthread_t *th, int n)
+{
+	int k = 0;
+	while (k < n && pthread_create(&th[k], NULL, worker, R) == 0)
+		k++;
+	return k;
+}
+
+static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
+                       const vs_run_opts *o, vs_store *st,
+                       vs_run_summary *sum, vs_error *err)
 {
 	runner R = {0};
 	R.seed = seed;
 	R.sw = sw;
 	R.opts = o;
 	R.sum = sum;
+	atomic_init(&R.stop, 0);
 	shard_seq seq = {o->shard_k, o->shard_n, 0, 0};
 	vs_index_source own = {shard_next, &seq};
 	R.src = o->source ? o->source : &own;
 	R.own_src = !o->source;
 	if (R.own_src) {
-		R.total = shard_total(sw->count, o->shard_k, o->shard_n);
-		int rc = check_prefix(st, o, R.total, &R.written, err);
+		R.total = vs_store_shard_count(sw->count, o->shard_k,
+		                               o->shard_n);
+		vs_rc rc = check_prefix(st, o, R.total, &R.written, err);
 		if (rc)
 			return rc;
 		/* Numbers continue the shard-local indices of the prefix. */
@@ -368,7 +396,7 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 		int64_t n = vs_store_variant_count(st);
 		if (n < 0) {
 			vs_error_set(err, "%s: cannot read its variants", o->out);
-			return -2;
+			return VS_RC_IO;
 		}
 		R.written = (uint64_t)n;
 	}
@@ -376,26 +404,24 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 	sum->skipped = R.written;
 	R.next = R.written;
 	if (size_window(&R.window, seed, o, err))
-		return -1;
+		return VS_RC_INPUT;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
 	pthread_mutex_init(&R.src_mu, NULL);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.ready, NULL);
 	pthread_cond_init(&R.space, NULL);
-	double t0 = now();
+	double t0 = vs_now();
 
-	omp_set_dynamic(0);
-#pragma omp parallel num_threads(o->jobs + 1)
-	{
-		int nth = omp_get_num_threads();
-		if (omp_get_thread_num() == 0) {
-			if (nth == 1)
-				R.inline_sim = 1;
-			writer(&R, st);
-		} else {
-			worker(&R);
-		}
-	}
+	pthread_t *th = vs_xcalloc((size_t)o->jobs, sizeof *th);
+	int n_th = start_workers(&R, th, o->jobs);
+	if (n_th == 0)
+		vs_error_set(&R.io_err, "%s: cannot start a simulation thread",
+		             o->out);
+	else
+		writer(&R, st);
+	for (int k = 0; k < n_th; k++)
+		pthread_join(th[k], NULL);
+	free(th);
 	/* Results simulated past the point where writing stopped. */
 	for (uint64_t k = 0; k < R.window; k++)
 		release(&R.slots[k]);
@@ -404,7 +430,7 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 	pthread_mutex_destroy(&R.mu);
 	pthread_cond_destroy(&R.ready);
 	pthread_cond_destroy(&R.space);
-	sum->seconds = now() - t0;
+	sum->seconds = vs_now() - t0;
 	if (R.own_src) {
 		sum->interrupted = vs_run_stop && R.written < R.total;
 	} else {
@@ -416,9 +442,9 @@ static int run_store(const vs_scenario *seed, const vs_sweep *sw,
 	}
 	if (vs_error_is_set(&R.io_err)) {
 		vs_error_set(err, "%s", R.io_err.msg);
-		return -2;
+		return VS_RC_IO;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 /* FNV-1a 64 of a file's bytes, as 16 hex digits: which build of a plugin
@@ -440,13 +466,12 @@ static void file_digest(const char *path, char out[17])
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
+/* A vs_store_def of this run and the storage its strings live in. */
 typedef struct record {
-	vs_meta meta[16];
-	int n_meta, n_identity;
+	vs_store_def def;
 	vs_plugin_row plugins[64];
 	char digests[64][17];
-	int n_plugins;
-	char shard[64], created[32];
+	char shard[64];
 } record;
 
 static void add_plugin(record *rec, const vs_plugin_use *use)
@@ -454,53 +479,48 @@ static void add_plugin(record *rec, const vs_plugin_use *use)
 	if (!use->loaded)
 		return;
 	const vs_plugin *p = use->loaded->desc;
-	for (int i = 0; i < rec->n_plugins; i++)
+	int n = rec->def.n_plugins;
+	for (int i = 0; i < n; i++)
 		if (strcmp(rec->plugins[i].name, p->name) == 0)
 			return;
-	if (rec->n_plugins == 64)
+	if (n == 64)
 		return;
-	int i = rec->n_plugins++;
-	file_digest(use->loaded->path, rec->digests[i]);
-	rec->plugins[i] = (vs_plugin_row){
-		p->name,
-		p->kind == VS_KIND_VEHICLE_MODEL ? "vehicle_model" : "behaviour",
+	file_digest(use->loaded->path, rec->digests[n]);
+	rec->plugins[n] = (vs_plugin_row){
+		p->name, vs_store_kind_name(p->kind),
 		p->version ? p->version : "", use->loaded->path,
-		rec->digests[i]};
+		rec->digests[n]};
+	rec->def.n_plugins = n + 1;
 }
 
-/* The sweep's own record: identity keys first (a resume must match them),
- * then facts about this file. */
+/* What the results file of this run at path records about it; which of
+ * it is identity is store/record.c's to say. */
 static void build_record(record *rec, const vs_scenario *seed,
-                         const vs_sweep *sw, const vs_run_opts *o)
+                         const vs_sweep *sw, const vs_run_opts *o,
+                         const char *path, vs_store_mode mode)
 {
+	memset(rec, 0, sizeof *rec);
 	if (o->shard_label)
 		snprintf(rec->shard, sizeof rec->shard, "%s", o->shard_label);
 	else
-		snprintf(rec->shard, sizeof rec->shard, "%llu/%llu",
-		         (unsigned long long)o->shard_k,
-		         (unsigned long long)o->shard_n);
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(rec->created, sizeof rec->created, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	vs_meta *m = rec->meta;
-	int n = 0;
-	m[n++] = (vs_meta){"format", 1, "vsweep results 1", 0};
-	m[n++] = (vs_meta){"vsweep_version", 1, VS_VERSION, 0};
-	m[n++] = (vs_meta){"scenario_text", 1, seed->text, 0};
-	m[n++] = (vs_meta){"sweep_text", 1, sw->text ? sw->text : "", 0};
-	m[n++] = (vs_meta){"step", 0, NULL, seed->step};
-	m[n++] = (vs_meta){"record_every", 0, NULL, o->record_every};
-	m[n++] = (vs_meta){"record", 1, o->record ? o->record : "", 0};
-	m[n++] = (vs_meta){"shard", 1, rec->shard, 0};
-	m[n++] = (vs_meta){"variant_count", 0, NULL, (double)sw->count};
-	rec->n_identity = n;
-	m[n++] = (vs_meta){"scenario_path", 1, seed->path, 0};
-	m[n++] = (vs_meta){"sweep_path", 1, sw->path ? sw->path : "", 0};
-	m[n++] = (vs_meta){"steps", 0, NULL, (double)vs_scenario_steps(seed)};
-	m[n++] = (vs_meta){"duration", 0, NULL, seed->duration};
-	m[n++] = (vs_meta){"created_utc", 1, rec->created, 0};
-	rec->n_meta = n;
+		vs_store_shard_label(rec->shard, sizeof rec->shard,
+		                     o->shard_k, o->shard_n);
+	vs_store_def *d = &rec->def;
+	*d = vs_store_default_def();
+	d->path = path;
+	d->mode = mode;
+	d->scenario_text = seed->text;
+	d->sweep_text = sw->text ? sw->text : "";
+	d->step = seed->step;
+	d->record_every = o->record_every;
+	d->record = o->record ? o->record : "";
+	d->shard = rec->shard;
+	d->variant_count = sw->count;
+	d->plugins = rec->plugins;
+	d->scenario_path = seed->path;
+	d->sweep_path = sw->path ? sw->path : "";
+	d->steps = vs_scenario_steps(seed);
+	d->duration = seed->duration;
 	for (int i = 0; i < seed->n_actors; i++) {
 		add_plugin(rec, &seed->actors[i].vehicle_model);
 		add_plugin(rec, &seed->actors[i].behaviour);
@@ -508,76 +528,83 @@ static void build_record(record *rec, const vs_scenario *seed,
 }
 
 /* The map's lanes, so that map_location can name them. */
-static int store_lanes(const vs_scenario *seed, vs_store *st, vs_error *err)
+static vs_rc store_lanes(const vs_scenario *seed, vs_store *st,
+                         vs_error *err)
 {
 	int n = seed->map ? vs_map_lane_count(seed->map) : 0;
 	if (n == 0)
-		return 0;
+		return VS_RC_OK;
 	vs_lane_row *rows = vs_xcalloc((size_t)n, sizeof *rows);
 	for (int i = 0; i < n; i++) {
 		const vs_lane *l = vs_map_lane(seed->map, i);
 		rows[i] = (vs_lane_row){l->uuid, l->road, l->lane, l->length,
 		                        l->width, l->section, l->type};
 	}
-	int rc = vs_store_set_lanes(st, rows, n, err) ? -2 : 0;
+	vs_rc rc = vs_store_set_lanes(st, rows, n, err);
 	free(rows);
 	return rc;
 }
 
-int vs_run(const vs_scenario *seed, const vs_sweep *sw,
-           const vs_registry *reg, const vs_run_opts *o,
-           vs_run_summary *sum, vs_error *err)
+vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
+             const vs_registry *reg, const vs_run_opts *o,
+             vs_run_summary *sum, vs_error *err)
 {
 	(void)reg;
 	memset(sum, 0, sizeof *sum);
 	record rec;
-	memset(&rec, 0, sizeof rec);
-	build_record(&rec, seed, sw, o);
+	build_record(&rec, seed, sw, o, o->out, o->mode);
 	uint64_t window;
 	if (size_window(&window, seed, o, err)) /* before any file exists */
-		return -1;
-	int io = 0;
-	vs_store *st = vs_store_open(o->out, o->mode, rec.meta, rec.n_meta,
-	                             rec.n_identity, rec.plugins,
-	                             rec.n_plugins, err, &io);
-	if (!st)
-		return io ? -2 : -1;
-	int rc = store_lanes(seed, st, err);
+		return VS_RC_INPUT;
+	vs_store *st;
+	vs_rc rc = vs_store_open(&rec.def, &st, err);
+	if (rc)
+		return rc;
+	rc = store_lanes(seed, st, err);
 	if (!rc)
 		rc = run_store(seed, sw, o, st, sum, err);
 	vs_error cerr = {{0}};
-	if (vs_store_close(st, &cerr) && rc == 0) {
+	if (vs_store_close(st, &cerr) && rc == VS_RC_OK) {
 		vs_error_set(err, "%s", cerr.msg);
-		rc = -2;
+		rc = VS_RC_IO;
 	}
 	return rc;
 }
 
-int64_t vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
-                          const vs_run_opts *o, const char *path,
-                          vs_error *err)
+vs_rc vs_run_outcome(const vs_run_summary *sum)
 {
+	if (sum->interrupted)
+		return VS_RC_INTERRUPTED;
+	return sum->failed ? VS_RC_FAILED : VS_RC_OK;
+}
+
+vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
+                        const vs_run_opts *o, const char *path,
+                        uint64_t *stored, vs_error *err)
+{
+	*stored = 0;
 	/* vs_store_open would create a missing file. */
 	if (access(path, F_OK) != 0) {
 		vs_error_set(err, "%s: no such results file", path);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	record rec;
-	memset(&rec, 0, sizeof rec);
-	build_record(&rec, seed, sw, o);
-	int io = 0;
-	vs_store *st = vs_store_open(path, VS_STORE_RESUME, rec.meta,
-	                             rec.n_meta, rec.n_identity, rec.plugins,
-	                             rec.n_plugins, err, &io);
-	if (!st)
-		return io ? -2 : -1;
+	build_record(&rec, seed, sw, o, path, VS_STORE_RESUME);
+	vs_store *st;
+	vs_rc rc = vs_store_open(&rec.def, &st, err);
+	if (rc)
+		return rc;
 	int64_t n = vs_store_variant_count(st);
-	if (n < 0)
+	if (n < 0) {
 		vs_error_set(err, "%s: cannot read its variants", path);
-	vs_error cerr = {{0}};
-	if (vs_store_close(st, &cerr) && n >= 0) {
-		vs_error_set(err, "%s", cerr.msg);
-		n = -1;
+		rc = VS_RC_IO;
 	}
-	return n < 0 ? -2 : n;
+	vs_error cerr = {{0}};
+	if (vs_store_close(st, &cerr) && rc == VS_RC_OK) {
+		vs_error_set(err, "%s", cerr.msg);
+		rc = VS_RC_IO;
+	}
+	if (rc == VS_RC_OK)
+		*stored = (uint64_t)n;
+	return rc;
 }

@@ -1,4 +1,5 @@
-/* Running a sweep: OpenMP workers simulate, one writer stores in order. */
+/* Running a sweep: worker threads simulate, one writer stores in order
+ * (runner.c says how, and what stays true while it runs). */
 #ifndef VS_RUNNER_H
 #define VS_RUNNER_H
 
@@ -6,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/status.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
@@ -27,7 +29,8 @@ typedef struct vs_index_source {
 
 typedef struct vs_run_opts {
 	const char *out;         /* results file */
-	int jobs;                /* simulation threads, >= 1 */
+	int jobs;                /* simulation threads, >= 1 (plus the
+	                          * calling thread, which writes) */
 	uint64_t shard_k, shard_n; /* run indices i with i % n == k */
 	vs_store_mode mode;
 	int record_every;        /* >= 1 */
@@ -44,6 +47,8 @@ typedef struct vs_run_opts {
 	const char *shard_label; /* the file's shard record; NULL: "K/N" */
 	const char *signals;     /* vs_sim_opts.signals */
 	int plugin_log;          /* vs_sim_opts.plugin_log */
+	int contain;             /* each variant in a child process, so a
+	                          * crashing plugin fails only it (contain.c) */
 } vs_run_opts;
 
 typedef struct vs_run_summary {
@@ -51,29 +56,38 @@ typedef struct vs_run_summary {
 	                          * in the file when the run ended */
 	uint64_t skipped;        /* already stored (resume) */
 	uint64_t done, failed;   /* stored by this run */
+	uint64_t crashed;        /* of the failed: "crashed:" (contain.c) */
 	int64_t actor_steps;     /* simulated by this run */
 	double seconds;          /* wall time of this run */
 	int interrupted;
 } vs_run_summary;
 
-/* Set from a signal handler: stop cleanly. */
+/* Set from a signal handler: stop cleanly. sig_atomic_t because a
+ * handler writes it; threads only read it, and a stale read costs at most
+ * one more poll (the runner's waits time out every 100 ms). */
 extern volatile sig_atomic_t vs_run_stop;
 
-/* Runs the sweep into opts->out. Returns 0 on success (check the summary
- * for failed variants and interruption), -1 on an input problem (err set,
- * exit 2), -2 on an I/O or internal failure (err set, exit 3). */
-int vs_run(const vs_scenario *seed, const vs_sweep *sw,
-           const vs_registry *reg, const vs_run_opts *opts,
-           vs_run_summary *sum, vs_error *err);
+/* Runs the sweep into opts->out. Returns VS_RC_OK when the run went as far
+ * as it could (vs_run_outcome then says whether variants failed or a stop
+ * interrupted it), VS_RC_INPUT on an input problem (the file exists or is
+ * another run's, variants too big for memory) or VS_RC_IO on an I/O or
+ * internal failure, with err set. */
+vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
+             const vs_registry *reg, const vs_run_opts *opts,
+             vs_run_summary *sum, vs_error *err);
+
+/* The outcome of a run vs_run returned VS_RC_OK for: VS_RC_INTERRUPTED,
+ * VS_RC_FAILED (some variants stored failed) or VS_RC_OK. */
+vs_rc vs_run_outcome(const vs_run_summary *sum);
 
 /* Opens the existing results file `path` as `vs_run --resume` with these
  * inputs and options would, checks that it belongs to this run (the same
  * identity checks and messages: scenario, sweep, record options, shard
- * record, plugin builds) and closes it, its variants unchanged. Returns
- * the number of variants it stores, or -1 (missing file or another run's:
- * err set, exit 2) or -2 (I/O, err set, exit 3). */
-int64_t vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
-                          const vs_run_opts *opts, const char *path,
-                          vs_error *err);
+ * record, plugin builds) and closes it, its variants unchanged. Sets
+ * *stored to the number of variants it stores. Returns VS_RC_OK,
+ * VS_RC_INPUT (missing file or another run's) or VS_RC_IO, err set. */
+vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
+                        const vs_run_opts *opts, const char *path,
+                        uint64_t *stored, vs_error *err);
 
 #endif

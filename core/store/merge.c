@@ -1,3 +1,21 @@
+/* `vsweep merge` (and vsweep-mpi's last step): joins the files of one
+ * sweep, written by `run --shard K/N` or by vsweep-mpi's ranks ("part R"),
+ * into one results file whose stored rows are a single run's. Called by
+ * tools/vsweep/main.c and tools/vsweep-mpi/main.c; vsweep-mpi's parts code
+ * also reads a file's variant ids through vs_merge_each_variant.
+ *
+ * Invariants:
+ * - The inputs are only read. They belong to one sweep: every identity
+ *   key record.c marks as the sweep's, and the plugin builds, equal the
+ *   first file's; all shards of one N or all parts, each given once.
+ * - Variants are copied in ascending index, each from the one file that
+ *   holds it (shards: K = i mod N; parts: the file whose next id is i).
+ * - Rowid ranges: the output's state rows are renumbered 1, 2, ... in
+ *   that order, each variant's contiguous, its variant row's row_lo and
+ *   row_hi rewritten to match: the numbering of one writer storing the
+ *   variants in index order, as an unsharded run does.
+ * - The output is written under OUT.partial-PID, synced, and linked to
+ *   OUT only when complete: OUT is never half-written, never replaced. */
 #include "store/merge.h"
 
 #include <errno.h>
@@ -8,13 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "store/store.h"
-
-/* Identity keys every shard of one sweep shares (see runner.c's record). */
-static const char *const identity[] = {
-	"format", "vsweep_version", "scenario_text", "sweep_text", "step",
-	"record_every", "record", "variant_count"};
-#define N_IDENTITY (sizeof identity / sizeof identity[0])
 
 typedef struct shard {
 	const char *path;
@@ -26,23 +39,26 @@ typedef struct shard {
 	long long head;           /* parts: the next of them, -1 at the end */
 } shard;
 
-static int fail_db(vs_error *err, const char *path, sqlite3 *db,
-                   const char *what)
+static vs_rc fail_db(vs_error *err, const char *path, sqlite3 *db,
+		     const char *what)
 {
 	vs_error_set(err, "%s: %s: %s", path, what, sqlite3_errmsg(db));
-	return -2;
+	return VS_RC_IO;
 }
 
-/* The text form of a meta value, for comparing shards; NULL if absent. */
-static char *meta_text(sqlite3 *db, const char *key)
+/* A meta value as text (quoted: SQL's literal, which tells a number
+ * from its text and keeps every bit, for comparing files); NULL if
+ * absent. */
+static char *meta_text(sqlite3 *db, const char *key, int quoted)
 {
 	sqlite3_stmt *q = NULL;
 	char *v = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT quote(value) FROM meta WHERE key = "
-	                       "?", -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, quoted ? "SELECT quote(value) FROM meta "
+	                       "WHERE key = ?" : "SELECT value FROM meta WHERE "
+	                       "key = ?", -1, &q, NULL) != SQLITE_OK)
 		return NULL;
 	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
 		v = vs_strdup((const char *)sqlite3_column_text(q, 0));
 	sqlite3_finalize(q);
 	return v;
@@ -61,54 +77,55 @@ static long long query_ll(sqlite3 *db, const char *sql)
 
 /* Read-write although only read: a read-only connection to a WAL file
  * leaves its -wal and -shm behind. */
-static int open_db(const char *path, sqlite3 **db, vs_error *err)
+static vs_rc open_db(const char *path, sqlite3 **db, vs_error *err)
 {
 	if (access(path, R_OK) != 0) {
 		vs_error_set(err, "%s: no such results file", path);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) !=
 	    SQLITE_OK)
 		return fail_db(err, path, *db, "cannot open");
-	return 0;
+	return VS_RC_OK;
 }
 
-static int open_shard(shard *s, vs_error *err)
+static vs_rc open_shard(shard *s, vs_error *err)
 {
-	int rc = open_db(s->path, &s->db, err);
+	vs_rc rc = open_db(s->path, &s->db, err);
 	if (rc)
 		return rc;
-	char *sh = meta_text(s->db, "shard");
-	if (sh && sscanf(sh, "'part %llu'", &s->k) == 1) {
-		s->is_part = 1;
-	} else if (!sh || sscanf(sh, "'%llu/%llu'", &s->k, &s->n) != 2 ||
-	           s->k >= s->n) {
+	char *sh = meta_text(s->db, "shard", 0);
+	uint64_t k, n;
+	if (vs_store_parse_shard(sh, &s->is_part, &k, &n)) {
 		free(sh);
 		vs_error_set(err, "%s: not a vsweep results file (no shard "
 		             "record)", s->path);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	free(sh);
+	s->k = k;
+	s->n = n;
 	s->stored = query_ll(s->db, "SELECT count(*) FROM variant");
 	s->head = -1;
-	return 0;
+	return VS_RC_OK;
 }
 
 /* Same identity records and plugin builds as the first file. */
-static int check_same_sweep(shard *s, int i, vs_error *err)
+static vs_rc check_same_sweep(shard *s, int i, vs_error *err)
 {
 	const char *kind = s[i].is_part ? "part" : "shard";
-	for (size_t k = 0; k < N_IDENTITY; k++) {
-		char *a = meta_text(s[0].db, identity[k]);
-		char *b = meta_text(s[i].db, identity[k]);
+	const char *key;
+	for (int k = 0; (key = vs_store_sweep_key(k)); k++) {
+		char *a = meta_text(s[0].db, key, 1);
+		char *b = meta_text(s[i].db, key, 1);
 		int differ = !a || !b || strcmp(a, b);
 		free(a);
 		free(b);
 		if (differ) {
 			vs_error_set(err, "%s: not a %s of the sweep of %s: its "
 			             "%s differs", s[i].path, kind, s[0].path,
-			             identity[k]);
-			return -1;
+			             key);
+			return VS_RC_INPUT;
 		}
 	}
 	const char *sql = "SELECT group_concat(name || ' ' || version || ' ' "
@@ -129,7 +146,7 @@ static int check_same_sweep(shard *s, int i, vs_error *err)
 	if (differ) {
 		vs_error_set(err, "%s: not a %s of the sweep of %s: its plugin "
 		             "builds differ", s[i].path, kind, s[0].path);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	if (s[i].is_part != s[0].is_part) {
 		const shard *p = s[i].is_part ? &s[i] : &s[0];
@@ -138,15 +155,15 @@ static int check_same_sweep(shard *s, int i, vs_error *err)
 		             "--shard %llu/%llu file: merge parts only with "
 		             "parts, shards only with shards", p->path, q->path,
 		             q->k, q->n);
-		return -1;
+		return VS_RC_INPUT;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 /* Parts: each once; complete unless allow_partial (whether a variant is
  * held twice shows while copying). */
-static int check_parts(shard *s, int n, unsigned long long count,
-                       int allow_partial, vs_error *err)
+static vs_rc check_parts(shard *s, int n, unsigned long long count,
+			 int allow_partial, vs_error *err)
 {
 	long long held = 0;
 	for (int i = 0; i < n; i++) {
@@ -154,7 +171,7 @@ static int check_parts(shard *s, int n, unsigned long long count,
 			if (s[j].k == s[i].k) {
 				vs_error_set(err, "%s: part %llu is already given "
 				             "as %s", s[i].path, s[i].k, s[j].path);
-				return -1;
+				return VS_RC_INPUT;
 			}
 		held += s[i].stored;
 	}
@@ -162,40 +179,40 @@ static int check_parts(shard *s, int n, unsigned long long count,
 		vs_error_set(err, "the parts hold %lld of the sweep's %llu "
 		             "variants; finish them with vsweep-mpi run "
 		             "--resume, or --allow-partial", held, count);
-		return -1;
+		return VS_RC_INPUT;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 /* Every file belongs to the sweep of the first: same identity records,
  * same plugin builds, all parts or all shards; shards: same N, each K
  * once. */
-static int check_shards(shard *s, int n, unsigned long long count,
-                        int allow_partial, vs_error *err)
+static vs_rc check_shards(shard *s, int n, unsigned long long count,
+			  int allow_partial, vs_error *err)
 {
 	for (int i = 1; i < n; i++) {
 		if (check_same_sweep(s, i, err))
-			return -1;
+			return VS_RC_INPUT;
 		if (s[i].is_part)
 			continue;
 		if (s[i].n != s[0].n) {
 			vs_error_set(err, "%s: shard %llu/%llu does not split "
 			             "the sweep like %s (%llu/%llu)", s[i].path,
 			             s[i].k, s[i].n, s[0].path, s[0].k, s[0].n);
-			return -1;
+			return VS_RC_INPUT;
 		}
 		for (int j = 0; j < i; j++)
 			if (s[j].k == s[i].k) {
 				vs_error_set(err, "%s: shard %llu/%llu is "
 				             "already given as %s", s[i].path,
 				             s[i].k, s[i].n, s[j].path);
-				return -1;
+				return VS_RC_INPUT;
 			}
 	}
 	if (s[0].is_part)
 		return check_parts(s, n, count, allow_partial, err);
 	if (allow_partial)
-		return 0;
+		return VS_RC_OK;
 	unsigned long long n_shards = s[0].n;
 	if ((unsigned long long)n < n_shards) {
 		for (unsigned long long k = 0; k < n_shards; k++) {
@@ -206,34 +223,34 @@ static int check_shards(shard *s, int n, unsigned long long count,
 				vs_error_set(err, "shard %llu/%llu is missing; "
 				             "give it, or --allow-partial to merge "
 				             "what exists", k, n_shards);
-				return -1;
+				return VS_RC_INPUT;
 			}
 		}
 	}
 	for (int i = 0; i < n; i++) {
 		unsigned long long want =
-			count > s[i].k ? (count - s[i].k - 1) / s[i].n + 1 : 0;
+			vs_store_shard_count(count, s[i].k, s[i].n);
 		if ((unsigned long long)s[i].stored != want) {
 			vs_error_set(err, "%s: shard %llu/%llu holds %lld of its "
 			             "%llu variants; finish it with run --resume, "
 			             "or --allow-partial", s[i].path, s[i].k,
 			             s[i].n, s[i].stored, want);
-			return -1;
+			return VS_RC_INPUT;
 		}
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
-static int exec(sqlite3 *db, const char *path, const char *sql,
-                vs_error *err)
+static vs_rc exec(sqlite3 *db, const char *path, const char *sql,
+		  vs_error *err)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		vs_error_set(err, "%s: %s", path, msg ? msg : "SQL error");
 		sqlite3_free(msg);
-		return -2;
+		return VS_RC_IO;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 /* Copies the rows a SELECT on src returns into dst through an INSERT with
@@ -326,7 +343,7 @@ static sqlite3_stmt *prepare_insert(sqlite3 *db, const char *table, int n)
 }
 
 /* Reads the output's schema: which tables go per variant, which whole. */
-static int setup_copier(copier *c, vs_error *err)
+static vs_rc setup_copier(copier *c, vs_error *err)
 {
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(c->out, "SELECT m.name, " HAS_VARIANT_ID " FROM "
@@ -379,9 +396,9 @@ static int setup_copier(copier *c, vs_error *err)
 	if (c->lo_col < 0 || c->hi_col < 0) {
 		vs_error_set(err, "%s: the schema has no variant row range",
 		             c->tmp);
-		return -2;
+		return VS_RC_IO;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 static void finish_copier(copier *c)
@@ -396,8 +413,8 @@ static void finish_copier(copier *c)
 }
 
 /* A SELECT on a shard whose columns must be the output table's. */
-static int prepare_read(shard *s, const char *sql, int n_cols,
-                        const char *table, sqlite3_stmt **q, vs_error *err)
+static vs_rc prepare_read(shard *s, const char *sql, int n_cols,
+			  const char *table, sqlite3_stmt **q, vs_error *err)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
 		return fail_db(err, s->path, s->db, "reading");
@@ -405,16 +422,16 @@ static int prepare_read(shard *s, const char *sql, int n_cols,
 		vs_error_set(err, "%s: its table %s is not this vsweep's (%d "
 		             "columns, not %d)", s->path, table,
 		             sqlite3_column_count(*q), n_cols);
-		return -1;
+		return VS_RC_INPUT;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
-static int prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
+static vs_rc prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
 {
 	q->rows = vs_xcalloc((size_t)c->n_t + 1, sizeof *q->rows);
 	q->n_rows = c->n_t;
-	int rc = prepare_read(s, "SELECT * FROM variant WHERE variant_id = ?",
+	vs_rc rc = prepare_read(s, "SELECT * FROM variant WHERE variant_id = ?",
 	                      c->n_variant_cols, "variant", &q->variant, err);
 	if (!rc)
 		rc = prepare_read(s, "SELECT * FROM state WHERE rowid BETWEEN ? "
@@ -452,14 +469,17 @@ static void finalize_shard(shard *s, stmts *q)
 	s->ids = NULL;
 }
 
-/* Copies variant i from a shard that holds it. */
+/* Copies variant i from the file that should hold it: 0 when copied,
+ * 1 when the file lacks it (an incomplete shard, merged with
+ * --allow-partial), -1 on a SQLite failure. */
 static int copy_variant(copier *c, stmts *q, long long i)
 {
 	sqlite3_stmt *v = q->variant;
 	sqlite3_bind_int64(v, 1, i);
-	if (sqlite3_step(v) != SQLITE_ROW) {
+	int step = sqlite3_step(v);
+	if (step != SQLITE_ROW) {
 		sqlite3_reset(v);
-		return -1;
+		return step == SQLITE_DONE ? 1 : -1;
 	}
 	int has_rows = sqlite3_column_type(v, c->lo_col) != SQLITE_NULL;
 	int n = 0;
@@ -511,8 +531,8 @@ fail:
 
 /* Which file holds variant v, -1 if none: shards by K = v mod N; parts by
  * walking their ascending ids, a variant in two parts being an error. */
-static int holder(shard *s, int n, unsigned long long v, int *idx,
-                  vs_error *err)
+static vs_rc holder(shard *s, int n, unsigned long long v, int *idx,
+		    vs_error *err)
 {
 	*idx = -1;
 	for (int i = 0; i < n; i++) {
@@ -523,33 +543,34 @@ static int holder(shard *s, int n, unsigned long long v, int *idx,
 			vs_error_set(err, "variant %llu is in both %s and %s; "
 			             "merge one of them", v, s[*idx].path,
 			             s[i].path);
-			return -1;
+			return VS_RC_INPUT;
 		}
 		*idx = i;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
-static int copy_all(copier *c, shard *s, stmts *q, int n,
-                    unsigned long long count, int allow_partial,
-                    vs_merge_summary *sum, vs_error *err)
+static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
+		      unsigned long long count, int allow_partial,
+		      vs_merge_summary *sum, vs_error *err)
 {
 	if (exec(c->out, c->tmp, "BEGIN", err))
-		return -2;
+		return VS_RC_IO;
 	for (unsigned long long v = 0; v < count; v++) {
 		int idx;
 		if (holder(s, n, v, &idx, err))
-			return -1;
-		if (idx < 0) {
+			return VS_RC_INPUT;
+		int got = idx < 0 ? 1 : copy_variant(c, &q[idx], (long long)v);
+		if (got < 0)
+			return fail_db(err, c->tmp, c->out, "copying a variant");
+		if (got > 0) {
 			if (s[0].is_part && !allow_partial) {
 				vs_error_set(err, "variant %llu is in no part; "
 				             "finish them with vsweep-mpi run "
 				             "--resume, or --allow-partial", v);
-				return -1;
+				return VS_RC_INPUT;
 			}
 			sum->missing++;
-		} else if (copy_variant(c, &q[idx], (long long)v)) {
-			return fail_db(err, c->tmp, c->out, "copying a variant");
 		} else {
 			sum->variants++;
 		}
@@ -559,19 +580,36 @@ static int copy_all(copier *c, shard *s, stmts *q, int n,
 			                      : -1;
 		if ((v + 1) % 256 == 0 &&
 		    exec(c->out, c->tmp, "COMMIT; BEGIN", err))
-			return -2;
+			return VS_RC_IO;
 	}
 	for (int i = 0; i < n; i++)
 		if (s[i].is_part && s[i].head != -1) {
 			vs_error_set(err, "%s: holds variant %lld, not one of the "
 			             "sweep's %llu", s[i].path, s[i].head, count);
-			return -1;
+			return VS_RC_INPUT;
 		}
 	return exec(c->out, c->tmp, "COMMIT", err);
 }
 
+/* The merged file's shard record: one unsharded run's, "0/1". */
+static vs_rc set_unsharded(copier *c, vs_error *err)
+{
+	char label[64];
+	vs_store_shard_label(label, sizeof label, 0, 1);
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(c->out, "UPDATE meta SET value = ? WHERE key = "
+	                       "'shard'", -1, &q, NULL) != SQLITE_OK)
+		return fail_db(err, c->tmp, c->out, "writing the sweep record");
+	sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return fail_db(err, c->tmp, c->out, "writing the sweep record");
+	return exec(c->out, c->tmp, "COMMIT", err);
+}
+
 /* Tables without a variant_id (meta, plugin, ...): the first file's. */
-static int copy_sweep_record(copier *c, const shard *first, vs_error *err)
+static vs_rc copy_sweep_record(copier *c, const shard *first, vs_error *err)
 {
 	sqlite3_stmt *att = NULL;
 	sqlite3_prepare_v2(c->out, "ATTACH DATABASE ? AS first", -1, &att,
@@ -582,7 +620,7 @@ static int copy_sweep_record(copier *c, const shard *first, vs_error *err)
 	if (arc != SQLITE_DONE)
 		return fail_db(err, c->tmp, c->out, "copying the sweep record");
 	sqlite3_stmt *q = NULL;
-	int rc = 0;
+	vs_rc rc = VS_RC_OK;
 	if (sqlite3_prepare_v2(c->out, "SELECT m.name FROM main.sqlite_master "
 	                       "AS m WHERE m.type = 'table' AND m.name NOT LIKE "
 	                       "'sqlite_%' AND m.name != 'state' AND NOT "
@@ -597,17 +635,16 @@ static int copy_sweep_record(copier *c, const shard *first, vs_error *err)
 	}
 	sqlite3_finalize(q);
 	if (!rc)
-		rc = exec(c->out, c->tmp, "UPDATE meta SET value = '0/1' WHERE "
-		          "key = 'shard'; COMMIT", err);
+		rc = set_unsharded(c, err);
 	if (exec(c->out, c->tmp, "DETACH DATABASE first", err) && !rc)
-		rc = -2;
+		rc = VS_RC_IO;
 	return rc;
 }
 
 /* Attaches shard i to the output's connection as s<i> for the in-SQLite
  * copy of state rows (columns were checked by prepare_shard). */
-static int attach_shard(copier *c, const shard *s, int i, stmts *q,
-                        vs_error *err)
+static vs_rc attach_shard(copier *c, const shard *s, int i, stmts *q,
+			  vs_error *err)
 {
 	char sql[128];
 	snprintf(sql, sizeof sql, "ATTACH DATABASE ? AS s%d", i);
@@ -623,33 +660,33 @@ static int attach_shard(copier *c, const shard *s, int i, stmts *q,
 	if (sqlite3_prepare_v2(c->out, sql, -1, &q->state_in, NULL) !=
 	    SQLITE_OK)
 		return fail_db(err, c->tmp, c->out, "preparing");
-	return 0;
+	return VS_RC_OK;
 }
 
 /* SQLite synced nothing (synchronous = OFF): the data reach the disk
  * before the rename makes the file the output. */
-static int sync_file(const char *path, vs_error *err)
+static vs_rc sync_file(const char *path, vs_error *err)
 {
 	int fd = open(path, O_RDWR);
 	if (fd < 0 || fsync(fd) != 0) {
 		vs_error_set(err, "%s: cannot sync: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -2;
+		return VS_RC_IO;
 	}
 	close(fd);
-	return 0;
+	return VS_RC_OK;
 }
 
-static int write_output(const char *tmp, shard *s, int n,
-                        unsigned long long count, int allow_partial,
-                        vs_merge_summary *sum, vs_error *err)
+static vs_rc write_output(const char *tmp, shard *s, int n,
+			  unsigned long long count, int allow_partial,
+			  vs_merge_summary *sum, vs_error *err)
 {
 	copier c = {0};
 	c.tmp = tmp;
 	c.next_rowid = 1;
 	stmts *q = vs_xcalloc((size_t)n, sizeof *q);
-	int rc = -2;
+	vs_rc rc = VS_RC_IO;
 	if (sqlite3_open(tmp, &c.out) != SQLITE_OK) {
 		rc = fail_db(err, tmp, c.out, "cannot create");
 		goto done;
@@ -687,33 +724,23 @@ done:
 	return rc;
 }
 
-static void remove_db(const char *path)
-{
-	char buf[4200];
-	unlink(path);
-	snprintf(buf, sizeof buf, "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-shm", path);
-	unlink(buf);
-}
-
-int vs_merge(const char *out, const char *const *paths, int n,
-             int allow_partial, vs_merge_summary *sum, vs_error *err)
+vs_rc vs_merge(const char *out, const char *const *paths, int n,
+	       int allow_partial, vs_merge_summary *sum, vs_error *err)
 {
 	memset(sum, 0, sizeof *sum);
 	if (access(out, F_OK) == 0) {
 		vs_error_set(err, "%s: exists; merge into a new file", out);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	shard *s = vs_xcalloc((size_t)n, sizeof *s);
-	int rc = 0;
+	vs_rc rc = VS_RC_OK;
 	for (int i = 0; i < n && !rc; i++) {
 		s[i].path = paths[i];
 		rc = open_shard(&s[i], err);
 	}
 	unsigned long long count = 0;
 	if (!rc) {
-		char *c = meta_text(s[0].db, "variant_count");
+		char *c = meta_text(s[0].db, "variant_count", 1);
 		count = c ? strtoull(c, NULL, 10) : 0;
 		free(c);
 		rc = check_shards(s, n, count, allow_partial, err);
@@ -721,7 +748,7 @@ int vs_merge(const char *out, const char *const *paths, int n,
 	char tmp[4096];
 	snprintf(tmp, sizeof tmp, "%s.partial-%ld", out, (long)getpid());
 	if (!rc) {
-		remove_db(tmp);
+		vs_remove_db_files(tmp);
 		rc = write_output(tmp, s, n, count, allow_partial, sum, err);
 		/* link() never replaces: a file that appeared at out
 		 * while merging stays, and the merge says so. */
@@ -732,9 +759,9 @@ int vs_merge(const char *out, const char *const *paths, int n,
 			else
 				vs_error_set(err, "%s: cannot move %s into place: "
 				             "%s", out, tmp, strerror(errno));
-			rc = errno == EEXIST ? -1 : -2;
+			rc = errno == EEXIST ? VS_RC_INPUT : VS_RC_IO;
 		}
-		remove_db(tmp); /* merged: out is its other name */
+		vs_remove_db_files(tmp); /* merged: out is its other name */
 	}
 	sum->shards = n;
 	for (int i = 0; i < n; i++)
@@ -743,15 +770,16 @@ int vs_merge(const char *out, const char *const *paths, int n,
 	return rc;
 }
 
-int vs_merge_each_variant(const char *path, int (*fn)(void *ctx, uint64_t i),
-                          void *ctx, vs_error *err)
+vs_rc vs_merge_each_variant(const char *path,
+			    vs_rc (*fn)(void *ctx, uint64_t i), void *ctx,
+                            vs_error *err)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	int rc = open_db(path, &db, err);
+	vs_rc rc = open_db(path, &db, err);
 	if (rc) {
 		sqlite3_close(db);
-		return -2;
+		return VS_RC_IO;
 	}
 	if (sqlite3_prepare_v2(db, "SELECT variant_id FROM variant ORDER BY "
 	                       "variant_id", -1, &q, NULL) != SQLITE_OK) {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/status.h"
 
 typedef struct vs_merge_summary {
 	long long variants;  /* stored in the output */
@@ -23,15 +24,17 @@ typedef struct vs_merge_summary {
  * renamed into place only when complete, so out is never half-written.
  * Its stored rows are identical to a single run's of the same sweep: every
  * table is copied variant by variant in index order, state rowids
- * renumbered as one writer numbers them. Returns 0, or -1 (bad input) / -2
- * (I/O) with err set. */
-int vs_merge(const char *out, const char *const *shards, int n_shards,
-             int allow_partial, vs_merge_summary *sum, vs_error *err);
+ * renumbered as one writer numbers them. Returns VS_RC_OK, or
+ * VS_RC_INPUT (the refusals above, out exists) / VS_RC_IO with err set. */
+vs_rc vs_merge(const char *out, const char *const *shards, int n_shards,
+               int allow_partial, vs_merge_summary *sum, vs_error *err);
 
 /* Calls fn(ctx, i) for every variant index the results file at path
- * stores, ascending, until fn returns nonzero. Returns 0, fn's nonzero
- * value, or -2 with err set when the file cannot be opened or read. */
-int vs_merge_each_variant(const char *path, int (*fn)(void *ctx, uint64_t i),
-                          void *ctx, vs_error *err);
+ * stores, ascending, until fn returns other than VS_RC_OK. Returns
+ * VS_RC_OK, fn's outcome, or VS_RC_IO with err set when the file cannot
+ * be opened or read. */
+vs_rc vs_merge_each_variant(const char *path,
+                            vs_rc (*fn)(void *ctx, uint64_t i), void *ctx,
+                            vs_error *err);
 
 #endif

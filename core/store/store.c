@@ -1,3 +1,20 @@
+/* The SQLite results file, written by one thread: the runner's writer
+ * (core/run/runner.c) opens it through vs_store_open, stores finished
+ * variants with vs_store_put between vs_store_begin and vs_store_commit,
+ * and closes it; vsweep-mpi's parts and the unit tests use it the same way.
+ * merge.c writes its output on its own, through the same schema.
+ *
+ * Invariants:
+ * - Whole variants only: a variant's state, actor, wheel, event, summary
+ *   and variant rows go in one transaction (the caller's), so a kill at
+ *   any moment leaves whole variants (WAL, synchronous = NORMAL).
+ * - Rowid ranges: state rows are numbered 1, 2, ... in storing order,
+ *   each variant's contiguous; its variant row keeps [row_lo, row_hi]
+ *   (NULL, NULL without rows). next_rowid is always max(rowid) + 1.
+ * - A file is checked before it is changed: an existing file that is
+ *   not this run's (identity meta rows, plugin builds; record.c says
+ *   which) is refused and left as it was; only a file this process
+ *   created is removed on failure. */
 #include "store/store.h"
 
 #include <math.h>
@@ -10,6 +27,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/util.h"
 
 /* Rows per multi-row INSERT: 23 columns x 50 = 1150 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
@@ -34,30 +52,30 @@ struct vs_store {
 	int in_tx;
 };
 
-static int db_fail(vs_store *st, vs_error *err, const char *what)
+static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
 {
 	vs_error_set(err, "%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
-	return -1;
+	return VS_RC_IO;
 }
 
-static int exec(vs_store *st, const char *sql, vs_error *err)
+static vs_rc exec(vs_store *st, const char *sql, vs_error *err)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		vs_error_set(err, "%s: %s", st->path, msg ? msg : "SQL error");
 		sqlite3_free(msg);
-		return -1;
+		return VS_RC_IO;
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
-static int prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
-                   vs_error *err)
+static vs_rc prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
+                     vs_error *err)
 {
 	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out,
 	                       NULL) != SQLITE_OK)
 		return db_fail(st, err, "preparing a statement");
-	return 0;
+	return VS_RC_OK;
 }
 
 static char *state_insert_sql(int rows)
@@ -75,11 +93,11 @@ static char *state_insert_sql(int rows)
 	return sql;
 }
 
-static int prepare_all(vs_store *st, vs_error *err)
+static vs_rc prepare_all(vs_store *st, vs_error *err)
 {
 	char *many = state_insert_sql(ROWS_PER_INSERT);
 	char *one = state_insert_sql(1);
-	int rc = prepare(st, many, &st->ins_many, err);
+	vs_rc rc = prepare(st, many, &st->ins_many, err);
 	if (!rc)
 		rc = prepare(st, one, &st->ins_one, err);
 	free(many);
@@ -127,19 +145,19 @@ static void bind_meta_value(sqlite3_stmt *s, int col, const vs_meta *m)
 		sqlite3_bind_double(s, col, m->number);
 }
 
-int vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
-                       vs_error *err)
+vs_rc vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
+                         vs_error *err)
 {
 	sqlite3_stmt *q = NULL;
 	if (prepare(st, "SELECT count(*) FROM lane", &q, err))
-		return -1;
+		return VS_RC_IO;
 	int have = sqlite3_step(q) == SQLITE_ROW ? sqlite3_column_int(q, 0) : 0;
 	sqlite3_finalize(q);
 	if (have > 0 || n == 0)
-		return 0;
+		return VS_RC_OK;
 	if (exec(st, "BEGIN", err) ||
 	    prepare(st, "INSERT INTO lane VALUES (?,?,?,?,?,?,?,?)", &q, err))
-		return -1;
+		return VS_RC_IO;
 	for (int i = 0; i < n; i++) {
 		sqlite3_bind_int(q, 1, i + 1);
 		sqlite3_bind_text(q, 2, lanes[i].lane_id, -1, SQLITE_STATIC);
@@ -162,7 +180,7 @@ int vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
 	return exec(st, "COMMIT", err);
 }
 
-int vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err)
+vs_rc vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err)
 {
 	sqlite3_bind_text(st->set_meta, 1, m->key, -1, SQLITE_STATIC);
 	bind_meta_value(st->set_meta, 2, m);
@@ -170,22 +188,22 @@ int vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err)
 	sqlite3_reset(st->set_meta);
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "writing the sweep record");
-	return 0;
+	return VS_RC_OK;
 }
 
-static int create_schema(vs_store *st, const vs_meta *meta, int n_meta,
-                         const vs_plugin_row *plugins, int n_plugins,
-                         vs_error *err)
+static vs_rc create_schema(vs_store *st, const vs_meta *meta, int n_meta,
+                           const vs_plugin_row *plugins, int n_plugins,
+                           vs_error *err)
 {
 	if (exec(st, "BEGIN", err) || exec(st, vs_schema_sql, err) ||
 	    exec(st, "PRAGMA user_version = 1", err) || prepare_all(st, err))
-		return -1;
+		return VS_RC_IO;
 	for (int i = 0; i < n_meta; i++)
 		if (vs_store_set_meta(st, &meta[i], err))
-			return -1;
+			return VS_RC_IO;
 	sqlite3_stmt *ins = NULL;
 	if (prepare(st, "INSERT INTO plugin VALUES (?,?,?,?,?)", &ins, err))
-		return -1;
+		return VS_RC_IO;
 	for (int i = 0; i < n_plugins; i++) {
 		const vs_plugin_row *p = &plugins[i];
 		sqlite3_bind_text(ins, 1, p->name, -1, SQLITE_STATIC);
@@ -219,9 +237,11 @@ static int meta_differs(sqlite3_stmt *q, const vs_meta *m)
 	           : sqlite3_column_double(q, 0) != m->number;
 }
 
-static int check_identity(vs_store *st, const vs_meta *meta, int n_identity,
-                          const vs_plugin_row *plugins, int n_plugins,
-                          vs_error *err)
+/* The stored run is this one: identity meta rows and plugin builds.
+ * VS_RC_INPUT (not this run's, or not a results file) or VS_RC_IO. */
+static vs_rc check_identity(vs_store *st, const vs_meta *meta,
+                            int n_identity, const vs_plugin_row *plugins,
+                            int n_plugins, vs_error *err)
 {
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(st->db,
@@ -229,9 +249,9 @@ static int check_identity(vs_store *st, const vs_meta *meta, int n_identity,
 	                       NULL) != SQLITE_OK) {
 		vs_error_set(err, "%s: not a vsweep results file (%s)",
 		             st->path, sqlite3_errmsg(st->db));
-		return -1;
+		return VS_RC_INPUT;
 	}
-	int rc = 0;
+	vs_rc rc = VS_RC_OK;
 	for (int i = 0; i < n_identity && !rc; i++) {
 		sqlite3_bind_text(q, 1, meta[i].key, -1, SQLITE_STATIC);
 		if (meta_differs(q, &meta[i])) {
@@ -239,7 +259,7 @@ static int check_identity(vs_store *st, const vs_meta *meta, int n_identity,
 			             "%s: cannot resume: its %s differs from this "
 			             "run's; use --overwrite or another -o",
 			             st->path, meta[i].key);
-			rc = -1;
+			rc = VS_RC_INPUT;
 		}
 		sqlite3_reset(q);
 	}
@@ -248,15 +268,18 @@ static int check_identity(vs_store *st, const vs_meta *meta, int n_identity,
 		return rc;
 	if (sqlite3_prepare_v2(st->db,
 	                       "SELECT version, digest FROM plugin "
-	                       "WHERE name = ?", -1, &q, NULL) != SQLITE_OK)
-		return db_fail(st, err, "reading the plugin record");
+	                       "WHERE name = ?", -1, &q, NULL) != SQLITE_OK) {
+		/* No plugin table: not a results file of this vsweep. */
+		db_fail(st, err, "reading the plugin record");
+		return VS_RC_INPUT;
+	}
 	for (int i = 0; i < n_plugins && !rc; i++) {
 		sqlite3_bind_text(q, 1, plugins[i].name, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) != SQLITE_ROW) {
 			vs_error_set(err, "%s: cannot resume: plugin %s was not "
 			             "used by the stored run", st->path,
 			             plugins[i].name);
-			rc = -1;
+			rc = VS_RC_INPUT;
 		} else if (strcmp((const char *)sqlite3_column_text(q, 0),
 		                  plugins[i].version) ||
 		           strcmp((const char *)sqlite3_column_text(q, 1),
@@ -266,24 +289,12 @@ static int check_identity(vs_store *st, const vs_meta *meta, int n_identity,
 			             "%s)", st->path, plugins[i].name,
 			             plugins[i].path,
 			             (const char *)sqlite3_column_text(q, 0));
-			rc = -1;
+			rc = VS_RC_INPUT;
 		}
 		sqlite3_reset(q);
 	}
 	sqlite3_finalize(q);
 	return rc;
-}
-
-static void remove_files(const char *path)
-{
-	char buf[4096];
-	unlink(path);
-	snprintf(buf, sizeof buf, "%s-wal", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-shm", path);
-	unlink(buf);
-	snprintf(buf, sizeof buf, "%s-journal", path);
-	unlink(buf);
 }
 
 static void exists_error(const char *path, vs_error *err)
@@ -292,22 +303,22 @@ static void exists_error(const char *path, vs_error *err)
 	             "--overwrite to replace it", path);
 }
 
-vs_store *vs_store_open(const char *path, vs_store_mode mode,
-                        const vs_meta *meta, int n_meta, int n_identity,
-                        const vs_plugin_row *plugins, int n_plugins,
-                        vs_error *err, int *io_error)
+vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 {
-	int io_dummy;
-	if (!io_error)
-		io_error = &io_dummy;
-	*io_error = 0;
+	const char *path = def->path;
+	vs_store_mode mode = def->mode;
+	*out = NULL;
+	vs_meta meta[VS_STORE_META_MAX];
+	char created[32];
+	int n_identity;
+	int n_meta = vs_store_def_meta(def, created, meta, &n_identity);
 	int exists = access(path, F_OK) == 0;
 	if (exists && mode == VS_STORE_CREATE) {
 		exists_error(path, err);
-		return NULL;
+		return VS_RC_INPUT;
 	}
 	if (exists && mode == VS_STORE_OVERWRITE)
-		remove_files(path);
+		vs_remove_db_files(path);
 	int fresh = !exists || mode == VS_STORE_OVERWRITE;
 	if (fresh) {
 		/* Made here, exclusively: of two runs racing for one path,
@@ -315,33 +326,34 @@ vs_store *vs_store_open(const char *path, vs_store_mode mode,
 		 * this call made is ever removed on failure. */
 		int fd = open(path, O_CREAT | O_EXCL | O_RDWR, 0644);
 		if (fd < 0) {
-			if (errno == EEXIST)
+			if (errno == EEXIST) {
 				exists_error(path, err);
-			else {
-				vs_error_set(err, "%s: cannot create: %s", path,
-				             strerror(errno));
-				*io_error = 1;
+				return VS_RC_INPUT;
 			}
-			return NULL;
+			vs_error_set(err, "%s: cannot create: %s", path,
+			             strerror(errno));
+			return VS_RC_IO;
 		}
 		close(fd);
 	}
 
 	vs_store *st = vs_xcalloc(1, sizeof *st);
 	st->path = vs_strdup(path);
+	/* Failures past opening are reported as input errors (exit 2), as
+	 * they always were: the file at hand is not one this run can use. */
+	vs_rc rc = VS_RC_INPUT;
 	/* One connection, used by the writer thread only: no mutexes. */
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-		db_fail(st, err, "cannot open");
-		*io_error = 1;
+		rc = db_fail(st, err, "cannot open");
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, 5000);
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
-	if (!fresh && (check_identity(st, meta, n_identity, plugins,
-	                              n_plugins, err)))
+	if (!fresh && check_identity(st, meta, n_identity, def->plugins,
+	                             def->n_plugins, err))
 		goto fail;
 	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
 	 * open transaction, never consistency; 64 MiB of page cache keeps the
@@ -353,7 +365,8 @@ vs_store *vs_store_open(const char *path, vs_store_mode mode,
 	    exec(st, "PRAGMA wal_autocheckpoint = 4096", err))
 		goto fail;
 	if (fresh) {
-		if (create_schema(st, meta, n_meta, plugins, n_plugins, err))
+		if (create_schema(st, meta, n_meta, def->plugins,
+		                  def->n_plugins, err))
 			goto fail;
 	} else if (prepare_all(st, err)) {
 		goto fail;
@@ -367,15 +380,16 @@ vs_store *vs_store_open(const char *path, vs_store_mode mode,
 	sqlite3_step(q);
 	st->next_rowid = sqlite3_column_int64(q, 0) + 1;
 	sqlite3_finalize(q);
-	return st;
+	*out = st;
+	return VS_RC_OK;
 fail:
 	if (st->db && fresh) {
 		vs_store_close(st, NULL);
-		remove_files(path);
-		return NULL;
+		vs_remove_db_files(path);
+		return rc;
 	}
 	vs_store_close(st, NULL);
-	return NULL;
+	return rc;
 }
 
 static int64_t query_int(vs_store *st, const char *sql, int64_t arg)
@@ -403,20 +417,20 @@ int64_t vs_store_variant_at(vs_store *st, int64_t n)
 	                 "variant_id LIMIT 1 OFFSET ?", n);
 }
 
-int vs_store_begin(vs_store *st, vs_error *err)
+vs_rc vs_store_begin(vs_store *st, vs_error *err)
 {
 	if (exec(st, "BEGIN", err))
-		return -1;
+		return VS_RC_IO;
 	st->in_tx = 1;
-	return 0;
+	return VS_RC_OK;
 }
 
-int vs_store_commit(vs_store *st, vs_error *err)
+vs_rc vs_store_commit(vs_store *st, vs_error *err)
 {
 	if (exec(st, "COMMIT", err))
-		return -1;
+		return VS_RC_IO;
 	st->in_tx = 0;
-	return 0;
+	return VS_RC_OK;
 }
 
 void vs_store_rollback(vs_store *st)
@@ -454,7 +468,7 @@ static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
 	}
 }
 
-static int put_rows(vs_store *st, const vs_result *r, vs_error *err)
+static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t i = 0;
 	while (r->n_rows - i >= ROWS_PER_INSERT) {
@@ -473,7 +487,7 @@ static int put_rows(vs_store *st, const vs_result *r, vs_error *err)
 		if (rc != SQLITE_DONE)
 			return db_fail(st, err, "writing state rows");
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 static void bind_text_or_null(sqlite3_stmt *s, int col, const char *t)
@@ -484,7 +498,7 @@ static void bind_text_or_null(sqlite3_stmt *s, int col, const char *t)
 		sqlite3_bind_null(s, col);
 }
 
-static int put_actors(vs_store *st, const vs_result *r, vs_error *err)
+static vs_rc put_actors(vs_store *st, const vs_result *r, vs_error *err)
 {
 	sqlite3_stmt *s = st->ins_actor;
 	for (int i = 0; i < r->n_actors; i++) {
@@ -506,10 +520,10 @@ static int put_actors(vs_store *st, const vs_result *r, vs_error *err)
 		if (rc != SQLITE_DONE)
 			return db_fail(st, err, "writing actor rows");
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
-static int put_wheels(vs_store *st, const vs_result *r, vs_error *err)
+static vs_rc put_wheels(vs_store *st, const vs_result *r, vs_error *err)
 {
 	sqlite3_stmt *s = st->ins_wheel;
 	for (int i = 0; i < r->n_wheels; i++) {
@@ -527,7 +541,7 @@ static int put_wheels(vs_store *st, const vs_result *r, vs_error *err)
 		if (rc != SQLITE_DONE)
 			return db_fail(st, err, "writing wheel rows");
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
 static void bind_real_or_null(sqlite3_stmt *s, int col, double v)
@@ -538,7 +552,7 @@ static void bind_real_or_null(sqlite3_stmt *s, int col, double v)
 		sqlite3_bind_double(s, col, v);
 }
 
-static int put_events(vs_store *st, const vs_result *r, vs_error *err)
+static vs_rc put_events(vs_store *st, const vs_result *r, vs_error *err)
 {
 	sqlite3_stmt *s = st->ins_event;
 	for (int64_t i = 0; i < r->n_events; i++) {
@@ -570,7 +584,7 @@ static int put_events(vs_store *st, const vs_result *r, vs_error *err)
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "writing the summary");
-	return 0;
+	return VS_RC_OK;
 }
 
 /* The signal_name id of name, added when new; -1 on error. */
@@ -590,7 +604,7 @@ static int64_t signal_id(vs_store *st, const char *name)
 }
 
 /* Signal rows (names stored once) and plugin messages. */
-static int put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
+static vs_rc put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t *ids = vs_xcalloc((size_t)r->n_signal_names + 1, sizeof *ids);
 	for (int i = 0; i < r->n_signal_names; i++)
@@ -630,24 +644,24 @@ static int put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 		if (rc != SQLITE_DONE)
 			return db_fail(st, err, "writing plugin messages");
 	}
-	return 0;
+	return VS_RC_OK;
 }
 
-int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
+vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t lo = st->next_rowid;
 	if (put_rows(st, r, err))
-		return -1;
+		return VS_RC_IO;
 	if (r->n_rows > 0 &&
 	    sqlite3_last_insert_rowid(st->db) != lo + r->n_rows - 1) {
 		vs_error_set(err, "%s: state rows of variant %llu are not "
 		             "contiguous (internal error)", st->path,
 		             (unsigned long long)r->variant);
-		return -1;
+		return VS_RC_IO;
 	}
 	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
 	    put_events(st, r, err) || put_signals_logs(st, r, err))
-		return -1;
+		return VS_RC_IO;
 	sqlite3_stmt *s = st->ins_variant;
 	sqlite3_bind_int64(s, 1, (int64_t)r->variant);
 	sqlite3_bind_int(s, 2, (int)r->status);
@@ -668,14 +682,14 @@ int vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "writing the variant row");
 	st->next_rowid = lo + r->n_rows;
-	return 0;
+	return VS_RC_OK;
 }
 
-int vs_store_close(vs_store *st, vs_error *err)
+vs_rc vs_store_close(vs_store *st, vs_error *err)
 {
 	if (!st)
-		return 0;
-	int rc = 0;
+		return VS_RC_OK;
+	vs_rc rc = VS_RC_OK;
 	vs_store_rollback(st);
 	sqlite3_finalize(st->ins_many);
 	sqlite3_finalize(st->ins_one);
@@ -697,7 +711,7 @@ int vs_store_close(vs_store *st, vs_error *err)
 		if (sqlite3_close(st->db) != SQLITE_OK) {
 			vs_error_set(err, "%s: closing: %s", st->path,
 			             sqlite3_errmsg(st->db));
-			rc = -1;
+			rc = VS_RC_IO;
 		}
 	}
 	free(st->path);

@@ -3,17 +3,25 @@
  * into one results file whose stored rows are a single run's. The other
  * subcommands (check, merge, plot, plugins) are vsweep's.
  *
- *   mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep S] -o OUT.db ... */
+ *   mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep S] -o OUT.db ...
+ *
+ * This file: options, inputs (loaded on every rank, reported once), the
+ * parts directory prepared by rank 0 before any rank writes (parts.c),
+ * the run itself (mpi_run.c), and rank 0's merge at the end. Every step
+ * yields a vs_rc, agreed between ranks by MPI (largest = worst); main()
+ * turns the rank's outcome into its exit status through cli_exit_status.
+ * Invariant: a rank writes only its own part, rank-R.db, and OUT is
+ * written only by the merge, after every rank said DONE. */
 #include <mpi.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/util.h"
 #include "mpi_run.h"
 #include "parts.h"
 #include "store/merge.h"
@@ -80,19 +88,20 @@ static int parse_args(int argc, char **argv, args *a)
 	return rc;
 }
 
-/* Scenario, plugins and sweep, validated; a status and err on failure. */
-static int load_inputs(const cli_run_args *a, vs_registry **reg,
-                       vs_scenario **scn, vs_sweep **sw, vs_error *err)
+/* Scenario, plugins and sweep, validated; VS_RC_INPUT and err on
+ * failure. */
+static vs_rc load_inputs(const cli_run_args *a, vs_registry **reg,
+                         vs_scenario **scn, vs_sweep **sw, vs_error *err)
 {
 	*scn = vs_scenario_load(a->scenario, err);
 	if (!*scn)
-		return EXIT_BAD_INPUT;
+		return VS_RC_INPUT;
 	*reg = cli_registry(a->plugin_path, a->n_plugin_path);
 	if (vs_scenario_bind(*scn, *reg, err))
-		return EXIT_BAD_INPUT;
+		return VS_RC_INPUT;
 	*sw = a->sweep ? vs_sweep_load(a->sweep, *scn, err)
 	               : vs_sweep_single();
-	return *sw ? 0 : EXIT_BAD_INPUT;
+	return *sw ? VS_RC_OK : VS_RC_INPUT;
 }
 
 /* Threads per rank unless -j says: the cores this process may use (Open
@@ -120,43 +129,31 @@ static void on_signal(int sig)
 	vs_run_stop = 1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int status_of(int64_t rc)
-{
-	return rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
-}
-
 /* Rank 0, after every rank is done: the parts into OUT. */
-static int finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
-                  int size, double t0)
+static vs_rc finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
+                    int size, double t0)
 {
 	char *dir = parts_dir(a->run.out);
-	int status;
-	if (t->rc != 0) {
+	vs_rc status;
+	if (t->rc != VS_RC_OK) {
 		fprintf(stderr, "vsweep-mpi: %s keeps every variant stored so "
 		        "far; once the problem is fixed, rerun with --resume\n",
 		        dir);
-		status = status_of(t->rc);
+		status = (vs_rc)t->rc;
 		goto out;
 	}
 	if (t->interrupted || vs_run_stop) {
 		fprintf(stderr, "vsweep-mpi: interrupted; %s keeps every "
 		        "variant stored so far. Resume with the same command "
 		        "and --resume (any number of ranks)\n", dir);
-		status = EXIT_INTERRUPTED;
+		status = VS_RC_INTERRUPTED;
 		goto out;
 	}
 	char **paths;
 	int n;
 	vs_error err = {{0}};
 	vs_merge_summary ms;
-	int rc = parts_list(dir, &paths, &n, &err);
+	vs_rc rc = parts_list(dir, &paths, &n, &err);
 	if (!rc)
 		rc = vs_merge(a->run.out, (const char *const *)paths, n, 0, &ms,
 		              &err);
@@ -165,25 +162,25 @@ static int finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
 	free(paths);
 	if (rc) {
 		fprintf(stderr, "vsweep-mpi: merging %s: %s\n", dir, err.msg);
-		status = status_of(rc);
+		status = rc;
 		goto out;
 	}
 	if (!a->keep_parts)
 		parts_remove(dir);
-	double dt = now() - t0;
+	double dt = vs_now() - t0;
 	printf("vsweep-mpi: %s: %llu variants (%lld done, %lld failed, %llu "
 	       "already stored) on %d ranks in %.2f s, %.3g actor-steps/s\n",
 	       a->run.out, (unsigned long long)plan->count, (long long)t->done,
 	       (long long)t->failed, (unsigned long long)plan->stored, size,
 	       dt, dt > 0 ? (double)t->actor_steps / dt : 0);
-	status = t->failed ? EXIT_SOME_FAILED : EXIT_OK;
+	status = t->failed ? VS_RC_FAILED : VS_RC_OK;
 out:
 	free(dir);
 	return status;
 }
 
-/* Everything between MPI_Init and MPI_Finalize. */
-static int run(const args *own, int rank, int size)
+/* Everything between MPI_Init and MPI_Finalize: this rank's outcome. */
+static vs_rc run(const args *own, int rank, int size)
 {
 	const cli_run_args *a = &own->run;
 	vs_registry *reg = NULL;
@@ -191,10 +188,10 @@ static int run(const args *own, int rank, int size)
 	vs_sweep *sw = NULL;
 	vs_error err = {{0}};
 	mpi_plan plan = {0};
-	double t0 = now();
+	double t0 = vs_now();
 	/* Every rank loads the inputs; rank 0's verdict comes first so that
 	 * a bad file is reported once, not once per rank. */
-	int status = load_inputs(a, &reg, &scn, &sw, &err);
+	int status = (int)load_inputs(a, &reg, &scn, &sw, &err);
 	int first = status;
 	MPI_Bcast(&first, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (status && (rank == 0 || first == 0))
@@ -207,7 +204,7 @@ static int run(const args *own, int rank, int size)
 	char *dir = parts_dir(a->out);
 	char label[32], *part = parts_path(dir, rank);
 	free(dir);
-	snprintf(label, sizeof label, "part %d", rank);
+	vs_store_part_label(label, sizeof label, rank);
 	mpi_ctx c = {
 		.rank = rank, .size = size,
 		.jobs = (int)cli_fmu_jobs(reg, a->jobs ? a->jobs
@@ -231,16 +228,16 @@ static int run(const args *own, int rank, int size)
 		.plan = &plan,
 	};
 	c.opts.jobs = c.jobs;
-	int verdict[2] = {0, 0}; /* status, OUT already complete */
+	int verdict[2] = {VS_RC_OK, 0}; /* vs_rc, OUT already complete */
 	if (rank == 0) {
 		vs_store_mode mode = a->resume      ? VS_STORE_RESUME
 		                     : a->overwrite ? VS_STORE_OVERWRITE
 		                                    : VS_STORE_CREATE;
-		int rc = parts_prepare(a->out, mode, scn, sw, &c.opts, &plan,
-		                       &verdict[1], &err);
+		vs_rc rc = parts_prepare(a->out, mode, scn, sw, &c.opts, &plan,
+		                         &verdict[1], &err);
 		if (rc) {
 			fprintf(stderr, "vsweep-mpi: %s\n", err.msg);
-			verdict[0] = status_of(rc);
+			verdict[0] = (int)rc;
 		}
 	}
 	MPI_Bcast(verdict, 2, MPI_INT, 0, MPI_COMM_WORLD);
@@ -256,14 +253,15 @@ static int run(const args *own, int rank, int size)
 			fprintf(stderr, "vsweep-mpi: rank %d: the MPI launcher "
 			        "died; the parts are consistent, resume with "
 			        "--resume\n", rank);
-			_exit(EXIT_INTERRUPTED); /* MPI calls could hang now */
+			/* MPI calls could hang now */
+			_exit(cli_exit_status(VS_RC_INTERRUPTED));
 		}
 		if (rank == 0)
-			status = finish(own, &plan, &t, size, t0);
+			status = (int)finish(own, &plan, &t, size, t0);
 		else if (t.rc)
-			status = status_of(t.rc);
+			status = (int)t.rc;
 		else if (t.interrupted)
-			status = EXIT_INTERRUPTED;
+			status = VS_RC_INTERRUPTED;
 	}
 	free(part);
 out:
@@ -271,7 +269,7 @@ out:
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
 	vs_registry_destroy(reg);
-	return status;
+	return (vs_rc)status;
 }
 
 int main(int argc, char **argv)
@@ -300,7 +298,7 @@ int main(int argc, char **argv)
 		if (rank == 0)
 			fprintf(stderr, "vsweep-mpi: this MPI library gives no "
 			        "thread support (MPI_THREAD_FUNNELED needed)\n");
-		status = EXIT_INTERNAL;
+		status = cli_exit_status(VS_RC_IO);
 	} else if (argc < 2) {
 		status = cli_bad_usage(&prog, "%s", "missing command");
 	} else if (strcmp(argv[1], "run") != 0) {
@@ -316,7 +314,7 @@ int main(int argc, char **argv)
 		sa.sa_handler = on_signal;
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
-		status = run(&a, rank, size);
+		status = cli_exit_status(run(&a, rank, size));
 	}
 	fflush(stdout);
 	MPI_Finalize();

@@ -1,3 +1,13 @@
+/* One rank of vsweep-mpi at work (the protocol is in mpi_run.h): the
+ * runner in a thread of its own, fed by a local queue, while the main
+ * thread talks MPI. Called by main.c's run() on every rank.
+ *
+ * Invariants: only the main thread calls MPI (MPI_THREAD_FUNNELED); the
+ * runner thread touches only the queue (under its mutex) and its own
+ * run_thread, which the main thread reads after mpi_queue_finished says
+ * the runner returned (the queue's mutex orders the two). Rank 0 hands
+ * each index out once, ascending (plan_take); a rank's DONE is sent once,
+ * after its runner returned and its last ASK was answered. */
 #include "mpi_run.h"
 
 #include <mpi.h>
@@ -20,7 +30,7 @@ typedef struct run_thread {
 	mpi_queue *q;
 	vs_run_summary sum;
 	vs_error err;
-	int rc;
+	vs_rc rc;
 } run_thread;
 
 static void *run_main(void *arg)
@@ -79,8 +89,7 @@ static uint64_t grant(coord *k, uint64_t want, uint64_t *idx)
 
 static void add_tally(mpi_tally *to, const int64_t *m)
 {
-	if (m[0] < to->rc)
-		to->rc = m[0]; /* -2 (I/O) is worse than -1 (input) */
+	to->rc = vs_rc_worst((vs_rc)to->rc, (vs_rc)m[0]);
 	to->done += m[1];
 	to->failed += m[2];
 	to->actor_steps += m[3];
@@ -89,7 +98,7 @@ static void add_tally(mpi_tally *to, const int64_t *m)
 
 static void pack_done(const run_thread *t, int64_t *m)
 {
-	m[0] = t->rc;
+	m[0] = (int64_t)t->rc;
 	m[1] = (int64_t)t->sum.done;
 	m[2] = (int64_t)t->sum.failed;
 	m[3] = t->sum.actor_steps;
@@ -239,7 +248,7 @@ int mpi_run(mpi_ctx *c, mpi_tally *tally)
 	if (!started) {
 		fprintf(stderr, "vsweep-mpi: rank %d: cannot start a thread\n",
 		        c->rank);
-		t.rc = -2;
+		t.rc = VS_RC_IO;
 		mpi_queue_set_finished(&q);
 	}
 	int rc = c->rank == 0 ? run_coordinator(c, &q, &t, parent, tally)

@@ -29,7 +29,8 @@
 
 /* What one rank did (rank 0: all of them, added up). */
 typedef struct mpi_tally {
-	int64_t rc;           /* worst vs_run result: 0, -1 input, -2 I/O */
+	int64_t rc;           /* worst vs_run outcome, a vs_rc (int64 in
+	                       * the DONE message) */
 	int64_t done, failed, actor_steps;
 	int64_t interrupted;  /* some rank stopped before its work ran out */
 } mpi_tally;

@@ -1,3 +1,12 @@
+/* The parts directory of a vsweep-mpi run (parts.h): rank 0 calls
+ * parts_prepare before any rank writes, and parts_list/parts_remove when
+ * merging at the end (main.c).
+ *
+ * Invariants: a part is OUT.parts/rank-R.db, its shard record "part R"
+ * (record.h's label), so a renamed or foreign file is refused; every part
+ * found on --resume passed vs_run_check_file (the identity of a resume)
+ * and no variant is in two parts; the plan's bit i is set exactly when
+ * some part holds variant i. */
 #include "parts.h"
 
 #include <dirent.h>
@@ -8,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "store/merge.h"
 
 char *parts_dir(const char *out)
@@ -53,16 +63,16 @@ static int by_rank(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int parts_list(const char *dir, char ***paths, int *n, vs_error *err)
+vs_rc parts_list(const char *dir, char ***paths, int *n, vs_error *err)
 {
 	*paths = NULL;
 	*n = 0;
 	DIR *d = opendir(dir);
 	if (!d) {
 		if (errno == ENOENT)
-			return 0;
+			return VS_RC_OK;
 		vs_error_set(err, "%s: cannot read: %s", dir, strerror(errno));
-		return -2;
+		return VS_RC_IO;
 	}
 	found *f = NULL;
 	int nf = 0;
@@ -84,19 +94,7 @@ int parts_list(const char *dir, char ***paths, int *n, vs_error *err)
 		(*paths)[i] = f[i].path;
 	free(f);
 	*n = nf;
-	return 0;
-}
-
-static void remove_db(const char *path)
-{
-	static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
-	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++) {
-		size_t n = strlen(path) + 16;
-		char *p = vs_xcalloc(1, n);
-		snprintf(p, n, "%s%s", path, suffix[i]);
-		unlink(p);
-		free(p);
-	}
+	return VS_RC_OK;
 }
 
 void parts_remove(const char *dir)
@@ -107,7 +105,7 @@ void parts_remove(const char *dir)
 	if (parts_list(dir, &paths, &n, &err))
 		return;
 	for (int i = 0; i < n; i++) {
-		remove_db(paths[i]);
+		vs_remove_db_files(paths[i]);
 		free(paths[i]);
 	}
 	free(paths);
@@ -121,33 +119,34 @@ typedef struct marker {
 	int why;             /* 1 held twice, 2 beyond the sweep */
 } marker;
 
-static int mark(void *ctx, uint64_t i)
+static vs_rc mark(void *ctx, uint64_t i)
 {
 	marker *m = ctx;
 	mpi_plan *p = m->plan;
 	if (i >= p->count) {
 		m->dup = i;
 		m->why = 2;
-		return -1;
+		return VS_RC_INPUT;
 	}
 	uint8_t bit = (uint8_t)(1u << (i % 8));
 	if (p->have[i / 8] & bit) {
 		m->dup = i;
 		m->why = 1;
-		return -1;
+		return VS_RC_INPUT;
 	}
 	p->have[i / 8] |= bit;
 	p->stored++;
-	return 0;
+	return VS_RC_OK;
 }
 
 /* Checks every part in dir and marks what it holds. */
-static int scan_parts(const char *dir, const vs_scenario *seed,
+static vs_rc scan_parts(const char *dir, const vs_scenario *seed,
                       const vs_sweep *sw, const vs_run_opts *o,
                       mpi_plan *plan, vs_error *err)
 {
 	char **paths;
-	int n, rc = parts_list(dir, &paths, &n, err);
+	int n;
+	vs_rc rc = parts_list(dir, &paths, &n, err);
 	if (rc)
 		return rc;
 	plan->n_parts = n;
@@ -156,30 +155,29 @@ static int scan_parts(const char *dir, const vs_scenario *seed,
 		 * name, so a renamed or foreign file is refused. */
 		char label[32];
 		const char *base = strrchr(paths[i], '/');
-		snprintf(label, sizeof label, "part %ld",
-		         part_rank(base ? base + 1 : paths[i]));
+		vs_store_part_label(label, sizeof label,
+		                    part_rank(base ? base + 1 : paths[i]));
 		vs_run_opts po = *o;
 		po.shard_label = label;
 		po.source = NULL;
-		int64_t got = vs_run_check_file(seed, sw, &po, paths[i], err);
-		if (got < 0) {
-			rc = (int)got;
+		uint64_t got;
+		rc = vs_run_check_file(seed, sw, &po, paths[i], &got, err);
+		if (rc)
 			break;
-		}
 		marker m = {plan, paths[i], 0, 0};
 		rc = vs_merge_each_variant(paths[i], mark, &m, err);
-		if (rc && m.why == 1) {
+		if (rc == VS_RC_INPUT && m.why == 1) {
 			vs_error_set(err, "%s: variant %llu is also in another "
 			             "part; remove one of them, or use "
 			             "--overwrite", paths[i],
 			             (unsigned long long)m.dup);
-			rc = -1;
-		} else if (rc && m.why == 2) {
+			rc = VS_RC_INPUT;
+		} else if (rc == VS_RC_INPUT && m.why == 2) {
 			vs_error_set(err, "%s: holds variant %llu, not one of the "
 			             "sweep's %llu", paths[i],
 			             (unsigned long long)m.dup,
 			             (unsigned long long)plan->count);
-			rc = -1;
+			rc = VS_RC_INPUT;
 		}
 	}
 	for (int i = 0; i < n; i++)
@@ -189,7 +187,7 @@ static int scan_parts(const char *dir, const vs_scenario *seed,
 }
 
 /* An existing OUT on --resume: fine only if it is this run's, finished. */
-static int check_output(const char *out, const vs_scenario *seed,
+static vs_rc check_output(const char *out, const vs_scenario *seed,
                         const vs_sweep *sw, const vs_run_opts *o,
                         int *complete, vs_error *err)
 {
@@ -199,22 +197,23 @@ static int check_output(const char *out, const vs_scenario *seed,
 	mo.shard_k = 0;
 	mo.shard_n = 1;
 	mo.source = NULL;
-	int64_t got = vs_run_check_file(seed, sw, &mo, out, err);
-	if (got < 0)
-		return (int)got;
-	if ((uint64_t)got != sw->count) {
+	uint64_t got;
+	vs_rc rc = vs_run_check_file(seed, sw, &mo, out, &got, err);
+	if (rc)
+		return rc;
+	if (got != sw->count) {
 		vs_error_set(err, "%s: holds %lld of the sweep's %llu variants "
 		             "and is not a vsweep-mpi result to continue; "
 		             "continue it with vsweep run --resume, or use "
 		             "--overwrite", out, (long long)got,
 		             (unsigned long long)sw->count);
-		return -1;
+		return VS_RC_INPUT;
 	}
 	*complete = 1;
-	return 0;
+	return VS_RC_OK;
 }
 
-int parts_prepare(const char *out, vs_store_mode mode,
+vs_rc parts_prepare(const char *out, vs_store_mode mode,
                   const vs_scenario *seed, const vs_sweep *sw,
                   const vs_run_opts *o, mpi_plan *plan, int *complete,
                   vs_error *err)
@@ -222,9 +221,9 @@ int parts_prepare(const char *out, vs_store_mode mode,
 	memset(plan, 0, sizeof *plan);
 	*complete = 0;
 	char *dir = parts_dir(out);
-	int rc = 0;
+	vs_rc rc = VS_RC_OK;
 	if (mode == VS_STORE_OVERWRITE) {
-		remove_db(out);
+		vs_remove_db_files(out);
 		parts_remove(dir);
 	}
 	if (access(out, F_OK) == 0) {
@@ -233,7 +232,7 @@ int parts_prepare(const char *out, vs_store_mode mode,
 		} else {
 			vs_error_set(err, "%s: exists; use --resume to continue "
 			             "it or --overwrite to replace it", out);
-			rc = -1;
+			rc = VS_RC_INPUT;
 		}
 		goto done;
 	}
@@ -252,14 +251,14 @@ int parts_prepare(const char *out, vs_store_mode mode,
 			vs_error_set(err, "%s: holds the parts of an earlier run; "
 			             "use --resume to continue them or "
 			             "--overwrite to start again", dir);
-			rc = -1;
+			rc = VS_RC_INPUT;
 		}
 	}
 	if (rc)
 		goto done;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		vs_error_set(err, "%s: cannot create: %s", dir, strerror(errno));
-		rc = -2;
+		rc = VS_RC_IO;
 		goto done;
 	}
 	plan->remaining = plan->count - plan->stored;

@@ -27,8 +27,9 @@ char *parts_dir(const char *out);
 char *parts_path(const char *dir, int rank);
 
 /* The part files in dir, ordered by rank; *n 0 when dir is missing. The
- * caller frees each path and the array. Returns 0, or -2 with err set. */
-int parts_list(const char *dir, char ***paths, int *n, vs_error *err);
+ * caller frees each path and the array. Returns VS_RC_OK, or VS_RC_IO with
+ * err set. */
+vs_rc parts_list(const char *dir, char ***paths, int *n, vs_error *err);
 
 /* Deletes the part files in dir (with their -wal/-shm) and dir itself
  * when then empty; other files are left alone. */
@@ -40,11 +41,11 @@ void parts_remove(const char *dir);
  * the parts hold, each part checked to belong to this run (o gives the
  * record options; the check is `vs_run --resume`'s). *complete is set when
  * OUT already is this run's finished result (RESUME): nothing to do.
- * Returns 0, or -1 (exit 2) / -2 (exit 3) with err set. */
-int parts_prepare(const char *out, vs_store_mode mode,
-                  const vs_scenario *seed, const vs_sweep *sw,
-                  const vs_run_opts *o, mpi_plan *plan, int *complete,
-                  vs_error *err);
+ * Returns VS_RC_OK, or VS_RC_INPUT / VS_RC_IO with err set. */
+vs_rc parts_prepare(const char *out, vs_store_mode mode,
+                    const vs_scenario *seed, const vs_sweep *sw,
+                    const vs_run_opts *o, mpi_plan *plan, int *complete,
+                    vs_error *err);
 
 /* Takes up to n of the variants still to simulate into idx; returns how
  * many. */

@@ -1,3 +1,9 @@
+/* A rank's local queue of variant indices (queue.h): mpi_run.c's main
+ * thread pushes what rank 0 hands out and closes it; the runner's workers
+ * pop through the vs_index_source it exposes (the runner serialises the
+ * pops). Invariants: every access is under mu; indices leave in the
+ * order they came, each once; after close, pops drain what is left and
+ * then return 0; after vs_run_stop, pops return 0 at once. */
 #include "queue.h"
 
 #include <stdlib.h>

@@ -2,6 +2,7 @@
 #ifndef VS_CLI_H
 #define VS_CLI_H
 
+#include "common/status.h"
 #include "plugin/registry.h"
 
 /* Exit statuses of DESIGN.md. */
@@ -12,6 +13,10 @@ enum {
 	EXIT_INTERNAL = 3,
 	EXIT_INTERRUPTED = 130
 };
+
+/* The exit status of an outcome: the one place both programs turn a vs_rc
+ * into one (OK 0, FAILED 1, INPUT 2, IO 3, INTERRUPTED 130). */
+int cli_exit_status(vs_rc rc);
 
 /* The end of both programs' usage text; a macro so that each usage stays
  * one literal. */

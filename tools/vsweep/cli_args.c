@@ -1,5 +1,6 @@
 /* The `run` options of vsweep and vsweep-mpi: one parser, so that both
- * programs accept, reject and word their complaints alike. */
+ * programs accept, reject and word their complaints alike; and the one
+ * place where an outcome (vs_rc) becomes an exit status. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +8,23 @@
 #include <string.h>
 
 #include "cli.h"
+
+int cli_exit_status(vs_rc rc)
+{
+	switch (rc) {
+	case VS_RC_OK:
+		return EXIT_OK;
+	case VS_RC_FAILED:
+		return EXIT_SOME_FAILED;
+	case VS_RC_INTERRUPTED:
+		return EXIT_INTERRUPTED;
+	case VS_RC_INPUT:
+		return EXIT_BAD_INPUT;
+	case VS_RC_IO:
+		break;
+	}
+	return EXIT_INTERNAL;
+}
 
 int cli_bad_usage(const cli_prog *p, const char *fmt, ...)
 {

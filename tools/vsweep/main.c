@@ -145,34 +145,39 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.variant_timeout = a->variant_timeout,
 		/* a line in place on a terminal; full lines for a log */
 		.progress = isatty(STDERR_FILENO),
+		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
+		 * them in this one, where ASan and debuggers see the host. */
+		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
 	};
 	vs_run_summary sum;
 	vs_error err = {{0}};
 	if (a->progress && !o.progress)
 		cli_progress_start(a->out);
-	int rc = vs_run(scn, sw, reg, &o, &sum, &err);
-	cli_progress_stop(rc == 0);
+	vs_rc rc = vs_run(scn, sw, reg, &o, &sum, &err);
+	cli_progress_stop(rc == VS_RC_OK);
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
-		status = rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+		status = cli_exit_status(rc);
 		/* A write that failed (disk full, say) left whole variants. */
-		if (rc == -2 && access(a->out, F_OK) == 0)
+		if (rc == VS_RC_IO && access(a->out, F_OK) == 0)
 			print_resume_hint("stopped", argc, argv);
 		goto out;
 	}
 	double rate = sum.seconds > 0 ? (double)sum.actor_steps / sum.seconds
 	                              : 0;
-	printf("vsweep: %s: %llu variants (%llu done, %llu failed, %llu "
+	char crashed[48] = ""; /* said only when some did */
+	if (sum.crashed)
+		snprintf(crashed, sizeof crashed, " (%llu crashed)",
+		         (unsigned long long)sum.crashed);
+	printf("vsweep: %s: %llu variants (%llu done, %llu failed%s, %llu "
 	       "already stored) in %.2f s, %.3g actor-steps/s\n",
 	       a->out, (unsigned long long)sum.total,
 	       (unsigned long long)sum.done, (unsigned long long)sum.failed,
-	       (unsigned long long)sum.skipped, sum.seconds, rate);
-	if (sum.interrupted) {
+	       crashed, (unsigned long long)sum.skipped, sum.seconds, rate);
+	rc = vs_run_outcome(&sum);
+	if (rc == VS_RC_INTERRUPTED)
 		print_resume_hint("interrupted", argc, argv);
-		status = EXIT_INTERRUPTED;
-	} else {
-		status = sum.failed ? EXIT_SOME_FAILED : EXIT_OK;
-	}
+	status = cli_exit_status(rc);
 out:
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
@@ -207,7 +212,7 @@ static int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	const char **shards = vs_xcalloc((size_t)argc, sizeof *shards);
-	int n = 0, partial = 0, status;
+	int n = 0, partial = 0;
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--allow-partial"))
 			partial = 1;
@@ -227,19 +232,18 @@ static int cmd_merge(int argc, char **argv)
 	}
 	vs_merge_summary sum;
 	vs_error err = {{0}};
-	int rc = vs_merge(out, shards, n, partial, &sum, &err);
+	vs_rc rc = vs_merge(out, shards, n, partial, &sum, &err);
 	free(shards);
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
-		return rc == -1 ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+		return cli_exit_status(rc);
 	}
 	printf("vsweep: %s: %lld variants from %d shards", out, sum.variants,
 	       sum.shards);
 	if (sum.missing)
 		printf(", %lld missing", sum.missing);
 	printf("\n");
-	status = EXIT_OK;
-	return status;
+	return cli_exit_status(VS_RC_OK);
 }
 
 int main(int argc, char **argv)

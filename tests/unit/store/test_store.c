@@ -26,19 +26,37 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
-static const vs_meta meta[] = {
-	{"scenario_text", 1, "name: a\n", 0},
-	{"step", 0, NULL, 0.01},
-	{"created_utc", 1, "now", 0},
-};
 static const vs_plugin_row plugins[] = {
 	{"kinematic_bicycle", "vehicle_model", "1.0", "/p/kb.so", "00ff"},
 };
 
-static vs_store *open_mode(vs_store_mode mode, const vs_meta *m,
+/* The record every test's file is written with. */
+static vs_store_def base_def(void)
+{
+	vs_store_def d = vs_store_default_def();
+	d.path = path;
+	d.scenario_text = "name: a\n";
+	d.step = 0.01;
+	d.variant_count = 3;
+	d.scenario_path = "a.yaml";
+	d.plugins = plugins;
+	d.n_plugins = 1;
+	return d;
+}
+
+/* Opens path in mode with d's record (NULL: base_def's); NULL on error,
+ * which must then be an input error. */
+static vs_store *open_mode(vs_store_mode mode, const vs_store_def *d,
                            vs_error *err)
 {
-	return vs_store_open(path, mode, m, 3, 2, plugins, 1, err, NULL);
+	vs_store_def def = d ? *d : base_def();
+	def.mode = mode;
+	vs_store *st = (vs_store *)1;
+	vs_rc rc = vs_store_open(&def, &st, err);
+	ck_assert_int_eq(rc == VS_RC_OK, st != NULL);
+	if (rc)
+		ck_assert_int_eq(rc, VS_RC_INPUT);
+	return st;
 }
 
 /* A variant with n_steps steps of one actor on a known motion. */
@@ -90,10 +108,10 @@ static double q_double(sqlite3 *db, const char *sql)
 START_TEST(create_refuses_existing_file)
 {
 	vs_error err = {{0}};
-	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
 	ck_assert_ptr_nonnull(st);
 	ck_assert_int_eq(vs_store_close(st, &err), 0);
-	st = open_mode(VS_STORE_CREATE, meta, &err);
+	st = open_mode(VS_STORE_CREATE, NULL, &err);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(err.msg, "exists"));
 	ck_assert_ptr_nonnull(strstr(err.msg, "--resume"));
@@ -103,35 +121,45 @@ END_TEST
 START_TEST(resume_checks_identity)
 {
 	vs_error err = {{0}};
-	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
 	ck_assert_ptr_nonnull(st);
 	vs_store_close(st, NULL);
-	/* A non-identity key (the third) may differ. */
-	vs_meta m2[3] = {meta[0], meta[1], {"created_utc", 1, "later", 0}};
-	st = open_mode(VS_STORE_RESUME, m2, &err);
+	/* A fact about the file, not identity, may differ. */
+	vs_store_def d2 = base_def();
+	d2.scenario_path = "elsewhere/a.yaml";
+	d2.duration = 99;
+	st = open_mode(VS_STORE_RESUME, &d2, &err);
 	ck_assert_msg(st != NULL, "%s", err.msg);
 	vs_store_close(st, NULL);
-	m2[0].text = "name: b\n";
-	st = open_mode(VS_STORE_RESUME, m2, &err);
+	d2.scenario_text = "name: b\n";
+	st = open_mode(VS_STORE_RESUME, &d2, &err);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(err.msg, "scenario_text differs"));
 	memset(&err, 0, sizeof err);
-	m2[0] = meta[0];
-	m2[1].number = 0.02;
-	st = open_mode(VS_STORE_RESUME, m2, &err);
+	d2 = base_def();
+	d2.step = 0.02;
+	st = open_mode(VS_STORE_RESUME, &d2, &err);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(err.msg, "step differs"));
+	/* The shard record is identity too: shard 1/2 is another file. */
+	memset(&err, 0, sizeof err);
+	d2 = base_def();
+	d2.shard = "1/2";
+	st = open_mode(VS_STORE_RESUME, &d2, &err);
+	ck_assert_ptr_null(st);
+	ck_assert_ptr_nonnull(strstr(err.msg, "shard differs"));
 }
 END_TEST
 
 START_TEST(resume_checks_plugin_build)
 {
 	vs_error err = {{0}};
-	vs_store_close(open_mode(VS_STORE_CREATE, meta, &err), NULL);
+	vs_store_close(open_mode(VS_STORE_CREATE, NULL, &err), NULL);
 	vs_plugin_row other = plugins[0];
 	other.digest = "abcd";
-	vs_store *st = vs_store_open(path, VS_STORE_RESUME, meta, 3, 2,
-	                             &other, 1, &err, NULL);
+	vs_store_def d = base_def();
+	d.plugins = &other;
+	vs_store *st = open_mode(VS_STORE_RESUME, &d, &err);
 	ck_assert_ptr_null(st);
 	ck_assert_ptr_nonnull(strstr(err.msg, "kinematic_bicycle"));
 	ck_assert_ptr_nonnull(strstr(err.msg, "not the build"));
@@ -141,7 +169,7 @@ END_TEST
 START_TEST(overwrite_replaces)
 {
 	vs_error err = {{0}};
-	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
 	vs_result r;
 	make_result(&r, 0, 5);
 	vs_store_begin(st, &err);
@@ -149,7 +177,7 @@ START_TEST(overwrite_replaces)
 	vs_store_commit(st, &err);
 	vs_store_close(st, NULL);
 	vs_result_finish(&r);
-	st = open_mode(VS_STORE_OVERWRITE, meta, &err);
+	st = open_mode(VS_STORE_OVERWRITE, NULL, &err);
 	ck_assert_ptr_nonnull(st);
 	ck_assert_int_eq(vs_store_variant_count(st), 0);
 	vs_store_close(st, NULL);
@@ -159,7 +187,7 @@ END_TEST
 START_TEST(rolled_back_variant_leaves_nothing)
 {
 	vs_error err = {{0}};
-	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
 	vs_result a, b;
 	make_result(&a, 0, 120);
 	make_result(&b, 1, 77);
@@ -176,7 +204,7 @@ START_TEST(rolled_back_variant_leaves_nothing)
 	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor"), 1);
 	sqlite3_close(db);
 	/* The next variant continues right after the committed rows. */
-	st = open_mode(VS_STORE_RESUME, meta, &err);
+	st = open_mode(VS_STORE_RESUME, NULL, &err);
 	ck_assert_int_eq(vs_store_variant_count(st), 1);
 	ck_assert_int_eq(vs_store_variant_at(st, 0), 0);
 	vs_store_begin(st, &err);
@@ -197,7 +225,7 @@ END_TEST
 START_TEST(views_have_contract_columns)
 {
 	vs_error err = {{0}};
-	vs_store_close(open_mode(VS_STORE_CREATE, meta, &err), NULL);
+	vs_store_close(open_mode(VS_STORE_CREATE, NULL, &err), NULL);
 	sqlite3 *db = db_open();
 	static const struct {
 		const char *view, *cols;
@@ -235,7 +263,7 @@ END_TEST
 START_TEST(pose_view_is_rz_ry_rx)
 {
 	vs_error err = {{0}};
-	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
 	vs_result r;
 	make_result(&r, 3, 60);
 	vs_store_begin(st, &err);
@@ -280,7 +308,7 @@ END_TEST
 START_TEST(failed_variant_keeps_reason)
 {
 	vs_error err = {{0}};
-	vs_store *st = open_mode(VS_STORE_CREATE, meta, &err);
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
 	vs_result r;
 	make_result(&r, 0, 0);
 	r.status = VS_VARIANT_FAILED;

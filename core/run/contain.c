@@ -1,0 +1,522 @@
+/* Crash containment: variants simulated in a child process per worker.
+ *
+ * Why processes: a plugin is native code in our address space; after a
+ * SIGSEGV, an abort() or an exit() inside it nothing in the process can
+ * be trusted, and a call that never returns cannot be stopped from
+ * another thread. A child that dies takes only its variant with it.
+ *
+ * How: each runner worker thread owns one child (vs_contain), forked from
+ * that thread at its first variant, so the child has the seed, the sweep
+ * and the loaded plugins at the parent's addresses. The worker writes a
+ * variant index down a socket; the child builds that variant itself (the
+ * same pure function of (sweep, i) the parent used), simulates it and
+ * writes the result back: a header, the arrays, a trailer. The child
+ * lives for many variants, so a fork's cost (page tables, copy-on-write
+ * faults) is paid once per worker, not once per variant. The writer, the
+ * store and SQLite stay in the parent: a child never touches them.
+ *
+ * Invariants:
+ * - Pointers in a result are the parent's: plugin names (desc->name),
+ *   event kinds and attachment names live in memory both share from the
+ *   fork; actor names, which live in the child's variant, are replaced
+ *   by the parent's own variant's, actor by actor (same order).
+ * - A result is used only when it came whole (magic header and trailer);
+ *   anything else is a crash, described from a page the child shares with
+ *   its parent: its crash handlers and its atexit hook name the plugin
+ *   whose code is on the stack (backtrace + dladdr against the variant's
+ *   plugin files), the actor using it, and the step, from the rows
+ *   recorded so far. A dead child is reaped and replaced at the next
+ *   variant.
+ * - A stop (vs_run_stop) kills the child and returns -1, like a stopped
+ *   vs_sim_run; a variant past so->timeout + 1 s is killed (the
+ *   in-process limit, checked between steps, gets its second to fire
+ *   first, so results of variants that merely run long stay as they were).
+ * - The child's stdout is its stderr: a plugin's prints never mix with
+ *   vsweep's own output; and it dies with the thread that forked it
+ *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
+ * Called by runner.c's workers. */
+#define _GNU_SOURCE /* dladdr, __fpurge */
+#include "run/contain.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "input/sweep.h"
+#include "plugin/registry.h"
+
+#define MAGIC 0x76737770u /* "vswp" */
+
+/* What precedes the arrays on the socket. */
+typedef struct head {
+	uint32_t magic;
+	int32_t sim_rc;
+	int32_t status;
+	int32_t n_actors, n_wheels;
+	int64_t n_rows, n_events;
+	int32_t n_signal_names;  /* each sent as a uint32 length and bytes */
+	int64_t n_signals;
+	int64_t n_logs, n_logs_kept;
+	vs_summary summary;
+	char error[1024];
+} head;
+
+/* The page the child writes its last words to. */
+typedef struct last_words {
+	int set;
+	char where[512]; /* "in plugin P, actor A, step K" */
+} last_words;
+
+/* Child side: what the crash handlers need (set once, before the sim). */
+static const vs_scenario *c_variant;
+static const vs_result *c_res;
+static int c_every;
+static last_words *c_words;
+static int c_exiting; /* our own exit: the atexit hook stays quiet */
+
+static const char *signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGFPE: return "SIGFPE";
+	case SIGILL: return "SIGILL";
+	case SIGABRT: return "SIGABRT";
+	case SIGKILL: return "SIGKILL";
+	case SIGTERM: return "SIGTERM";
+	}
+	return "signal";
+}
+
+/* The variant's first actor using the plugin loaded from file, or -1;
+ * *others: how many more use it (the stack cannot tell which one). */
+static int actor_of(const char *file, const char **plugin, int *others)
+{
+	int first = -1;
+	*others = 0;
+	for (int i = 0; i < c_variant->n_actors; i++) {
+		const vs_plugin_use *u[2] = {&c_variant->actors[i].vehicle_model,
+		                             &c_variant->actors[i].behaviour};
+		for (int k = 0; k < 2; k++)
+			if (u[k]->loaded && u[k]->loaded->path &&
+			    strcmp(u[k]->loaded->path, file) == 0) {
+				*plugin = u[k]->loaded->desc->name;
+				if (first < 0)
+					first = i;
+				else if (first != i)
+					++*others;
+			}
+	}
+	return first;
+}
+
+/* Fills the shared page: the innermost plugin frame on the stack, its
+ * actor, and the step being simulated (one past the last recorded when
+ * every step is recorded). In a dying process: no locks are relied on
+ * but backtrace's, warmed up before the simulation started. */
+static void describe(void)
+{
+	if (!c_variant || !c_res)
+		return; /* not simulating: no plugin to name */
+	void *pc[64];
+	int n = backtrace(pc, 64);
+	const char *plugin = NULL;
+	int actor = -1, others = 0;
+	for (int i = 0; i < n && actor < 0; i++) {
+		Dl_info di;
+		if (dladdr(pc[i], &di) && di.dli_fname)
+			actor = actor_of(di.dli_fname, &plugin, &others);
+	}
+	char step[64] = "";
+	if (c_res->n_rows > 0) {
+		long long last = (long long)c_res->rows[c_res->n_rows - 1].step;
+		if (c_every == 1)
+			snprintf(step, sizeof step, ", step %lld", last + 1);
+		else
+			snprintf(step, sizeof step, ", after step %lld", last);
+	} else {
+		snprintf(step, sizeof step, ", before step 1");
+	}
+	if (actor >= 0)
+		snprintf(c_words->where, sizeof c_words->where,
+		         "in plugin %s, actor %lld (%s)%s%s", plugin,
+		         (long long)c_variant->actors[actor].id,
+		         c_variant->actors[actor].name,
+		         others ? " or another actor using it" : "", step);
+	else
+		snprintf(c_words->where, sizeof c_words->where,
+		         "outside any plugin's code%s", step);
+	c_words->set = 1;
+}
+
+static void on_crash(int sig)
+{
+	describe();
+	raise(sig); /* SA_RESETHAND: the default action, the true status */
+}
+
+static void on_exit_called(void)
+{
+	if (!c_exiting)
+		describe();
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n > 0) {
+		/* MSG_NOSIGNAL: a dead peer is an error, not our SIGPIPE. */
+		ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void send_result(int fd, const vs_result *r, int sim_rc)
+{
+	head h;
+	memset(&h, 0, sizeof h);
+	h.magic = MAGIC;
+	h.sim_rc = sim_rc;
+	h.status = (int32_t)r->status;
+	h.n_actors = r->n_actors;
+	h.n_wheels = r->n_wheels;
+	h.n_rows = r->n_rows;
+	h.n_events = r->n_events;
+	h.n_signal_names = r->n_signal_names;
+	h.n_signals = r->n_signals;
+	h.n_logs = r->n_logs;
+	h.n_logs_kept = r->n_logs < VS_LOG_ROWS_KEPT ? r->n_logs
+	                                             : VS_LOG_ROWS_KEPT;
+	h.summary = r->summary;
+	memcpy(h.error, r->error, sizeof h.error);
+	uint32_t end = MAGIC;
+	if (write_all(fd, &h, sizeof h) ||
+	    write_all(fd, r->actors, sizeof *r->actors * (size_t)r->n_actors) ||
+	    write_all(fd, r->wheels, sizeof *r->wheels * (size_t)r->n_wheels) ||
+	    write_all(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows) ||
+	    write_all(fd, r->events, sizeof *r->events * (size_t)r->n_events) ||
+	    write_all(fd, r->signals, sizeof *r->signals * (size_t)r->n_signals) ||
+	    write_all(fd, r->logs, sizeof *r->logs * (size_t)h.n_logs_kept))
+		_exit(3);
+	for (int i = 0; i < r->n_signal_names; i++) {
+		uint32_t len = (uint32_t)strlen(r->signal_names[i]);
+		if (write_all(fd, &len, sizeof len) ||
+		    write_all(fd, r->signal_names[i], len))
+			_exit(3);
+	}
+	if (write_all(fd, &end, sizeof end))
+		_exit(3);
+}
+
+/* A variant whose child died (status st of waitpid): failed, no rows,
+ * the reason. */
+static void crashed(vs_result *res, int st, const last_words *w)
+{
+	res->status = VS_VARIANT_FAILED;
+	char what[128];
+	if (WIFSIGNALED(st))
+		snprintf(what, sizeof what, "signal %d (%s)", WTERMSIG(st),
+		         signal_name(WTERMSIG(st)));
+	else
+		snprintf(what, sizeof what, "exit(%d) called",
+		         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	snprintf(res->error, sizeof res->error, "crashed: %s %s", what,
+	         w->set ? w->where : "(no plugin frame found)");
+}
+
+/* Reads one whole request or result: n bytes into p, giving up on a stop
+ * or past the deadline (0: none); so may be NULL (no stop, no deadline).
+ * Returns 0, 1 (stop), 2 (deadline) or 3 (end of file: the other side
+ * is gone). */
+static int read_exact(int fd, void *p, size_t n, const vs_sim_opts *so,
+                      double deadline)
+{
+	char *c = p;
+	while (n > 0) {
+		if (so && so->stop && *so->stop)
+			return 1;
+		if (deadline > 0 && vs_now() > deadline)
+			return 2;
+		if (so) {
+			struct pollfd q = {fd, POLLIN, 0};
+			if (poll(&q, 1, 100) <= 0) /* ms: notice stops */
+				continue;
+		}
+		ssize_t r = read(fd, c, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 3;
+		c += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* The child: variants in, results out, until the request socket closes. */
+static _Noreturn void child(int in, int out, last_words *words,
+                            const vs_sweep *sw, const vs_scenario *seed,
+                            const vs_sim_opts *so)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* Only our two sockets: a copy of another worker's would keep its
+	 * child from seeing its parent's end close, or its parent from
+	 * seeing it die; and the results file is the parent's alone. */
+	unsigned lo = (unsigned)(in < out ? in : out);
+	unsigned hi = (unsigned)(in < out ? out : in);
+	if (lo > 3)
+		close_range(3, lo - 1, 0);
+	if (hi > lo + 1)
+		close_range(lo + 1, hi - 1, 0);
+	close_range(hi + 1, ~0u, 0);
+	__fpurge(stdout); /* the parent's pending output is the parent's */
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	c_every = so->record_every > 0 ? so->record_every : 1;
+	c_words = words;
+	void *warm[1];
+	backtrace(warm, 1); /* loads what backtrace needs, here, not later */
+	static char alt[65536]; /* for a plugin that overflows its stack */
+	stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt};
+	sigaltstack(&ss, NULL);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_RESETHAND | SA_ONSTACK | SA_NODEFER;
+	static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
+		sigaction(crash[i], &sa, NULL);
+	atexit(on_exit_called);
+	uint64_t i;
+	while (read_exact(in, &i, sizeof i, NULL, 0) == 0) {
+		vs_result res;
+		memset(&res, 0, sizeof res);
+		res.variant = i;
+		vs_error err = {{0}};
+		vs_scenario *v = vs_sweep_variant(sw, seed, i, NULL, &err);
+		int rc = 0;
+		if (v) {
+			c_variant = v;
+			c_res = &res;
+			rc = vs_sim_run(v, so, &res);
+		} else {
+			res.status = VS_VARIANT_FAILED;
+			snprintf(res.error, sizeof res.error, "%s", err.msg);
+		}
+		send_result(out, &res, rc);
+		c_variant = NULL;
+		vs_result_finish(&res);
+		vs_scenario_destroy(v);
+	}
+	c_exiting = 1;
+	_exit(0);
+}
+
+struct vs_contain {
+	const vs_sweep *sw;
+	const vs_scenario *seed;
+	pid_t pid;            /* 0: no child */
+	int to, from;         /* request and result sockets, parent's ends */
+	last_words *words;    /* shared with the child */
+};
+
+vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed)
+{
+	vs_contain *c = vs_xcalloc(1, sizeof *c);
+	c->sw = sw;
+	c->seed = seed;
+	c->to = c->from = -1;
+	c->words = mmap(NULL, sizeof *c->words, PROT_READ | PROT_WRITE,
+	                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c->words == MAP_FAILED)
+		c->words = NULL;
+	return c;
+}
+
+/* Ends the child (idle, stuck or dead: it holds nothing to save) and
+ * reaps it; returns its wait status. */
+static int end_child(vs_contain *c)
+{
+	int st = 0;
+	if (!c->pid)
+		return 0;
+	kill(c->pid, SIGKILL);
+	close(c->to);
+	close(c->from);
+	c->to = c->from = -1;
+	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	c->pid = 0;
+	return st;
+}
+
+void vs_contain_destroy(vs_contain *c)
+{
+	if (!c)
+		return;
+	end_child(c);
+	if (c->words)
+		munmap(c->words, sizeof *c->words);
+	free(c);
+}
+
+/* Forks the child; 0, or -1 when the system refuses. */
+static int start_child(vs_contain *c, const vs_sim_opts *so)
+{
+	int req[2], out[2];
+	if (!c->words || socketpair(AF_UNIX, SOCK_STREAM, 0, req) != 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, out) != 0) {
+		close(req[0]);
+		close(req[1]);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(req[1]);
+		close(out[0]);
+		child(req[0], out[1], c->words, c->sw, c->seed, so);
+	}
+	close(req[0]);
+	close(out[1]);
+	if (pid < 0) {
+		close(req[1]);
+		close(out[0]);
+		return -1;
+	}
+	c->pid = pid;
+	c->to = req[1];
+	c->from = out[0];
+	return 0;
+}
+
+/* Reads the result of the variant just asked for into res. Returns 0
+ * (whole), 1 (stop), 2 (deadline) or 3 (the child died). */
+static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
+                   vs_result *res, int *sim_rc)
+{
+	head h;
+	int why = read_exact(c->from, &h, sizeof h, so, deadline);
+	if (why)
+		return why;
+	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
+	    h.n_rows < 0 || h.n_events < 0 || h.n_signal_names < 0 ||
+	    h.n_signals < 0 || h.n_logs_kept < 0 ||
+	    h.n_logs_kept > VS_LOG_ROWS_KEPT)
+		return 3;
+	res->status = (vs_variant_status)h.status;
+	memcpy(res->error, h.error, sizeof res->error);
+	res->summary = h.summary;
+	*sim_rc = h.sim_rc;
+	res->actors = vs_xcalloc((size_t)h.n_actors + 1, sizeof *res->actors);
+	res->wheels = vs_xcalloc((size_t)h.n_wheels + 1, sizeof *res->wheels);
+	res->rows = vs_xcalloc((size_t)h.n_rows + 1, sizeof *res->rows);
+	res->events = vs_xcalloc((size_t)h.n_events + 1, sizeof *res->events);
+	res->signals = vs_xcalloc((size_t)h.n_signals + 1,
+	                          sizeof *res->signals);
+	res->logs = vs_xcalloc((size_t)h.n_logs_kept + 1, sizeof *res->logs);
+	if ((why = read_exact(c->from, res->actors, sizeof *res->actors *
+	                      (size_t)h.n_actors, so, deadline)) ||
+	    (why = read_exact(c->from, res->wheels, sizeof *res->wheels *
+	                      (size_t)h.n_wheels, so, deadline)) ||
+	    (why = read_exact(c->from, res->rows, sizeof *res->rows *
+	                      (size_t)h.n_rows, so, deadline)) ||
+	    (why = read_exact(c->from, res->events, sizeof *res->events *
+	                      (size_t)h.n_events, so, deadline)) ||
+	    (why = read_exact(c->from, res->signals, sizeof *res->signals *
+	                      (size_t)h.n_signals, so, deadline)) ||
+	    (why = read_exact(c->from, res->logs, sizeof *res->logs *
+	                      (size_t)h.n_logs_kept, so, deadline)))
+		return why;
+	res->signal_names = vs_xcalloc((size_t)h.n_signal_names + 1,
+	                               sizeof *res->signal_names);
+	for (int k = 0; k < h.n_signal_names; k++) {
+		uint32_t len;
+		if ((why = read_exact(c->from, &len, sizeof len, so, deadline)))
+			return why;
+		if (len > 4096)
+			return 3;
+		res->signal_names[k] = vs_xcalloc(1, (size_t)len + 1);
+		res->n_signal_names = k + 1; /* owned from here: freed if cut */
+		if ((why = read_exact(c->from, res->signal_names[k], len, so,
+		                      deadline)))
+			return why;
+	}
+	res->n_actors = h.n_actors;
+	res->n_wheels = h.n_wheels;
+	res->n_rows = res->cap_rows = h.n_rows;
+	res->n_events = res->cap_events = h.n_events;
+	res->n_signals = res->cap_signals = h.n_signals;
+	res->n_logs = h.n_logs;
+	uint32_t end = 0;
+	why = read_exact(c->from, &end, sizeof end, so, deadline);
+	if (why)
+		return why;
+	return end == MAGIC ? 0 : 3;
+}
+
+/* Drops what a broken result left in res; keeps the caller's fields. */
+static void clear_partial(vs_result *res)
+{
+	char *json = res->params_json;
+	uint64_t variant = res->variant;
+	res->params_json = NULL;
+	vs_result_finish(res);
+	res->params_json = json;
+	res->variant = variant;
+}
+
+int vs_contain_run(vs_contain *c, const vs_scenario *variant,
+                   const vs_sim_opts *so, vs_result *res)
+{
+	if (!c->pid && start_child(c, so) != 0)
+		return vs_sim_run(variant, so, res); /* no child: uncontained */
+	memset(c->words, 0, sizeof *c->words);
+	uint64_t i = res->variant;
+	if (write_all(c->to, &i, sizeof i) != 0) {
+		/* Died between variants (killed from outside): a new one. */
+		end_child(c);
+		if (start_child(c, so) != 0 || write_all(c->to, &i, sizeof i))
+			return vs_sim_run(variant, so, res);
+	}
+	double deadline = so->timeout > 0 ? vs_now() + so->timeout + 1.0 : 0;
+	int sim_rc = 0;
+	int why = receive(c, so, deadline, res, &sim_rc);
+	res->owner = (void *)variant;
+	if (why == 0) {
+		/* Actor names: the parent's copy of the same variant's. */
+		for (int k = 0; k < res->n_actors && k < variant->n_actors; k++)
+			res->actors[k].name = variant->actors[k].name;
+		return sim_rc;
+	}
+	clear_partial(res);
+	int st = end_child(c);
+	if (why == 1)
+		return -1;
+	res->status = VS_VARIANT_FAILED;
+	if (why == 2)
+		snprintf(res->error, sizeof res->error, "exceeded the "
+		         "wall-clock limit of %g s inside a plugin call; its "
+		         "process was killed", so->timeout);
+	else
+		crashed(res, st, c->words);
+	return 0;
+}

@@ -1,0 +1,137 @@
+/* The results file's own record (record.h): the meta keys in one table,
+ * which of them are identity, and the shard record's forms. */
+#include "store/record.h"
+
+#include <stdio.h>
+#include <time.h>
+
+/* How a meta key takes part in a file's identity. */
+enum role {
+	FACT,      /* about this file only: never compared */
+	SWEEP,     /* the same in every file of one sweep (resume, merge) */
+	PER_FILE   /* identity of this file, differs between its shards */
+};
+
+vs_store_def vs_store_default_def(void)
+{
+	return (vs_store_def){
+		.mode = VS_STORE_CREATE,
+		.scenario_text = "",
+		.sweep_text = "",
+		.record_every = 1,
+		.record = "",
+		.shard = "0/1",
+		.scenario_path = "",
+		.sweep_path = "",
+	};
+}
+
+static const char *text_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* The meta rows of d in the order they are written: identity first, so
+ * that a stored file's meta rows keep the order they always had. The one
+ * list of the keys: adding a record is adding a row here. */
+typedef struct entry {
+	vs_meta m;
+	enum role role;
+} entry;
+
+static int entries(const vs_store_def *d, const char *created,
+                   entry e[VS_STORE_META_MAX])
+{
+	const entry all[] = {
+		{{"format", 1, "vsweep results 1", 0}, SWEEP},
+		{{"vsweep_version", 1, VS_VERSION, 0}, SWEEP},
+		{{"scenario_text", 1, text_or_empty(d->scenario_text), 0}, SWEEP},
+		{{"sweep_text", 1, text_or_empty(d->sweep_text), 0}, SWEEP},
+		{{"step", 0, NULL, d->step}, SWEEP},
+		{{"record_every", 0, NULL, d->record_every}, SWEEP},
+		{{"record", 1, text_or_empty(d->record), 0}, SWEEP},
+		{{"shard", 1, text_or_empty(d->shard), 0}, PER_FILE},
+		{{"variant_count", 0, NULL, (double)d->variant_count}, SWEEP},
+		{{"scenario_path", 1, text_or_empty(d->scenario_path), 0}, FACT},
+		{{"sweep_path", 1, text_or_empty(d->sweep_path), 0}, FACT},
+		{{"steps", 0, NULL, (double)d->steps}, FACT},
+		{{"duration", 0, NULL, d->duration}, FACT},
+		{{"created_utc", 1, created, 0}, FACT},
+	};
+	int n = (int)(sizeof all / sizeof all[0]);
+	_Static_assert(sizeof all / sizeof all[0] <= VS_STORE_META_MAX,
+	               "VS_STORE_META_MAX too small");
+	for (int i = 0; i < n; i++)
+		e[i] = all[i];
+	return n;
+}
+
+int vs_store_def_meta(const vs_store_def *d, char created[32],
+                      vs_meta meta[VS_STORE_META_MAX], int *n_identity)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(created, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	entry e[VS_STORE_META_MAX];
+	int n = entries(d, created, e);
+	*n_identity = 0;
+	for (int i = 0; i < n; i++) {
+		meta[i] = e[i].m;
+		if (e[i].role != FACT)
+			*n_identity = i + 1;
+	}
+	return n;
+}
+
+const char *vs_store_sweep_key(int i)
+{
+	vs_store_def d = vs_store_default_def();
+	entry e[VS_STORE_META_MAX];
+	int n = entries(&d, "", e);
+	for (int k = 0; k < n; k++)
+		if (e[k].role == SWEEP && i-- == 0)
+			return e[k].m.key; /* a literal: outlives e */
+	return NULL;
+}
+
+void vs_store_shard_label(char *buf, size_t len, uint64_t k, uint64_t n)
+{
+	snprintf(buf, len, "%llu/%llu", (unsigned long long)k,
+	         (unsigned long long)n);
+}
+
+void vs_store_part_label(char *buf, size_t len, long rank)
+{
+	snprintf(buf, len, "part %ld", rank);
+}
+
+vs_rc vs_store_parse_shard(const char *text, int *is_part, uint64_t *k,
+                           uint64_t *n)
+{
+	unsigned long long a = 0, b = 0;
+	*is_part = 0;
+	*k = *n = 0;
+	if (!text)
+		return VS_RC_INPUT;
+	if (sscanf(text, "part %llu", &a) == 1) {
+		*is_part = 1;
+		*k = a;
+		return VS_RC_OK;
+	}
+	if (sscanf(text, "%llu/%llu", &a, &b) != 2 || a >= b)
+		return VS_RC_INPUT;
+	*k = a;
+	*n = b;
+	return VS_RC_OK;
+}
+
+uint64_t vs_store_shard_count(uint64_t count, uint64_t k, uint64_t n)
+{
+	return count > k ? (count - k - 1) / n + 1 : 0;
+}
+
+const char *vs_store_kind_name(vs_kind kind)
+{
+	return kind == VS_KIND_VEHICLE_MODEL ? "vehicle_model" : "behaviour";
+}

@@ -1,0 +1,92 @@
+/* A results file's own record: what its meta table says about the run that
+ * wrote it, which of those records are the file's identity (they must
+ * match for `run --resume`, and between the files `merge` joins), and the
+ * shard record's two forms. The one owner of these facts: the runner fills
+ * a vs_store_def, vs_store_open writes or checks it, merge and vsweep-mpi
+ * compare files through the same table of keys. */
+#ifndef VS_STORE_RECORD_H
+#define VS_STORE_RECORD_H
+
+#include <stdint.h>
+
+#include <stddef.h>
+#include <vsweep/plugin.h>
+
+#include "common/status.h"
+
+typedef enum vs_store_mode {
+	VS_STORE_CREATE,    /* refuse an existing file */
+	VS_STORE_RESUME,    /* continue an existing file (or create it) */
+	VS_STORE_OVERWRITE  /* replace an existing file */
+} vs_store_mode;
+
+/* A plugin the sweep uses (table plugin). */
+typedef struct vs_plugin_row {
+	const char *name, *kind, *version, *path, *digest;
+} vs_plugin_row;
+
+/* Everything vs_store_open needs. Start from vs_store_default_def() and
+ * set what the run knows, so a field added later changes no caller. The
+ * strings are borrowed for the duration of the call. */
+typedef struct vs_store_def {
+	const char *path;          /* the results file */
+	vs_store_mode mode;
+	/* identity: a resumed file must hold the same */
+	const char *scenario_text; /* the seed scenario's YAML */
+	const char *sweep_text;    /* the sweep's YAML; "" without one */
+	double step;               /* s */
+	int record_every;          /* steps between stored rows, >= 1 */
+	const char *record;        /* --record as given; "" for the default */
+	const char *shard;         /* "K/N" or "part R" (vs_store_shard_label) */
+	uint64_t variant_count;    /* the whole sweep's */
+	const vs_plugin_row *plugins; /* each plugin once, with its build */
+	int n_plugins;
+	/* facts about the file, not compared */
+	const char *scenario_path, *sweep_path; /* "" when none */
+	int64_t steps;             /* steps per variant */
+	double duration;           /* s */
+} vs_store_def;
+
+/* Defaults: create, record every step, shard "0/1", nothing else set. */
+vs_store_def vs_store_default_def(void);
+
+/* A key/value of the file's meta table. */
+typedef struct vs_meta {
+	const char *key;
+	int is_text;
+	const char *text;
+	double number;
+} vs_meta;
+
+enum { VS_STORE_META_MAX = 16 };
+
+/* The meta rows of def in the order they are written, with the time of
+ * writing in created (a buffer of 32). Sets *n_identity to the number of
+ * leading rows that are identity. Returns the number of rows. */
+int vs_store_def_meta(const vs_store_def *def, char created[32],
+                      vs_meta meta[VS_STORE_META_MAX], int *n_identity);
+
+/* The identity keys that every file of one sweep shares, whichever shard
+ * or part it holds: all identity keys but "shard". key[i] for i < n, NULL
+ * after; merge compares these. */
+const char *vs_store_sweep_key(int i);
+
+/* The shard record of shard k of n ("K/N") or of an MPI rank's part
+ * ("part R"), into buf of size len. */
+void vs_store_shard_label(char *buf, size_t len, uint64_t k, uint64_t n);
+void vs_store_part_label(char *buf, size_t len, long rank);
+
+/* Parses a shard record (as stored: plain text). Returns VS_RC_OK with
+ * *is_part and *k (part number or K) and *n (N; 0 for a part), or
+ * VS_RC_INPUT when it is neither form or K >= N. */
+vs_rc vs_store_parse_shard(const char *text, int *is_part, uint64_t *k,
+                           uint64_t *n);
+
+/* How many of a sweep's count variants shard k of n holds: the indices
+ * k, k + n, k + 2n, ... below count. */
+uint64_t vs_store_shard_count(uint64_t count, uint64_t k, uint64_t n);
+
+/* The plugin table's kind column for a plugin kind. */
+const char *vs_store_kind_name(vs_kind kind);
+
+#endif

@@ -1,0 +1,111 @@
+/* crash_<fault> — test behaviours that fail the way a careless plugin
+ * does, for the crash containment tests (core/run/contain.c). Built once
+ * per fault (meson.build: -DCRASH_<FAULT>, name "crash_<fault>").
+ *
+ * Drives straight ahead at the route's first speed. When its parameter
+ * `trigger` equals `armed` (default 17) and the step is fault_step
+ * (default 5), it faults: SEGV dereferences NULL, ABORT calls abort(),
+ * EXIT calls exit(0), FPE divides by zero with the divide-by-zero trap
+ * enabled, HANG loops without end. The control it returns never depends on trigger, so the variants
+ * of a sweep over trigger differ only in the one that faults. */
+#define _GNU_SOURCE /* feenableexcept */
+#include <fenv.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <vsweep/plugin.h>
+
+static const vs_param params[] = {
+	{"trigger", 0.0, -1e9, 1e9, "", "faults when equal to armed"},
+	{"armed", 17.0, -1e9, 1e9, "", "the trigger value that faults"},
+	{"fault_step", 5.0, 0.0, 1e9, "", "step index to fault at"},
+};
+
+typedef struct crash {
+	long long trigger, armed, fault_step;
+	double speed; /* m/s */
+} crash;
+
+static vs_status c_create(const vs_create_args *args, void **instance)
+{
+	crash *c = calloc(1, sizeof *c);
+	if (!c)
+		return VS_ERROR;
+	c->trigger = llround(args->params[0]);
+	c->armed = llround(args->params[1]);
+	c->fault_step = llround(args->params[2]);
+	const vs_actor_info *a = args->actor;
+	c->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
+	*instance = c;
+	return VS_OK;
+}
+
+static vs_status c_reset(void *instance, vs_state *state)
+{
+	(void)instance;
+	(void)state;
+	return VS_OK;
+}
+
+/* Volatile, so that the compiler keeps the faults it could prove. */
+static volatile int zero;
+static volatile double zero_d;
+static int *volatile null_ptr;
+
+static void fault(void)
+{
+#if defined(CRASH_SEGV)
+	*null_ptr = 1;
+#elif defined(CRASH_ABORT)
+	abort();
+#elif defined(CRASH_EXIT)
+	exit(0);
+#elif defined(CRASH_FPE)
+	feenableexcept(FE_DIVBYZERO);
+	zero_d = 1.0 / zero_d;
+#elif defined(CRASH_HANG)
+	for (;;)
+		zero++;
+#else
+#error "build with one -DCRASH_<FAULT>"
+#endif
+}
+
+static vs_status c_step(void *instance, double t, double dt,
+                        const vs_state *self, vs_control *control)
+{
+	(void)self;
+	crash *c = instance;
+	if (c->trigger == c->armed && llround(t / dt) == c->fault_step)
+		fault();
+	control->speed = c->speed;
+	control->steering_wheel = 0.0;
+	return VS_OK;
+}
+
+static void c_destroy(void *instance)
+{
+	free(instance);
+}
+
+static const vs_plugin descriptor = {
+	.abi_major = VS_ABI_MAJOR,
+	.abi_minor = VS_ABI_MINOR,
+	.struct_size = sizeof(vs_plugin),
+	.kind = VS_KIND_BEHAVIOUR,
+	.name = CRASH_NAME,
+	.version = "0.0.1",
+	.doc = "test behaviour: straight ahead, faults in one variant",
+	.params = params,
+	.n_params = 3,
+	.create = c_create,
+	.reset = c_reset,
+	.behaviour_step = c_step,
+	.destroy = c_destroy,
+};
+
+VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)
+{
+	(void)h;
+	return &descriptor;
+}
