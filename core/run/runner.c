@@ -10,7 +10,9 @@
  * the index source. One model, no OpenMP: condition variables are what
  * the writer needs to wait for one particular result, and OpenMP has
  * none. Variants are simulated independently, so which worker simulates
- * which variant never changes a stored bit.
+ * which variant never changes a stored bit. With opts->contain each
+ * worker simulates in a child process of its own (contain.c), so that a
+ * plugin's crash or hang costs one variant; the threads stay as they are.
  *
  * Invariants:
  * - The slot window: results are numbered j = 0, 1, ... in the order the
