@@ -11,13 +11,18 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "geom/geometry.h"
 #include "input/keys.h"
 #include "input/scenario.h"
 #include "yaml/yamltree.h"
 
 #define DEG (VS_PI / 180.0)
-#define MIN_TOW_LENGTH 1e-3 /* m, hitch ahead of the axles: below this the
-                               trailer's yaw rate has no finite value */
+/* The scenario's point kinds are geom's, value for value. */
+_Static_assert(VS_POINT_FRONT == (int)VS_GEOM_FRONT &&
+                       VS_POINT_ORIGIN == (int)VS_GEOM_ORIGIN &&
+                       VS_POINT_REAR == (int)VS_GEOM_REAR &&
+                       VS_POINT_IMPORTED == (int)VS_GEOM_IMPORTED,
+               "attach point kinds match geom's");
 
 /* What an attached actor cannot have: its parent moves it. */
 static const char *const moved_keys[] = {
@@ -230,16 +235,6 @@ static int resolve_point(const vs_scenario *scn, const vs_asset *as,
 	return -1;
 }
 
-/* The centre of the asset's axle group, y in the actor frame (m): all of
- * a trailer's axles are unsteered, so their middle is where it turns. */
-static double axle_centre(const vs_asset *as)
-{
-	double sum = 0;
-	for (int k = 0; k < as->n_axles; k++)
-		sum += as->axle_y[k];
-	return sum / as->n_axles;
-}
-
 static int check_one(vs_scenario *scn, int i, const id_idx *sorted,
                      vs_error *err)
 {
@@ -277,8 +272,10 @@ static int check_one(vs_scenario *scn, int i, const id_idx *sorted,
 	if (at->type == VS_ATTACH_TRAILER) {
 		double hitch[3];
 		vs_attach_point_pos(scn, i, &at->child_point, hitch);
-		double yc = axle_centre(as);
-		if (!(hitch[1] - yc > MIN_TOW_LENGTH)) {
+		/* all of a trailer's axles are unsteered: their middle
+		 * is where it turns */
+		double yc = vs_geom_axle_centre(as->axle_y, as->n_axles);
+		if (!(hitch[1] - yc > VS_GEOM_MIN_TOW)) {
 			vs_error_at(err, scn->path, at->child_point.mark,
 			            "attach: a trailer's contact point must lie "
 			            "ahead of its axles' centre (y = %g m); "
@@ -353,23 +350,18 @@ void vs_attach_point_pos(const vs_scenario *scn, int i,
 {
 	const vs_actor_spec *a = &scn->actors[i];
 	const vs_asset *as = &scn->assets[a->asset];
-	out[0] = out[1] = out[2] = 0;
-	switch (pt->kind) {
-	case VS_POINT_FRONT:
-		out[1] = a->length / 2;
-		break;
-	case VS_POINT_REAR:
-		out[1] = -a->length / 2;
-		break;
-	case VS_POINT_IMPORTED:
-		if (pt->index < 0 || pt->index >= as->n_points)
-			break; /* unresolved: vs_attach_check refuses these */
-		memcpy(out, as->points[pt->index].p, 3 * sizeof *out);
-		/* Measured from the front bumper, which a length change
-		 * moves by half the change (the origin stays mid-box). */
-		out[1] += (a->length - as->length) / 2;
-		break;
-	default:
-		break;
-	}
+	vs_geom_body body = {.length = a->length,
+	                     .front_overhang = a->front_overhang,
+	                     .rear_overhang = a->rear_overhang,
+	                     .asset_length = as->length,
+	                     .n_axles = as->n_axles,
+	                     .asset_axle_y = as->axle_y};
+	/* unresolved imported points (vs_attach_check refuses them) give
+	 * the origin */
+	const double *asset_p =
+		pt->kind == VS_POINT_IMPORTED && pt->index >= 0 &&
+		        pt->index < as->n_points
+			? as->points[pt->index].p
+			: NULL;
+	vs_geom_point_pos(&body, (vs_geom_point)pt->kind, asset_p, out);
 }

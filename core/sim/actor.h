@@ -10,7 +10,7 @@
 #include <vsweep/plugin.h>
 
 #include "input/scenario.h"
-#include "sim/geometry.h"
+#include "geom/geometry.h"
 
 /* What actor i's geometry depends on; points into the scenario's asset. */
 vs_geom_body vs_sim_body(const vs_scenario *scn, int actor);

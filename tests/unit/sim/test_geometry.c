@@ -9,7 +9,7 @@
 
 #include "input/scenario.h"
 #include "sim/actor.h"
-#include "sim/geometry.h"
+#include "geom/geometry.h"
 
 #define TOL 1e-12
 

@@ -3,10 +3,10 @@
  * bounding box on the ground), given its asset and its possibly varied
  * dimensions. Every formula for these is here once.
  *
- * Pure: numbers in, numbers out. This header includes nothing of core/
- * but common/, so it can sit below both input/ (which checks contact
- * points and a trailer's hitch when it reads a file) and sim/ (which
- * places actors every variant).
+ * Pure: numbers in, numbers out. This folder includes nothing of core/
+ * but common/, so it sits below both input/ (which checks contact points
+ * and a trailer's hitch when it reads a file) and sim/ (which places
+ * actors every variant).
  *
  * What a dimension change does (the variant is built by input/, which
  * sets length and the overhangs; see vs_sweep_apply_dimensions):
@@ -19,8 +19,8 @@
  *     is (0, 0, 0);
  *   - an asset's imported point is measured from the front bumper: it
  *     shifts by dlength / 2 in y, like the axles. */
-#ifndef VS_SIM_GEOMETRY_H
-#define VS_SIM_GEOMETRY_H
+#ifndef VS_GEOM_GEOMETRY_H
+#define VS_GEOM_GEOMETRY_H
 
 #include "common/util.h"
 

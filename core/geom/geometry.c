@@ -1,5 +1,5 @@
 /* Actor body geometry (geometry.h): axles and contact points. */
-#include "sim/geometry.h"
+#include "geom/geometry.h"
 
 #include <string.h>
 
