@@ -2,6 +2,8 @@
  * arrive so that a hostile file fails at the first node past a limit. */
 #include "yaml/yamltree.h"
 
+#include "common/suggest.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -553,9 +555,15 @@ int vs_y_check_keys(const vs_ydoc *doc, const vs_ynode *map, const char *what,
 		char list[512] = "";
 		for (j = 0; allowed[j]; j++)
 			vs_y_join(list, sizeof list, allowed[j]);
-		vs_error_at(err, doc->path, k->mark,
-		            "unknown key '%s' in %s; allowed: %s", k->str, what,
-		            list);
+		const char *near = vs_did_you_mean(k->str, allowed, -1);
+		if (near)
+			vs_error_at(err, doc->path, k->mark,
+			            "unknown key '%s' in %s; did you mean '%s'? "
+			            "allowed: %s", k->str, what, near, list);
+		else
+			vs_error_at(err, doc->path, k->mark,
+			            "unknown key '%s' in %s; allowed: %s", k->str,
+			            what, list);
 		return -1;
 	}
 	return 0;

@@ -345,6 +345,38 @@ START_TEST(check_keys)
 }
 END_TEST
 
+/* A misspelt key is answered with the key it most likely meant: one
+ * letter doubled, two swapped, one wrong; a key unlike any gets none. */
+START_TEST(check_keys_did_you_mean)
+{
+	static const char *const allowed[] = {"vsweep", "step", "duration",
+	                                      "waypoints", NULL};
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"stepp: 1\n", "t.yaml:1:1: unknown key 'stepp' in scenario; "
+		                "did you mean 'step'? allowed: vsweep, step, "
+		                "duration, waypoints"},
+		{"duartion: 1\n", "t.yaml:1:1: unknown key 'duartion' in "
+		                   "scenario; did you mean 'duration'? allowed: "
+		                   "vsweep, step, duration, waypoints"},
+		{"waypiont: 1\n", "t.yaml:1:1: unknown key 'waypiont' in "
+		                   "scenario; did you mean 'waypoints'? allowed: "
+		                   "vsweep, step, duration, waypoints"},
+		{"colour: 1\n", "t.yaml:1:1: unknown key 'colour' in scenario; "
+		                 "allowed: vsweep, step, duration, waypoints"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		vs_error err;
+		vs_ydoc *d = parse(cases[i].text, &err);
+		ck_assert_int_eq(vs_y_check_keys(d, d->root, "scenario", allowed,
+		                                 &err), -1);
+		ck_assert_str_eq(err.msg, cases[i].want);
+		vs_ydoc_destroy(d);
+	}
+}
+END_TEST
+
 static Suite *yamltree_suite(void)
 {
 	Suite *s = suite_create("yamltree");
@@ -362,6 +394,7 @@ static Suite *yamltree_suite(void)
 	tc = tcase_create("getters");
 	tcase_add_loop_test(tc, getter, 0, sizeof get_cases / sizeof get_cases[0]);
 	tcase_add_test(tc, check_keys);
+	tcase_add_test(tc, check_keys_did_you_mean);
 	suite_add_tcase(s, tc);
 	return s;
 }
