@@ -473,23 +473,35 @@ typedef struct record {
 	vs_store_def def;
 	vs_plugin_row plugins[64];
 	char digests[64][17];
+	char names[64][256];
 	char shard[64];
 } record;
 
+/* One row per plugin file the scenario uses. Every FMU runs through the
+ * one adapter descriptor "fmu", so an FMU's row is named by its file,
+ * "fmu:NAME.fmu" (the file name, not the folder, so that a moved tree
+ * still resumes): each FMU's digest is recorded and checked. */
 static void add_plugin(record *rec, const vs_plugin_use *use)
 {
 	if (!use->loaded)
 		return;
 	const vs_plugin *p = use->loaded->desc;
 	int n = rec->def.n_plugins;
-	for (int i = 0; i < n; i++)
-		if (strcmp(rec->plugins[i].name, p->name) == 0)
-			return;
 	if (n == 64)
 		return;
+	if (strcmp(p->name, "fmu") == 0) {
+		const char *base = strrchr(use->loaded->path, '/');
+		snprintf(rec->names[n], sizeof rec->names[n], "fmu:%s",
+		         base ? base + 1 : use->loaded->path);
+	} else {
+		snprintf(rec->names[n], sizeof rec->names[n], "%s", p->name);
+	}
+	for (int i = 0; i < n; i++)
+		if (strcmp(rec->plugins[i].name, rec->names[n]) == 0)
+			return;
 	file_digest(use->loaded->path, rec->digests[n]);
 	rec->plugins[n] = (vs_plugin_row){
-		p->name, vs_store_kind_name(p->kind),
+		rec->names[n], vs_store_kind_name(p->kind),
 		p->version ? p->version : "", use->loaded->path,
 		rec->digests[n]};
 	rec->def.n_plugins = n + 1;

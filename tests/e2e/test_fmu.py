@@ -287,15 +287,39 @@ class FmuTest(TempDirCase):
         db = self.path("r.db")
         rc, _, err = self.vsweep("run", s, "-o", db)
         self.assertEqual(rc, 0, err)
-        digest = query(db, "SELECT digest FROM plugin WHERE name = 'fmu'")
+        digest = query(db, "SELECT digest FROM plugin WHERE name = 'fmu:mine.fmu'")
         self.assertEqual(len(digest), 1)
         rc, _, err = self.vsweep("run", s, "-o", db, "--resume")
         self.assertEqual(rc, 0, err)
         rezip(self.fmu("st2_start"), fmu, edit=lambda t: t + "\n")
         rc, _, err = self.vsweep("run", s, "-o", db, "--resume")
         self.assertEqual(rc, 2)
-        self.assertIn("cannot resume: plugin fmu (%s) is not the build"
-                      % fmu, err)
+        self.assertIn("cannot resume: plugin fmu:mine.fmu (%s) is not the "
+                      "build" % fmu, err)
+
+    def test_every_fmu_of_a_scenario_is_recorded(self):
+        """Two actors on two FMUs: both files' digests are in the record,
+        and a change to the second one alone is refused on resume."""
+        a, b = self.path("a.fmu"), self.path("b.fmu")
+        shutil.copy(self.fmu("st2_start"), a)
+        shutil.copy(self.fmu("st3_start"), b)
+        text = open(self.scenario(fmu_model(a), 1)).read()
+        text += ("  - id: 2\n    asset: sedan\n"
+                 "    start: {position: [40, -5, 0], yaw: 0.7}\n"
+                 "    speed: 15\n    vehicle_model: %s\n"
+                 "    behaviour: {plugin: constant_steer, params: "
+                 "{steering_wheel_deg: 30}}\n" % fmu_model(b))
+        s = self.write("two.yaml", text)
+        db = self.path("two.db")
+        rc, _, err = self.vsweep("run", s, "-o", db)
+        self.assertEqual(rc, 0, err)
+        rows = query(db, "SELECT name, path FROM plugin WHERE kind = "
+                     "'vehicle_model' ORDER BY name")
+        self.assertEqual(rows, [("fmu:a.fmu", a), ("fmu:b.fmu", b)])
+        rezip(self.fmu("st3_start"), b, edit=lambda t: t + "\n")
+        rc, _, err = self.vsweep("run", s, "-o", db, "--resume")
+        self.assertEqual(rc, 2)
+        self.assertIn("plugin fmu:b.fmu (%s) is not the build" % b, err)
 
     def test_unpacked_dir_removed_after_sigint(self):
         s = self.scenario(fmu_model(self.fmu("st3_local")), 2000)
