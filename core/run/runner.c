@@ -199,8 +199,10 @@ static void progress(runner *R, double t0, int final)
 	if (!R->own_src) {
 		/* A source does not say how many will come: no total, no ETA. */
 		fprintf(stderr, "\rvsweep: %llu variants, %llu failed%s, %.3g "
-		        "actor-steps/s   %s", (unsigned long long)n,
+		        "actor-steps/s%s%s   %s", (unsigned long long)n,
 		        (unsigned long long)s->failed, crashed, rate,
+		        R->opts->progress_note ? "; " : "",
+		        R->opts->progress_note ? R->opts->progress_note : "",
 		        final ? "\n" : "");
 		fflush(stderr);
 		return;
@@ -210,10 +212,12 @@ static void progress(runner *R, double t0, int final)
 	double eta = vps > 0 ? (double)left / vps : 0;
 	fprintf(stderr,
 	        "\rvsweep: %llu/%llu variants, %llu failed%s, %.3g "
-	        "actor-steps/s, ETA %d:%02d:%02d   %s",
+	        "actor-steps/s, ETA %d:%02d:%02d%s%s   %s",
 	        (unsigned long long)(s->skipped + n),
 	        (unsigned long long)R->total, (unsigned long long)s->failed,
 	        crashed, rate, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60,
+	        R->opts->progress_note ? "; " : "",
+	        R->opts->progress_note ? R->opts->progress_note : "",
 	        final ? "\n" : "");
 	fflush(stderr);
 }

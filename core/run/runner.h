@@ -49,6 +49,8 @@ typedef struct vs_run_opts {
 	int plugin_log;          /* vs_sim_opts.plugin_log */
 	int contain;             /* each variant in a child process, so a
 	                          * crashing plugin fails only it (contain.c) */
+	const char *progress_note; /* said at the end of every progress line
+	                              (why the run goes as it does), or NULL */
 } vs_run_opts;
 
 typedef struct vs_run_summary {

@@ -279,6 +279,17 @@ class FmuTest(TempDirCase):
                       "variants run one at a time", err)
         self.assertEqual(query(db, "SELECT count(*) FROM variant_info "
                                "WHERE status = 'done'"), [(4,)])
+        # the progress lines for a log say so too
+        db2 = self.path("r2.db")
+        rc, _, err = self.vsweep("run", self.scenario(
+            fmu_model(self.fmu("st3_once")), 2), "--sweep", sweep, "-o", db2,
+            "-j", "2", "--progress", "--progress-interval", "0.1")
+        self.assertEqual(rc, 0, err)
+        lines = [l for l in err.splitlines() if "variants (" in l]
+        self.assertTrue(lines, err)
+        for l in lines:
+            self.assertTrue(l.endswith("; one at a time: st3_once.fmu runs "
+                                       "once per process"), l)
 
     def test_resume_refuses_changed_fmu(self):
         fmu = self.path("mine.fmu")

@@ -87,6 +87,9 @@ int cli_plugins_fmu(const char *path);
 /* -j for a run: 1 when an FMU the scenario uses may be instantiated only
  * once per process (said on stderr), else jobs. */
 long cli_fmu_jobs(const vs_registry *reg, long jobs);
+/* Why the run goes one variant at a time ("" when it does not), for the
+ * end of every progress line; set by cli_fmu_jobs. */
+extern char cli_progress_note[320];
 
 /* `vsweep plugins`: what is found, with params. */
 int cli_plugins(const vs_registry *reg);

@@ -1,6 +1,7 @@
 /* FMUs on the command line: `vsweep plugins --fmu FILE` and the one-at-a-
  * time rule for FMUs that may be instantiated only once per process. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "fmu/fmu.h"
@@ -18,6 +19,8 @@ int cli_plugins_fmu(const char *path)
 	return EXIT_OK;
 }
 
+char cli_progress_note[320];
+
 long cli_fmu_jobs(const vs_registry *reg, long jobs)
 {
 	const char *once = vs_registry_fmu_once(reg);
@@ -25,5 +28,9 @@ long cli_fmu_jobs(const vs_registry *reg, long jobs)
 		return jobs;
 	fprintf(stderr, "vsweep: %s may be instantiated only once per "
 	        "process: variants run one at a time (-j 1)\n", once);
+	const char *base = strrchr(once, '/');
+	snprintf(cli_progress_note, sizeof cli_progress_note,
+	         "one at a time: %s runs once per process", base ? base + 1
+	                                                          : once);
 	return 1;
 }

@@ -236,7 +236,8 @@ static void progress_line(sqlite3 **db, double t0, int64_t *n0, int final)
 	double dt = now_real() - t0;
 	format_counts(&s, dt > 0 ? (double)(n - *n0) / dt : NAN, counts,
 	              sizeof counts);
-	fprintf(stderr, "vsweep: %s: %s\n", stamp, counts);
+	fprintf(stderr, "vsweep: %s: %s%s%s\n", stamp, counts,
+	        cli_progress_note[0] ? "; " : "", cli_progress_note);
 	fflush(stderr);
 }
 

@@ -128,9 +128,11 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	/* first: it may set cli_progress_note, read below */
+	int jobs = (int)cli_fmu_jobs(reg, a->jobs);
 	vs_run_opts o = {
 		.out = a->out,
-		.jobs = (int)cli_fmu_jobs(reg, a->jobs),
+		.jobs = jobs,
 		.shard_k = a->shard_k,
 		.shard_n = a->shard_n,
 		.mode = a->resume      ? VS_STORE_RESUME
@@ -148,6 +150,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
 		 * them in this one, where ASan and debuggers see the host. */
 		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
+		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
 	};
 	vs_run_summary sum;
 	vs_error err = {{0}};
