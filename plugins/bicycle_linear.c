@@ -59,6 +59,8 @@ enum {
 	P_KR,
 	P_STEERING_RATIO,
 	P_MAX_STEER_DEG,
+	P_MAX_ACCEL,
+	P_MAX_DECEL,
 	N_PARAMS
 };
 
@@ -73,6 +75,8 @@ static const vs_param params[N_PARAMS] = {
 	[P_KR] = VC_PARAM_KR,
 	[P_STEERING_RATIO] = VC_PARAM_STEERING_RATIO,
 	[P_MAX_STEER_DEG] = VC_PARAM_MAX_STEER_DEG,
+	[P_MAX_ACCEL] = VC_PARAM_MAX_ACCEL,
+	[P_MAX_DECEL] = VC_PARAM_MAX_DECEL,
 };
 
 typedef struct linear {
@@ -80,6 +84,7 @@ typedef struct linear {
 	lt_model lt;
 	double steering_ratio; /* steering wheel : road wheel */
 	double max_steer;      /* rad, road-wheel limit */
+	vc_long lg;            /* CG speed under accel (ABI 1.1) */
 	double *out;           /* LT_N_OUT host-owned outputs, or NULL */
 } linear;
 
@@ -108,6 +113,8 @@ static vs_status linear_create(const vs_create_args *args, void **instance)
 	m->A = vc_stability_factor(args, m->m, l, lf, m->kf, m->kr);
 	b->steering_ratio = args->params[P_STEERING_RATIO];
 	b->max_steer = args->params[P_MAX_STEER_DEG] * DEG;
+	b->lg.max_accel = args->params[P_MAX_ACCEL];
+	b->lg.max_decel = args->params[P_MAX_DECEL];
 	b->out = vc_outputs(args);
 	*instance = b;
 	return VS_OK;
@@ -121,6 +128,7 @@ static vs_status linear_reset(void *instance, vs_state *s)
 	b->lt.beta = 0.0;
 	b->lt.r = 0.0;
 	b->lt.v = s->speed;
+	b->lg.v = s->speed;
 	b->lt.delta = 0.0;
 	vc_reset_straight(s);
 	if (b->out)
@@ -135,9 +143,10 @@ static vs_status linear_step(void *instance, double t, double dt,
 	const double delta = vc_road_wheel(control->steering_wheel,
 	                                   b->steering_ratio,
 	                                   b->max_steer); /* rad */
-	const double v = control->speed; /* m/s, CG, signed */
 	if (!vc_check_control(b->host_ctx, t, delta, control))
 		return VS_ERROR;
+	double v; /* m/s, CG, signed; the step's mean under accel */
+	const double v1 = vc_long_step(&b->lg, control, dt, &v); /* at t */
 	if (lt_step(&b->lt, v, delta, dt, s)) {
 		const double A = b->lt.A;
 		double vcrit = A < 0.0 ? 1.0 / sqrt(-A) : HUGE_VAL; /* m/s */
@@ -149,6 +158,7 @@ static vs_status linear_step(void *instance, double t, double dt,
 		    v, vcrit, A, t);
 		return VS_ERROR;
 	}
+	vc_long_finish(s, v, v1);
 	if (!vc_check_state(b->host_ctx, t, control, s))
 		return VS_ERROR;
 	if (b->out)

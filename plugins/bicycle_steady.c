@@ -35,6 +35,8 @@ enum {
 	P_KR,
 	P_STEERING_RATIO,
 	P_MAX_STEER_DEG,
+	P_MAX_ACCEL,
+	P_MAX_DECEL,
 	N_PARAMS
 };
 
@@ -47,6 +49,8 @@ static const vs_param params[N_PARAMS] = {
 	[P_KR] = VC_PARAM_KR,
 	[P_STEERING_RATIO] = VC_PARAM_STEERING_RATIO,
 	[P_MAX_STEER_DEG] = VC_PARAM_MAX_STEER_DEG,
+	[P_MAX_ACCEL] = VC_PARAM_MAX_ACCEL,
+	[P_MAX_DECEL] = VC_PARAM_MAX_DECEL,
 };
 
 typedef struct steady {
@@ -56,6 +60,7 @@ typedef struct steady {
 	double A;              /* s^2/m^2, stability factor */
 	double steering_ratio; /* steering wheel : road wheel */
 	double max_steer;      /* rad, road-wheel limit */
+	vc_long lg;            /* CG speed under accel (ABI 1.1) */
 	double *out;           /* host-owned outputs (ABI 1.1), or NULL */
 } steady;
 
@@ -96,6 +101,8 @@ static vs_status steady_create(const vs_create_args *args, void **instance)
 	                           args->params[P_KF], args->params[P_KR]);
 	b->steering_ratio = args->params[P_STEERING_RATIO];
 	b->max_steer = args->params[P_MAX_STEER_DEG] * DEG;
+	b->lg.max_accel = args->params[P_MAX_ACCEL];
+	b->lg.max_decel = args->params[P_MAX_DECEL];
 	b->out = vc_outputs(args);
 	*instance = b;
 	return VS_OK;
@@ -103,6 +110,7 @@ static vs_status steady_create(const vs_create_args *args, void **instance)
 
 static vs_status steady_reset(void *instance, vs_state *s)
 {
+	((steady *)instance)->lg.v = s->speed;
 	vc_reset_straight(s);
 	steady_outputs(instance, s->speed, 0.0);
 	return VS_OK;
@@ -119,9 +127,10 @@ static vs_status steady_step(void *instance, double t, double dt,
 	const double delta = vc_road_wheel(control->steering_wheel,
 	                                   b->steering_ratio,
 	                                   b->max_steer); /* rad */
-	const double v = control->speed; /* m/s, CG, signed */
 	if (!vc_check_control(b->host_ctx, t, delta, control))
 		return VS_ERROR;
+	double v; /* m/s, CG, signed; the step's mean under accel */
+	const double v1 = vc_long_step(&b->lg, control, dt, &v); /* at t */
 	/* 1 + A V^2 <= 0: the oversteering car has no steady circle (the
 	 * linear model diverges); the formula's negative radius would turn
 	 * the car the wrong way. */
@@ -141,6 +150,7 @@ static vs_status steady_step(void *instance, double t, double dt,
 	                      .beta1 = 0.0, .omega = omega};
 	vc_advance(s, b->cg_y, dt, &mo);
 	s->steer = delta;
+	vc_long_finish(s, v, v1);
 	if (!vc_check_state(b->host_ctx, t, control, s))
 		return VS_ERROR;
 	steady_outputs(b, v, delta);

@@ -7,6 +7,7 @@
  *
  * Built against <vsweep/plugin.h> only, like any outside plugin.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include <vsweep/plugin.h>
@@ -42,6 +43,7 @@ static vs_status steer_create(const vs_create_args *args, void **instance)
 	c->control.speed = (a->speed && a->n_speed > 0) ? a->speed[0] : 0.0;
 	c->control.steering_wheel =
 		args->params[P_STEERING_WHEEL_DEG] * (PI / 180.0); /* rad */
+	c->control.accel = NAN; /* track the speed (ABI 1.1) */
 	*instance = c;
 	return VS_OK;
 }

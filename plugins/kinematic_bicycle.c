@@ -10,18 +10,23 @@
  * stiffnesses grow (a neutral-steer car at any speed).
  *
  * Speed follows RoadRunner's semantics: the commanded speed is the rear
- * axle's speed, reached at once (no longitudinal dynamics).
+ * axle's speed, reached at once (no longitudinal dynamics). A behaviour's
+ * accel (ABI 1.1) instead integrates the rear axle's speed, limited by
+ * max_accel and max_decel and to >= 0 (vc_long_step).
  *
  * Built against <vsweep/plugin.h> only, like any outside plugin (the shared
  * helpers in vehicle_common.h are header-only).
  */
 #include "vehicle_common.h"
 
-enum { P_STEERING_RATIO, P_MAX_STEER_DEG, N_PARAMS };
+enum { P_STEERING_RATIO, P_MAX_STEER_DEG, P_MAX_ACCEL, P_MAX_DECEL,
+       N_PARAMS };
 
 static const vs_param params[N_PARAMS] = {
 	[P_STEERING_RATIO] = VC_PARAM_STEERING_RATIO,
 	[P_MAX_STEER_DEG] = VC_PARAM_MAX_STEER_DEG,
+	[P_MAX_ACCEL] = VC_PARAM_MAX_ACCEL,
+	[P_MAX_DECEL] = VC_PARAM_MAX_DECEL,
 };
 
 typedef struct bicycle {
@@ -30,6 +35,7 @@ typedef struct bicycle {
 	double rear_axle_y;    /* m, rear axle in the actor frame (< 0 usually) */
 	double steering_ratio; /* steering wheel : road wheel */
 	double max_steer;      /* rad, road-wheel limit */
+	vc_long lg;            /* rear-axle speed under accel (ABI 1.1) */
 } bicycle;
 
 static vs_status bicycle_create(const vs_create_args *args, void **instance)
@@ -45,13 +51,16 @@ static vs_status bicycle_create(const vs_create_args *args, void **instance)
 	b->rear_axle_y = args->actor->rear_axle_y;
 	b->steering_ratio = args->params[P_STEERING_RATIO];
 	b->max_steer = args->params[P_MAX_STEER_DEG] * DEG;
+	b->lg.max_accel = args->params[P_MAX_ACCEL];
+	b->lg.max_decel = args->params[P_MAX_DECEL];
 	*instance = b;
 	return VS_OK;
 }
 
 static vs_status bicycle_reset(void *instance, vs_state *s)
 {
-	(void)instance;
+	bicycle *b = instance;
+	b->lg.v = s->speed;
 	vc_reset_straight(s);
 	return VS_OK;
 }
@@ -67,11 +76,16 @@ static vs_status bicycle_step(void *instance, double t, double dt,
 	const double delta = vc_road_wheel(control->steering_wheel,
 	                                   b->steering_ratio,
 	                                   b->max_steer); /* rad */
-	const double v = control->speed;                    /* m/s, rear axle */
+	if (!vc_check_control(b->host_ctx, t, delta, control))
+		return VS_ERROR;
+	double v;                                   /* m/s, rear axle, mean */
+	const double v1 = vc_long_step(&b->lg, control, dt, &v); /* at t */
 	const double omega = v * tan(delta) / b->wheelbase; /* rad/s, yaw rate */
 	const vc_motion mo = {.v = v, .dpsi = omega * dt, .beta0 = 0.0,
 	                      .beta1 = 0.0, .omega = omega};
 	vc_advance(s, b->rear_axle_y, dt, &mo);
+	vc_long_finish(s, v, v1);
+	s->wz = v1 * tan(delta) / b->wheelbase;
 	s->steer = delta;
 	if (!vc_check_state(b->host_ctx, t, control, s))
 		return VS_ERROR;

@@ -60,6 +60,68 @@ static const vs_host *host;
 	{"Kr", 30e3, 1.0, 1e7, "N/rad",                                    \
 	 "rear cornering power per tyre (two tyres per axle)"}
 
+/* ABI 1.1 longitudinal control (vs_control.accel): the limits a model
+ * applies to a commanded acceleration. Speed tracking (accel NaN) stays
+ * as in 1.0, reached at once. */
+#define VC_PARAM_MAX_ACCEL                                                 \
+	{"max_accel", 5.0, 0.0, 100.0, "m/s^2",                            \
+	 "largest forward acceleration accepted from a behaviour's accel"}
+#define VC_PARAM_MAX_DECEL                                                 \
+	{"max_decel", 10.0, 0.0, 100.0, "m/s^2",                           \
+	 "largest deceleration (positive) accepted from a behaviour's accel"}
+
+/* The longitudinal state a model keeps between steps. */
+typedef struct vc_long {
+	double v;         /* m/s, speed of the reference point at the step end */
+	double max_accel; /* m/s^2, > = 0 */
+	double max_decel; /* m/s^2, > = 0, a magnitude */
+} vc_long;
+
+/* The speeds of one step of dt (s) under control: *v_mean (m/s), the
+ * distance over the step divided by dt, which the path integration uses,
+ * and the return value, the speed at the step's end. With accel NaN both
+ * are control->speed (1.0 semantics). With a finite accel, clamped to
+ * [-max_decel, max_accel], the speed changes linearly and stops at 0: a
+ * car stopping within the step covers v^2 / (2 |a|) exactly, so that
+ * distances match the closed form v0 t + a t^2 / 2. */
+static inline double vc_long_step(vc_long *lg, const vs_control *control,
+                                  double dt, double *v_mean)
+{
+	if (isnan(control->accel)) {
+		lg->v = control->speed;
+		*v_mean = lg->v;
+		return lg->v;
+	}
+	double a = control->accel; /* m/s^2 */
+	if (a > lg->max_accel)
+		a = lg->max_accel;
+	if (a < -lg->max_decel)
+		a = -lg->max_decel;
+	const double v0 = lg->v > 0.0 ? lg->v : 0.0; /* m/s, never reversing */
+	double v1 = v0 + a * dt;
+	if (v1 > 0.0) {
+		*v_mean = 0.5 * (v0 + v1);
+	} else {
+		v1 = 0.0;
+		*v_mean = a < 0.0 ? v0 * v0 / (-2.0 * a) / dt : 0.0;
+	}
+	lg->v = v1;
+	return v1;
+}
+
+/* After a step integrated at v_mean (m/s): the state's speed and velocity
+ * at the step's end, v_end (m/s). Both are >= 0 under accel, and v_mean
+ * is 0 only when both are. */
+static inline void vc_long_finish(vs_state *s, double v_mean, double v_end)
+{
+	if (v_mean == v_end)
+		return;
+	const double k = v_mean != 0.0 ? v_end / v_mean : 0.0;
+	s->vx *= k;
+	s->vy *= k;
+	s->speed *= k;
+}
+
 /* Wraps an angle into (-pi, pi], the stored yaw convention. */
 static inline double vc_wrap_angle(double a)
 {
@@ -170,8 +232,9 @@ static inline void vc_log_non_finite(void *host_ctx, const char *what,
                                      double t, const vs_control *control)
 {
 	LOG(host_ctx, VS_LOG_ERROR,
-	    "non-finite %s at t = %g s (speed %g m/s, steering wheel %g rad)",
-	    what, t, control->speed, control->steering_wheel);
+	    "non-finite %s at t = %g s (speed %g m/s, steering wheel %g "
+	    "rad, accel %g m/s^2)",
+	    what, t, control->speed, control->steering_wheel, control->accel);
 }
 
 /* Returns 0 (and logs why) if the commanded speed or the road-wheel angle
@@ -180,7 +243,8 @@ static inline void vc_log_non_finite(void *host_ctx, const char *what,
 static inline int vc_check_control(void *host_ctx, double t, double delta,
                                    const vs_control *control)
 {
-	if (!isfinite(control->speed) || !isfinite(delta)) {
+	if (!isfinite(control->speed) || !isfinite(delta) ||
+	    isinf(control->accel)) {
 		vc_log_non_finite(host_ctx, "control", t, control);
 		return 0;
 	}

@@ -5,6 +5,7 @@
  * step's world (its own state in `self`, others through
  * host->previous_state) and returns the control for this step.
  * Built against <vsweep/plugin.h> alone (pkg-config vsweep). */
+#include <math.h>
 #include <stdlib.h>
 
 #include <vsweep/plugin.h>
@@ -38,6 +39,7 @@ static vs_status behaviour_create(const vs_create_args *args,
 	b->control.speed = a->n_speed > 0 ? a->speed[0] : 0.0;
 	b->control.steering_wheel =
 		args->params[P_STEERING_WHEEL_DEG] * PI / 180.0;  /* rad */
+	b->control.accel = NAN; /* m/s^2; NaN: track the speed instead */
 	*instance = b;
 	return VS_OK;
 }

@@ -259,10 +259,15 @@ static int call_behaviour(instance *in, int64_t k, const vs_state *self,
                           vs_control *c)
 {
 	double dt = in->sim->scn->step;
+	c->accel = NAN; /* ABI 1.1: "none", unless the behaviour sets it */
 	vs_status st = in->desc->behaviour_step(in->inst, (double)k * dt, dt,
 	                                        self, c);
+	if (in->desc->abi_minor < 1)
+		c->accel = NAN; /* a 1.0 behaviour does not know the field */
 	return judge(in, CALL_STEP, st,
-	             isfinite(c->speed) && isfinite(c->steering_wheel), k);
+	             isfinite(c->speed) && isfinite(c->steering_wheel) &&
+	                     !isinf(c->accel),
+	             k);
 }
 
 /* Step k of a vehicle model: s holds step k-1 and receives step k. */
@@ -431,6 +436,7 @@ static int step(sim *S, int64_t k)
 			/* No behaviour: hold the start speed and go straight. */
 			ac->ctl.speed = ac->info.start.speed;
 			ac->ctl.steering_wheel = 0;
+			ac->ctl.accel = NAN;
 			continue;
 		}
 		if (call_behaviour(&ac->bh, k, &S->prev[i], &ac->ctl))

@@ -79,11 +79,22 @@ typedef struct vs_state {
 	double steer;            /* rad, bicycle road-wheel angle, + = left */
 } vs_state;
 
-/* What a behaviour asks of its vehicle model for one step. */
+/* What a behaviour asks of its vehicle model for one step.
+ *
+ * vs_control has no struct_size, so ABI 1.1's accel follows one rule: the
+ * host sets accel = NaN before every behaviour_step and, after it, keeps
+ * the value only when the behaviour's descriptor says abi_minor >= 1 (a
+ * 1.0 behaviour writes speed and steering_wheel alone). A vehicle model of
+ * minor >= 1 given a finite accel integrates its speed with it (limited to
+ * >= 0, within its acceleration limits) and ignores speed; given NaN it
+ * tracks speed as in 1.0. A 1.0 model never reads accel. */
 typedef struct vs_control {
 	double speed;          /* m/s, target longitudinal speed */
 	double steering_wheel; /* rad, at the steering wheel, + = left; the
 	                          vehicle model divides by its steering_ratio */
+	/* ---- ABI 1.1 (see above) */
+	double accel;          /* m/s^2, longitudinal acceleration; NaN: none,
+	                          track speed instead */
 } vs_control;
 
 /* One actor as the scenario (and its variant) defines it. */

@@ -149,8 +149,8 @@ START_TEST(steady_radius)
 	const double v = steady_cases[_i].v;
 	const double delta = steady_cases[_i].wheel_deg * DEG / 15.0; /* rad */
 	vs_actor_info a = car_info(p);
-	double params[8];
-	default_params(d, params, 8);
+	double params[16];
+	default_params(d, params, 16);
 	set_setup(d, params, p);
 	void *m = create_ok(d, &a, params);
 
@@ -172,7 +172,7 @@ START_TEST(steady_radius)
 	const double h0 = s.yaw + PI / 2.0;
 	const double cx = gx - rho * sin(h0), cy = gy + rho * cos(h0);
 
-	vs_control c = {v, steady_cases[_i].wheel_deg * DEG};
+	vs_control c = {v, steady_cases[_i].wheel_deg * DEG, NAN};
 	const double dt = a.step;
 	double worst = 0.0;
 	for (int k = 1; k <= 6000; k++) {
@@ -292,8 +292,8 @@ START_TEST(linear_step_and_circle)
 	const double v = linear_cases[_i].v;
 	const double delta = linear_cases[_i].wheel_deg * DEG / 15.0; /* rad */
 	vs_actor_info a = car_info(p);
-	double params[8];
-	default_params(d, params, 8);
+	double params[16];
+	default_params(d, params, 16);
 	set_setup(d, params, p);
 	void *m = create_ok(d, &a, params);
 
@@ -315,7 +315,7 @@ START_TEST(linear_step_and_circle)
 	double ref[5] = {0.0, 0.0, s.yaw + PI / 2.0, 0.0, 0.0};
 	cg_of(&s, cg_y, &ref[3], &ref[4]);
 
-	vs_control c = {v, linear_cases[_i].wheel_deg * DEG};
+	vs_control c = {v, linear_cases[_i].wheel_deg * DEG, NAN};
 	const double dt = a.step;
 	const int n = 4000, sub = 1000; /* 40 s; RK4 at dt / 1000 */
 	const int tail = 1000;          /* the last 10 s: the circle */
@@ -394,8 +394,8 @@ START_TEST(steady_origin_slip)
 	open_built("plugins/bicycle_steady.so", &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = car_info(&ARTICLE); /* CG 0.4 m ahead of origin */
-	double params[8];
-	default_params(d, params, 8);
+	double params[16];
+	default_params(d, params, 16);
 	void *m = create_ok(d, &a, params);
 	const double v = 15.0, delta = 3.0 * DEG;
 	const double rho = article_rho(&ARTICLE, v, delta);
@@ -405,7 +405,7 @@ START_TEST(steady_origin_slip)
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	/* step 0: straight ahead */
 	ck_assert_double_eq_tol(atan2(s.vy, s.vx), s.yaw + PI / 2.0, 1e-12);
-	vs_control c = {v, 45.0 * DEG};
+	vs_control c = {v, 45.0 * DEG, NAN};
 	for (int k = 1; k <= 1000; k++) {
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);
@@ -444,8 +444,8 @@ START_TEST(critical_speed)
 	setup p = ARTICLE;
 	p.lf = 1.6; /* lf Kf > lr Kr: oversteer */
 	vs_actor_info a = car_info(&p);
-	double params[8];
-	default_params(d, params, 8);
+	double params[16];
+	default_params(d, params, 16);
 	set_setup(d, params, &p);
 	void *m = create_ok(d, &a, params);
 	const double A = stability_factor(&p);
@@ -454,7 +454,7 @@ START_TEST(critical_speed)
 	ck_assert_double_eq_tol(vcrit, 36.742, 1e-3);
 	vs_state s = start_state(10.0);
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {10.0, 45.0 * DEG};
+	vs_control c = {10.0, 45.0 * DEG, NAN};
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
 	vs_state before = s;
 	c.speed = crit_cases[_i].v;
@@ -494,8 +494,8 @@ START_TEST(lf_outside_wheelbase)
 		const vs_plugin *d = lp.desc;
 		vs_actor_info a = sedan_info(); /* wheelbase 3.0 m */
 		for (int j = 0; j < 3; j++) {
-			double params[8];
-			default_params(d, params, 8);
+			double params[16];
+			default_params(d, params, 16);
 			set_param(d, params, "lf", lfs[j]);
 			vs_create_args args = {sizeof args, &a, params, NULL,
 			                       &fake_host, NULL, NULL};
@@ -511,8 +511,8 @@ START_TEST(lf_outside_wheelbase)
 		/* and a box is not a vehicle */
 		a.n_axles = 0;
 		a.wheelbase = 0.0;
-		double params[8];
-		default_params(d, params, 8);
+		double params[16];
+		default_params(d, params, 16);
 		vs_create_args args = {sizeof args, &a, params, NULL,
 		                       &fake_host, NULL, NULL};
 		void *m = NULL;
@@ -533,8 +533,8 @@ START_TEST(linear_low_speed)
 	open_built("plugins/bicycle_linear.so", &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = car_info(&ARTICLE);
-	double params[8];
-	default_params(d, params, 8);
+	double params[16];
+	default_params(d, params, 16);
 	void *m = create_ok(d, &a, params);
 	const double v = 0.3, delta = 3.0 * DEG, l = ARTICLE.l;
 	const double beta = (l - ARTICLE.lf) / l * delta;
@@ -543,7 +543,7 @@ START_TEST(linear_low_speed)
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	double gx, gy;
 	cg_of(&s, cg_y, &gx, &gy);
-	vs_control c = {v, 45.0 * DEG};
+	vs_control c = {v, 45.0 * DEG, NAN};
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
 	/* The first step starts on the course heading + beta: the centre is
 	 * l / delta to its left. */
@@ -591,14 +591,14 @@ START_TEST(straight)
 	open_built(so[_i], &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = sedan_info();
-	double params[8];
-	default_params(d, params, 8);
+	double params[16];
+	default_params(d, params, 16);
 	void *m = create_ok(d, &a, params);
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	s.yaw = -PI / 2; /* faces +X */
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {20.0, 0.0};
+	vs_control c = {20.0, 0.0, NAN};
 	for (int k = 1; k <= 1000; k++)
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);

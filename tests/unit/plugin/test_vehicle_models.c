@@ -37,8 +37,8 @@ START_TEST(bicycle_constant_steer_circle)
 	open_built("plugins/kinematic_bicycle.so", &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = sedan_info();
-	double params[4];
-	default_params(d, params, 4);
+	double params[8];
+	default_params(d, params, 8);
 	void *m = create_ok(d, &a, params);
 
 	const double l = a.wheelbase, ry = a.rear_axle_y, dt = a.step;
@@ -67,7 +67,7 @@ START_TEST(bicycle_constant_steer_circle)
 	rear_axle(&s, ry, &rx, &rye);
 	double cx = rx - R * sin(h0), cy = rye + R * cos(h0);
 
-	vs_control c = {v, circle_cases[_i].wheel_deg * DEG};
+	vs_control c = {v, circle_cases[_i].wheel_deg * DEG, NAN};
 	const int n = 20000; /* 200 s: several laps even at the slowest */
 	for (int k = 1; k <= n; k++) {
 		ck_assert_int_eq(d->vehicle_step(m, k * dt, dt, &c, &s), VS_OK);
@@ -109,8 +109,8 @@ START_TEST(bicycle_straight)
 	open_built("plugins/kinematic_bicycle.so", &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = sedan_info();
-	double params[4];
-	default_params(d, params, 4);
+	double params[8];
+	default_params(d, params, 8);
 	void *m = create_ok(d, &a, params);
 	vs_state s;
 	memset(&s, 0, sizeof s);
@@ -118,7 +118,7 @@ START_TEST(bicycle_straight)
 	s.speed = 0;
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	ck_assert_double_eq(s.vx, 0.0);
-	vs_control c = {20.0, 0.0};
+	vs_control c = {20.0, 0.0, NAN};
 	for (int k = 1; k <= 1000; k++)
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);
@@ -138,15 +138,15 @@ START_TEST(bicycle_ratio_param)
 	open_built("plugins/kinematic_bicycle.so", &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = sedan_info();
-	double params[4];
-	default_params(d, params, 4);
+	double params[8];
+	default_params(d, params, 8);
 	set_param(d, params, "steering_ratio", 10.0);
 	set_param(d, params, "max_steer_deg", 2.0);
 	void *m = create_ok(d, &a, params);
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {5.0, 15.0 * DEG};
+	vs_control c = {5.0, 15.0 * DEG, NAN};
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
 	ck_assert_double_eq_tol(s.steer, 1.5 * DEG, 1e-15);
 	c.steering_wheel = 30.0 * DEG; /* 3 deg asked, 2 deg allowed */
@@ -168,8 +168,8 @@ START_TEST(bicycle_not_a_vehicle)
 	a.wheelbase = 0;
 	a.name = "cone";
 	a.id = 7;
-	double params[4];
-	default_params(d, params, 4);
+	double params[8];
+	default_params(d, params, 8);
 	vs_create_args args = {sizeof args, &a, params, NULL,
 	                       &fake_host, NULL, NULL};
 	void *m = (void *)&lp;
@@ -190,13 +190,13 @@ START_TEST(bicycle_non_finite)
 	open_built("plugins/kinematic_bicycle.so", &lp);
 	const vs_plugin *d = lp.desc;
 	vs_actor_info a = sedan_info();
-	double params[4];
-	default_params(d, params, 4);
+	double params[8];
+	default_params(d, params, 8);
 	void *m = create_ok(d, &a, params);
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {NAN, 0.0};
+	vs_control c = {NAN, 0.0, NAN};
 	fake_log_clear();
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_ERROR);
 	ck_assert_int_eq(fake_log_errors(), 1);
@@ -220,7 +220,7 @@ START_TEST(constant_steer_control)
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	ck_assert_int_eq(d->reset(b, &s), VS_OK);
-	vs_control c = {0, 0};
+	vs_control c = {0, 0, NAN};
 	ck_assert_int_eq(d->behaviour_step(b, 0.01, 0.01, &s, &c), VS_OK);
 	ck_assert_double_eq(c.speed, 10.0);
 	ck_assert_double_eq_tol(c.steering_wheel, -120.0 * PI / 180.0, 1e-15);
@@ -287,6 +287,71 @@ START_TEST(constant_steer_article_circle)
 }
 END_TEST
 
+/* ABI 1.1 accel, in every shipped vehicle model, against the closed form
+ * of constant acceleration on a straight (yaw 0 faces +Y): v(t) = v0 + a t
+ * and distance v0 t + a t^2 / 2 while v > 0; braking stops at 0 after
+ * v0^2 / (2 |a|) and stays there; accel beyond max_accel or max_decel is
+ * clamped to them. */
+static const char *const accel_models[] = {
+	"plugins/kinematic_bicycle.so",
+	"plugins/bicycle_steady.so",
+	"plugins/bicycle_linear.so",
+};
+
+/* Drives model d from v0 (m/s) under accel a (m/s^2) for n steps of
+ * 0.01 s with the given limits; returns the final state. */
+static vs_state drive_accel(const vs_plugin *d, double v0, double a, int n,
+                            double max_accel, double max_decel)
+{
+	vs_actor_info info = sedan_info();
+	double params[16];
+	default_params(d, params, 16);
+	set_param(d, params, "max_accel", max_accel);
+	set_param(d, params, "max_decel", max_decel);
+	void *m = create_ok(d, &info, params);
+	vs_state s;
+	memset(&s, 0, sizeof s);
+	s.speed = v0;
+	ck_assert_int_eq(d->reset(m, &s), VS_OK);
+	/* speed is ignored when accel is given: a wrong one must not show */
+	vs_control c = {99.0, 0.0, a};
+	for (int k = 1; k <= n; k++)
+		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
+		                 VS_OK);
+	d->destroy(m);
+	return s;
+}
+
+START_TEST(models_accel_closed_form)
+{
+	vs_loaded_plugin lp = {0};
+	open_built(accel_models[_i], &lp);
+	const vs_plugin *d = lp.desc;
+	/* speeding up: 10 m/s + 2 m/s^2 for 5 s */
+	vs_state s = drive_accel(d, 10.0, 2.0, 500, 5.0, 10.0);
+	ck_assert_double_eq_tol(s.speed, 20.0, 1e-9);
+	ck_assert_double_eq_tol(s.vy, 20.0, 1e-9);
+	ck_assert_double_eq_tol(s.y, 10.0 * 5 + 0.5 * 2.0 * 25, 1e-9);
+	ck_assert_double_eq_tol(s.x, 0.0, 1e-9);
+	/* braking to a stop: 20 m/s at -4 m/s^2 stops after 5 s, 50 m; the
+	 * stop falls inside a step when v0 / a is not a whole step count */
+	s = drive_accel(d, 20.0, -4.0, 800, 5.0, 10.0);
+	ck_assert_double_eq(s.speed, 0.0);
+	ck_assert_double_eq_tol(s.y, 20.0 * 20.0 / (2 * 4.0), 1e-9);
+	s = drive_accel(d, 13.0, -3.3, 800, 5.0, 10.0);
+	ck_assert_double_eq(s.speed, 0.0);
+	ck_assert_double_eq_tol(s.y, 13.0 * 13.0 / (2 * 3.3), 1e-9);
+	/* limits: 8 m/s^2 asked, 3 given; -20 asked, 6 given */
+	s = drive_accel(d, 0.0, 8.0, 200, 3.0, 6.0);
+	ck_assert_double_eq_tol(s.speed, 6.0, 1e-9);
+	ck_assert_double_eq_tol(s.y, 0.5 * 3.0 * 4.0, 1e-9);
+	s = drive_accel(d, 30.0, -20.0, 600, 3.0, 6.0);
+	ck_assert_double_eq(s.speed, 0.0);
+	ck_assert_double_eq_tol(s.y, 30.0 * 30.0 / (2 * 6.0), 1e-9);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("plugin_vehicle_models");
@@ -297,6 +362,9 @@ static Suite *models_suite(void)
 	tcase_add_test(tc, bicycle_ratio_param);
 	tcase_add_test(tc, bicycle_not_a_vehicle);
 	tcase_add_test(tc, bicycle_non_finite);
+	tcase_add_loop_test(tc, models_accel_closed_form, 0,
+	                    (int)(sizeof accel_models /
+	                          sizeof accel_models[0]));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("constant_steer");
 	tcase_add_test(tc, constant_steer_control);
