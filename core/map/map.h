@@ -148,6 +148,23 @@ double vs_map_travel_heading(double vx, double vy, double yaw);
 int vs_map_lane_point(const vs_map *map, int i, double p, double lateral,
                       double xyz[3], double *heading);
 
+/* Lane i's width (m) at normalised position p (clamped to [0, 1]): an
+ * OpenDRIVE lane's where it is, a YAML lane's everywhere; 0 if i is not a
+ * lane. */
+double vs_map_lane_width_at(const vs_map *map, int i, double p);
+
+/* Lane i's neighbour travelling the same way on its left (side +1) or
+ * right (side -1) as it travels, in the same road (and lane section), or
+ * -1 when there is none. */
+int vs_map_lane_neighbour(const vs_map *map, int i, int side);
+
+/* The lane that lane i leads into at its end, or -1: a circle lane is its
+ * own, a polyline lane has none; an OpenDRIVE lane follows its lane link
+ * into the next lane section, across the road link, or through the
+ * junction (the first connection in file order whose laneLink takes
+ * it). */
+int vs_map_lane_successor(const vs_map *map, int i);
+
 /* The curve of lane i at lateral offset (as above) as a polyline in travel
  * order, for drawing: polyline lanes give their vertices exactly, arcs are
  * split so no chord strays more than tolerance (m, > 0) from the arc, and

@@ -51,6 +51,7 @@
 #include "sim/monitor.h"
 #include "sim/signals.h"
 #include "sim/wheels.h"
+#include "sim/world.h"
 
 struct sim;
 
@@ -91,6 +92,7 @@ typedef struct sim {
 	char error[1024];       /* the first ERROR a plugin logged */
 	vs_error att_err;       /* why attach.c stopped the variant */
 	vs_signals sig;         /* plugin outputs (ABI 1.1) */
+	vs_sim_world world;     /* what behaviours may ask (ABI 1.1) */
 	double t;               /* s, the step being computed, for messages */
 	int log_level;          /* plugin messages at or above it are kept */
 	int no_wheels;          /* record no wheel accumulators */
@@ -168,6 +170,32 @@ static const vs_state *host_previous_state(void *host_ctx, int64_t id)
 	return NULL;
 }
 
+static int host_map_location(void *host_ctx, int64_t id,
+                             vs_lane_location *out)
+{
+	return vs_sim_world_location(&((instance *)host_ctx)->sim->world, id,
+	                             out);
+}
+
+static int host_lane_point(void *host_ctx, const char *lane, double s,
+                           vs_lane_point *out)
+{
+	return vs_sim_world_lane_point(&((instance *)host_ctx)->sim->world,
+	                               lane, s, out);
+}
+
+static const char *host_lane_link(void *host_ctx, const char *lane,
+                                  int relation)
+{
+	return vs_sim_world_lane_link(&((instance *)host_ctx)->sim->world,
+	                              lane, relation);
+}
+
+static const vs_actor_attr *host_actor_attr(void *host_ctx, int64_t id)
+{
+	return vs_sim_world_attr(&((instance *)host_ctx)->sim->world, id);
+}
+
 static const vs_host host_table = {
 	.abi_major = VS_ABI_MAJOR,
 	.abi_minor = VS_ABI_MINOR,
@@ -175,6 +203,10 @@ static const vs_host host_table = {
 	.log = host_log,
 	.actor_ids = host_actor_ids,
 	.previous_state = host_previous_state,
+	.map_location = host_map_location,
+	.lane_point = host_lane_point,
+	.lane_link = host_lane_link,
+	.actor_attr = host_actor_attr,
 };
 
 const vs_host *vs_sim_host(void)
@@ -505,6 +537,7 @@ static void teardown(sim *S)
 		call_destroy(&S->actors[i].bh);
 	}
 	vs_signals_free(&S->sig);
+	vs_sim_world_free(&S->world);
 	free(S->actors);
 	free(S->ids);
 	free(S->loc);
@@ -531,6 +564,12 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 		S.loc[i].lane = -1;
 	}
 	S.map = opts && opts->no_map ? NULL : scn->map;
+	vs_sim_world_init(&S.world, scn);
+	S.world.map = S.map;
+	S.world.n = S.n;
+	S.world.ids = S.ids;
+	S.world.prev = &S.prev;
+	S.world.loc = S.loc;
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
 	S.sig.select = opts ? opts->signals : NULL;

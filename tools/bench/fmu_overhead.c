@@ -43,8 +43,10 @@ static void quiet_log(void *ctx, vs_log_level level, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static const vs_host host = {VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_host),
-                             quiet_log, NULL, NULL};
+static const vs_host host = {.abi_major = VS_ABI_MAJOR,
+                             .abi_minor = VS_ABI_MINOR,
+                             .struct_size = sizeof(vs_host),
+                             .log = quiet_log};
 
 /* The sedan of the benchmarks: 3 m wheelbase, front axle 1.5 m ahead. */
 static void sedan(vs_actor_info *a)

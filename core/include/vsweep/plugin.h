@@ -122,6 +122,46 @@ typedef struct vs_actor_info {
 	vs_state start;               /* the step-0 state */
 } vs_actor_info;
 
+/* ABI 1.1: where an actor was at the previous step, on the scenario's
+ * map (DESIGN.md MapLocation). */
+typedef struct vs_lane_location {
+	char lane[40];     /* the lane's UUID "{...}"; "" when no map */
+	int is_on_lane;    /* 1: between the lane's boundaries */
+	double s;          /* m along the lane's centre line, travel order */
+	double position;   /* s normalised by the lane's length, [0, 1] */
+	double length;     /* m, the lane's length */
+	double lateral;    /* m from the lane's centre line, + = left of its
+	                      travel direction */
+	double width;      /* m, the lane's width at s */
+	double angle;      /* rad, lane tangent to travel direction, CCW > 0 */
+} vs_lane_location;
+
+/* ABI 1.1: a lane's centre line at some s. */
+typedef struct vs_lane_point {
+	double x, y, z;   /* m, world */
+	double heading;   /* rad from +X, the lane's travel direction */
+	double width;     /* m */
+	double length;    /* m, the whole lane's */
+} vs_lane_point;
+
+/* ABI 1.1: which lane vs_host.lane_link gives. */
+typedef enum vs_lane_relation {
+	VS_LANE_LEFT = 1,     /* neighbour on the left, same direction */
+	VS_LANE_RIGHT = 2,    /* neighbour on the right, same direction */
+	VS_LANE_SUCCESSOR = 3 /* where the lane leads at its end */
+} vs_lane_relation;
+
+/* ABI 1.1: any actor as a behaviour may ask about it. */
+typedef struct vs_actor_attr {
+	int64_t id;
+	const char *name;
+	const char *kind;             /* "vehicle" or "object" */
+	double length, width, height; /* m, bounding box */
+	int64_t parent_id;            /* 0: not attached */
+	const int64_t *children;      /* the actors attached to it */
+	size_t n_children;
+} vs_actor_attr;
+
 /* Services the host offers. host_ctx identifies the calling instance. */
 typedef struct vs_host {
 	uint32_t abi_major, abi_minor, struct_size;
@@ -134,6 +174,25 @@ typedef struct vs_host {
 	/* Every actor's state at the previous step (step k-1 while step k is
 	 * computed); NULL for an unknown ID. */
 	const vs_state *(*previous_state)(void *host_ctx, int64_t actor_id);
+
+	/* ---- ABI 1.1: use only when struct_size covers them. Every answer
+	 * is about the previous step (or the map, which does not change), so
+	 * results do not depend on the order actors are stepped in. */
+	/* An actor's MapLocation at step k-1 into *out. Returns 0, or -1 for
+	 * an unknown ID or when the scenario has no map. */
+	int (*map_location)(void *host_ctx, int64_t actor_id,
+	                    vs_lane_location *out);
+	/* Lane (UUID)'s centre line at s (m along it, clamped to the lane).
+	 * Returns 0, or -1 for an unknown lane. */
+	int (*lane_point)(void *host_ctx, const char *lane, double s,
+	                  vs_lane_point *out);
+	/* The UUID of lane's neighbour or successor (vs_lane_relation), or
+	 * NULL when there is none; valid as long as the instance. */
+	const char *(*lane_link)(void *host_ctx, const char *lane,
+	                         int relation);
+	/* An actor's attributes, or NULL for an unknown ID; valid as long as
+	 * the instance. */
+	const vs_actor_attr *(*actor_attr)(void *host_ctx, int64_t actor_id);
 } vs_host;
 
 /* One plugin parameter. Values outside [min, max] are input errors. */
