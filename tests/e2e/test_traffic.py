@@ -151,5 +151,180 @@ class HostServicesTest(TempDirCase):
                              (1, 4) if a == 2 else (0, 0))
 
 
+
+SEDAN = """\
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          front_overhang: 0.9}
+"""
+EAST = -math.pi / 2   # yaw facing +X
+
+LANE_FOLLOW = """\
+vsweep: 1
+name: lane follow
+step: 0.01
+duration: 20
+map:
+  roads:
+    - id: main
+      line: [[0, 0, 0], [2000, 0, 0]]
+      lanes: {right: 3, width: 3.5}
+    - id: ring
+      circle: {center: [0, 1000], radius: 57.3}
+      lanes: {right: 2, width: 3.5}
+%sactors:
+  - id: 1
+    asset: sedan
+    start: {position: [10, -0.95, 0], yaw: %r}
+    speed: 20
+    behaviour: {plugin: lane_follow}
+  - id: 2
+    asset: sedan
+    start: {position: [100, -1.75, 0], yaw: %r}
+    speed: 20
+    behaviour: {plugin: lane_follow, params: {change_time: 5,
+                change_side: -1, change_duration: 3}}
+  - id: 3
+    asset: sedan
+    start: {position: [59.05, 1000, 0], yaw: 0}
+    speed: 10
+    behaviour: {plugin: lane_follow}
+""" % (SEDAN, EAST + 0.05, EAST)
+
+
+class LaneFollowTest(TempDirCase):
+    def test_keeps_the_centre_and_changes_lanes(self):
+        db = self.path("lf.db")
+        rc, _, err = run("run", self.write("lf.yaml", LANE_FOLLOW), "-o", db)
+        self.assertEqual(rc, 0, err)
+        lane = {(road, n): lid for lid, road, n in
+                query(db, "SELECT lane_id, road, lane FROM lane_info")}
+        # straight, started 0.8 m off and 2.9 deg askew: steady state on
+        # the centre line y = -1.75
+        worst = query(db, "SELECT max(abs(y + 1.75)) FROM actor_state "
+                          "WHERE actor_id = 1 AND t >= 10")[0][0]
+        self.assertLess(worst, 0.05)
+        # circle: the lane's centre is 57.3 + 1.75 m from the centre
+        worst = query(db, "SELECT max(abs(sqrt(x * x + (y - 1000) * "
+                          "(y - 1000)) - 59.05)) FROM actor_state "
+                          "WHERE actor_id = 3 AND t >= 10")[0][0]
+        self.assertLess(worst, 0.05)
+        # the lane change (right, at 5 s, 3 s long) ends in lane -2 by
+        # 5 + 3 + 1 s, on its centre y = -5.25, and stays there
+        lanes = query(db, "SELECT DISTINCT lane_id FROM map_location "
+                          "WHERE actor_id = 2 AND step >= 900")
+        self.assertEqual(lanes, [(lane[("main", -2)],)])
+        worst = query(db, "SELECT max(abs(y + 5.25)) FROM actor_state "
+                          "WHERE actor_id = 2 AND t >= 9")[0][0]
+        self.assertLess(worst, 0.15)  # pure pursuit's last few cm of lag
+        worst = query(db, "SELECT max(abs(y + 5.25)) FROM actor_state "
+                          "WHERE actor_id = 2 AND t >= 12")[0][0]
+        self.assertLess(worst, 0.05)
+        # and before it began it kept lane -1
+        lanes = query(db, "SELECT DISTINCT lane_id FROM map_location "
+                          "WHERE actor_id = 2 AND step <= 500")
+        self.assertEqual(lanes, [(lane[("main", -1)],)])
+
+
+V0, T_H, S0, A_MAX, B_C, DELTA = 30.0, 1.5, 2.0, 1.0, 1.5, 4.0
+IDM_PARAMS = "{v0: 30, T: 1.5, s0: 2, a: 1, b: 1.5, delta: 4}"
+
+
+def idm_free_speed(t_end, v=0.0, h=1e-3):
+    """v(t_end) of dv/dt = a (1 - (v/v0)^delta) from v, by RK4."""
+    f = lambda u: A_MAX * (1 - (u / V0) ** DELTA)  # noqa: E731
+    for _ in range(int(round(t_end / h))):
+        k1 = f(v)
+        k2 = f(v + h / 2 * k1)
+        k3 = f(v + h / 2 * k2)
+        k4 = f(v + h * k3)
+        v += h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return v
+
+
+IDM_ROAD = """\
+vsweep: 1
+name: idm
+step: 0.01
+duration: %g
+map:
+  roads:
+    - id: main
+      line: [[0, 0, 0], [6000, 0, 0]]
+      lanes: {right: 2, width: 3.5}
+""" + SEDAN
+
+
+class IdmTest(TempDirCase):
+    def test_equilibrium_gap_and_free_road(self):
+        v = 20.0
+        scn = IDM_ROAD % 120 + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [50, -1.75, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: idm, params: %s}}
+  - {id: 2, asset: sedan, start: {position: [100, -1.75, 0], yaw: %r},
+     speed: 20}
+  - {id: 3, asset: sedan, start: {position: [0, -5.25, 0], yaw: %r},
+     speed: 0, behaviour: {plugin: idm, params: %s}}
+""" % (EAST, IDM_PARAMS, EAST, EAST, IDM_PARAMS)
+        db = self.path("idm.db")
+        rc, _, err = run("run", self.write("idm.yaml", scn), "-o", db)
+        self.assertEqual(rc, 0, err)
+        x1, x2 = query(db, "SELECT a.x, b.x FROM actor_state a JOIN "
+                           "actor_state b ON a.step = b.step AND "
+                           "b.actor_id = 2 WHERE a.actor_id = 1 "
+                           "ORDER BY a.step DESC LIMIT 1")[0]
+        gap = x2 - x1 - 4.8
+        s_e = (S0 + v * T_H) / math.sqrt(1 - (v / V0) ** DELTA)
+        self.assertLess(abs(gap / s_e - 1), 0.01, (gap, s_e))
+        # free road from rest against the ODE, integrated here
+        for t, vx, vy in query(db, "SELECT t, vx, vy FROM actor_state "
+                                   "WHERE actor_id = 3 AND step % 500 = 0 "
+                                   "AND t <= 40"):
+            self.assertAlmostEqual(math.hypot(vx, vy), idm_free_speed(t),
+                                   delta=0.02, msg="t = %g" % t)
+
+    def ccrs(self, speeds, model_params):
+        scn = IDM_ROAD % 25 + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: idm, params: %s},
+     vehicle_model: {plugin: kinematic_bicycle, params: %s}}
+  - {id: 2, asset: sedan, start: {position: [44.8, -1.75, 0], yaw: %r},
+     speed: 0}
+""" % (EAST, IDM_PARAMS, model_params, EAST)
+        sweep = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, speed: {values: %s}}
+""" % speeds
+        db = self.path("ccrs.db")
+        rc, _, err = run("run", self.write("c.yaml", scn), "--sweep",
+                         self.write("c_sweep.yaml", sweep), "-o", db)
+        self.assertEqual(rc, 0, err)
+        return db
+
+    def test_ccrs_no_collision_when_braking_suffices(self):
+        # Euro NCAP CCRs: a stationary target 40 m ahead, 10..70 km/h
+        db = self.ccrs([2.78, 5.56, 8.33, 11.11, 13.89, 16.67, 19.44], "{}")
+        n = query(db, "SELECT count(*) FROM variant_info "
+                      "WHERE status = 'done'")[0][0]
+        self.assertEqual(n, 7)
+        self.assertEqual(query(db, "SELECT count(*) FROM event "
+                                   "WHERE kind = 'collision'")[0][0], 0)
+
+    def test_ccrs_collision_time_when_braking_is_limited(self):
+        # 30 m/s, 40 m, the car can brake 3 m/s^2: IDM asks for more from
+        # the first step, so the car decelerates at 3 m/s^2 throughout and
+        # the bumpers meet when 30 t - 1.5 t^2 = 40
+        db = self.ccrs([30.0], "{max_decel: 3}")
+        t = query(db, "SELECT min(t) FROM event WHERE kind = 'collision'")
+        expected = (30 - math.sqrt(30 ** 2 - 2 * 3 * 40)) / 3
+        # the behaviour acts from step 1; contact is found at the first
+        # step with overlap
+        self.assertAlmostEqual(t[0][0], expected, delta=0.02)
+
+
 if __name__ == "__main__":
     unittest.main()
