@@ -216,9 +216,30 @@ static inline double lc_steer(lc_lane *lc, double t, const vs_state *self,
 	return delta * lc->ratio;
 }
 
+/* Whether actor id, whose MapLocation *o is in a neighbour of the
+ * reference lane (length m), has its body (width m) over that lane's
+ * edge: a car cutting in counts as soon as it reaches into the lane. */
+static inline int lc_reaches_in(const lc_lane *lc, int64_t id,
+                                const vs_lane_location *o, double width,
+                                double length)
+{
+	const char *l = lc->host->lane_link(lc->ctx, lc->lane, VS_LANE_LEFT);
+	const char *r = lc->host->lane_link(lc->ctx, lc->lane, VS_LANE_RIGHT);
+	if (!((l && strcmp(o->lane, l) == 0) || (r && strcmp(o->lane, r) == 0)))
+		return 0;
+	vs_lane_point c;
+	const vs_state *st = lc->host->previous_state(lc->ctx, id);
+	if (!st || lc->host->lane_point(lc->ctx, lc->lane,
+	                                o->position * length, &c))
+		return 0;
+	double d = -(st->x - c.x) * sin(c.heading) +
+	           (st->y - c.y) * cos(c.heading); /* m, + = left */
+	return fabs(d) < 0.5 * (c.width + width);
+}
+
 /* The lead: the nearest other actor ahead whose MapLocation is in the
- * reference lane or the lane after it, travelling its way (|angle| <
- * 90 deg). *gap is bumper to bumper along s (m): the centres' distance
+ * reference lane or the lane after it, or in a neighbour lane with its
+ * body reaching into this one, travelling its way (|angle| < 90 deg). *gap is bumper to bumper along s (m): the centres' distance
  * minus half of each length; *v_lead its speed (m/s). Returns its ID, or
  * 0 when the lane ahead is free (within the lane and its successor). */
 static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
@@ -240,6 +261,9 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 		if (lc->host->map_location(lc->ctx, ids[i], &o) ||
 		    fabs(o.angle) >= LC_PI / 2)
 			continue;
+		const vs_actor_attr *a = lc->host->actor_attr(lc->ctx, ids[i]);
+		if (!a || a->parent_id)
+			continue; /* a trailer is behind its tractor */
 		double ds; /* m, centre to centre along s */
 		if (strcmp(o.lane, lc->lane) == 0) {
 			ds = o.s - s;
@@ -247,14 +271,13 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 				ds += here.length; /* a ring: ahead, round */
 		} else if (next && strcmp(o.lane, next) == 0) {
 			ds = here.length - s + o.s;
+		} else if (lc_reaches_in(lc, ids[i], &o, a->width,
+		                         here.length)) {
+			ds = o.position * here.length - s;
 		} else {
 			continue;
 		}
 		if (ds > 0 && ds < best_ds) {
-			const vs_actor_attr *a = lc->host->actor_attr(lc->ctx,
-			                                              ids[i]);
-			if (!a || a->parent_id)
-				continue; /* a trailer is behind its tractor */
 			best_ds = ds;
 			best = ids[i];
 			*gap = ds - 0.5 * (length + a->length);

@@ -326,5 +326,51 @@ blocks:
         self.assertAlmostEqual(t[0][0], expected, delta=0.02)
 
 
+class CutInTest(TempDirCase):
+    def test_cut_in_at_the_gap_and_idm_follows(self):
+        # ego (IDM, 25 m/s) in lane -1 closes on a car in lane -2 at
+        # 20 m/s 55.2 m ahead (bumper to bumper): the gap reaches 10 m at
+        # (55.2 - 10) / 5 = 9.04 s; the car then changes left in 2 s
+        scn = IDM_ROAD % 30 + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
+     speed: 25, behaviour: {plugin: idm, params: {v0: 25}}}
+  - {id: 2, asset: sedan, start: {position: [60, -5.25, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: cut_in, params: {ego: 1, gap: 10,
+     change_side: 1, change_duration: 2}}}
+""" % (EAST, EAST)
+        db = self.path("cut.db")
+        rc, _, err = run("run", self.write("cut.yaml", scn), "-o", db)
+        self.assertEqual(rc, 0, err)
+        # on its lane's centre up to the trigger, moving off soon after
+        # (the quintic starts flat: pure pursuit shows it 0.2 s later)
+        y = dict(query(db, "SELECT step, y FROM actor_state "
+                           "WHERE actor_id = 2"))
+        # the behaviour of step k sees step k - 1: the gap is 10 m at
+        # step 904, the change starts (offset still whole) at step 905
+        # and the path moves from step 906 on
+        moved = min(k for k in y if abs(y[k] + 5.25) > 1e-12)
+        self.assertIn(moved, (906, 907))
+        self.assertGreater(y[960] + 5.25, 0.005)
+        lane = dict(query(db, "SELECT lane, lane_id FROM lane_info"))
+        self.assertEqual(query(db, "SELECT DISTINCT lane_id FROM "
+                                   "map_location WHERE actor_id = 2 AND "
+                                   "t >= 12.1" if False else
+                                   "SELECT DISTINCT m.lane_id FROM "
+                                   "map_location m WHERE actor_id = 2 AND "
+                                   "step >= 1210"), [(lane[-1],)])
+        # the ego picked it up: no collision, and it slowed to its speed
+        self.assertEqual(query(db, "SELECT count(*) FROM event WHERE "
+                                   "kind = 'collision'")[0][0], 0)
+        vmin, = query(db, "SELECT min(vx) FROM actor_state "
+                          "WHERE actor_id = 1")[0]
+        self.assertLess(vmin, 20.0)  # it braked below the lead's speed
+        gap, = query(db, "SELECT b.x - a.x - 4.8 FROM actor_state a JOIN "
+                         "actor_state b ON a.step = b.step AND "
+                         "b.actor_id = 2 WHERE a.actor_id = 1 "
+                         "ORDER BY a.step DESC LIMIT 1")[0]
+        self.assertGreater(gap, 2.0)  # and fell back beyond s0
+
+
 if __name__ == "__main__":
     unittest.main()
