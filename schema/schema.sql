@@ -65,8 +65,9 @@ CREATE TABLE event_row (
   step           INTEGER NOT NULL,
   actor_id       INTEGER NOT NULL,
   kind           TEXT NOT NULL,  -- collision | lane_change | off_road |
-                                 -- back_on_road
-  other_actor_id INTEGER,        -- the other actor of a collision
+                                 -- back_on_road | near_miss
+  other_actor_id INTEGER,        -- the other actor of a collision or
+                                 -- near miss
   detail         TEXT
 );
 
@@ -78,7 +79,15 @@ CREATE TABLE summary (
   min_distance REAL,             -- m, closest footprints of two actors
   on_lane_pct  REAL,             -- %, actor-steps on a lane
   collisions   INTEGER NOT NULL,
-  lane_changes INTEGER NOT NULL
+  lane_changes INTEGER NOT NULL,
+  min_ttc      REAL,             -- s, to the lead in the same lane
+  min_ttc_actor   INTEGER,       -- the follower it is of
+  min_thw      REAL,             -- s, time headway to the lead
+  min_thw_actor   INTEGER,
+  max_decel    REAL,             -- m/s^2, largest -dv/dt
+  max_decel_actor INTEGER,
+  max_jerk     REAL,             -- m/s^3, largest |d^2v/dt^2|
+  max_jerk_actor  INTEGER
 );
 
 -- One row per actor per recorded step. An integral REAL such as 0 costs no
@@ -147,7 +156,15 @@ CREATE VIEW variant_summary AS
          s.min_distance AS min_distance,
          s.on_lane_pct AS time_on_lane_pct,
          s.collisions AS collisions,
-         s.lane_changes AS lane_changes
+         s.lane_changes AS lane_changes,
+         s.min_ttc AS min_ttc,
+         s.min_ttc_actor AS min_ttc_actor_id,
+         s.min_thw AS min_time_headway,
+         s.min_thw_actor AS min_time_headway_actor_id,
+         s.max_decel AS max_deceleration,
+         s.max_decel_actor AS max_deceleration_actor_id,
+         s.max_jerk AS max_jerk,
+         s.max_jerk_actor AS max_jerk_actor_id
   FROM variant v LEFT JOIN summary s USING (variant_id);
 
 CREATE VIEW actor_info AS

@@ -5,7 +5,8 @@
 #include <stddef.h>
 
 const char *const vs_keys_scenario[] = {
-	"vsweep", "name", "step", "duration", "stop_at_collision", "map",
+	"vsweep", "name", "step", "duration", "stop_at_collision",
+	"near_miss_ttc", "map",
 	"assets", "actors", NULL};
 const char *const vs_keys_asset[] = {
 	"length", "width", "height", "wheelbase", "track", "wheel_radius",

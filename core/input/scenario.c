@@ -514,6 +514,9 @@ static int parse_root(const vs_ydoc *doc, vs_scenario *scn, vs_error *err)
 		            scn->duration / scn->step, MAX_STEPS);
 		return -1;
 	}
+	if (num_key(doc, root, "scenario", "near_miss_ttc", VS_Y_NONNEG, 0,
+	            &scn->near_miss_ttc, err) < 0)
+		return -1;
 	if ((n = vs_ymap_get(root, "stop_at_collision")) &&
 	    vs_y_bool(doc, n, "stop_at_collision", &scn->stop_at_collision,
 	              err))

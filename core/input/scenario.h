@@ -85,6 +85,8 @@ typedef struct vs_scenario {
 	double step;          /* s */
 	double duration;      /* s */
 	int stop_at_collision; /* end a variant at its first collision */
+	double near_miss_ttc; /* s: a near_miss event when the TTC to the
+	                         lead falls below it; 0: none */
 	int n_assets;
 	vs_asset *assets;
 	int n_actors;

@@ -73,8 +73,9 @@ void vs_monitor_actor(vs_monitor *m, int i, const vs_actor_info *info,
 	m->radius[i] = hypot(w->hw, w->hl);
 }
 
-static vs_event_row *add_event(vs_result *res, int64_t step, int64_t actor,
-                               const char *kind, int64_t other)
+vs_event_row *vs_monitor_add_event(vs_result *res, int64_t step,
+                                   int64_t actor, const char *kind,
+                                   int64_t other)
 {
 	if (res->n_events == res->cap_events) {
 		res->cap_events = res->cap_events ? 2 * res->cap_events : 16;
@@ -176,7 +177,7 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 		int now = d == 0;
 		if (now && !*t) {
 			/* One event per contact, when it begins. */
-			add_event(res, step, m->actors[i].id, "collision",
+			vs_monitor_add_event(res, step, m->actors[i].id, "collision",
 			          m->actors[j].id);
 			m->sum.collisions++;
 			began++;
@@ -211,17 +212,18 @@ static void lanes_step(vs_monitor *m, int64_t step, const vs_map_row *lp,
 		const vs_map_row *was = &m->last[i];
 		int64_t id = m->actors[i].id;
 		if (was->on_lane && !lp[i].on_lane) {
-			vs_event_row *e = add_event(res, step, id, "off_road", 0);
+			vs_event_row *e = vs_monitor_add_event(
+				res, step, id, "off_road", 0);
 			snprintf(e->detail, sizeof e->detail, "%s",
 			         lane_name(m, was->lane));
 		} else if (!was->on_lane && lp[i].on_lane) {
-			vs_event_row *e = add_event(res, step, id,
+			vs_event_row *e = vs_monitor_add_event(res, step, id,
 			                            "back_on_road", 0);
 			snprintf(e->detail, sizeof e->detail, "%s",
 			         lane_name(m, lp[i].lane));
 		} else if (was->on_lane && lp[i].on_lane &&
 		           was->lane != lp[i].lane) {
-			vs_event_row *e = add_event(res, step, id,
+			vs_event_row *e = vs_monitor_add_event(res, step, id,
 			                            "lane_change", 0);
 			snprintf(e->detail, sizeof e->detail, "%s -> %s",
 			         lane_name(m, was->lane),

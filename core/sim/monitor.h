@@ -30,6 +30,12 @@ void vs_monitor_actor(vs_monitor *m, int i, const vs_actor_info *info,
 int vs_monitor_step(vs_monitor *m, int64_t step, const vs_state *cur,
                     const vs_map_row *loc, vs_result *res);
 
+/* Appends an event of kind (a static string) to res; returns it, zeroed
+ * but for these fields, for its detail. */
+vs_event_row *vs_monitor_add_event(vs_result *res, int64_t step,
+                                   int64_t actor, const char *kind,
+                                   int64_t other);
+
 /* Writes the summary into res and frees the monitor; accepts NULL. */
 void vs_monitor_finish(vs_monitor *m, vs_result *res);
 

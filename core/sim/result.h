@@ -66,8 +66,10 @@ typedef struct vs_event_row {
 	int64_t step;
 	int64_t actor_id;
 	const char *kind;        /* "collision" | "lane_change" | "off_road" |
-	                            "back_on_road" (static strings) */
-	int64_t other_id;        /* the other actor of a collision, else 0 */
+	                            "back_on_road" | "near_miss" (static
+	                            strings) */
+	int64_t other_id;        /* the other actor of a collision or near
+	                            miss, else 0 */
 	char detail[112];        /* e.g. lane change: "{from} -> {to}" */
 } vs_event_row;
 
@@ -78,6 +80,14 @@ typedef struct vs_summary {
 	double min_distance;     /* m, closest footprints of two actors */
 	double on_lane_pct;      /* %, actor-steps on a lane (map only) */
 	int64_t collisions, lane_changes;
+	/* Safety KPIs (sim/safety.h), each with the actor it is of (0:
+	 * none): the follower for TTC and headway to its lead in the same
+	 * lane. */
+	double min_ttc;          /* s, time to collision, closing only */
+	double min_thw;          /* s, time headway, gap / own speed */
+	double max_decel;        /* m/s^2, largest -dv/dt */
+	double max_jerk;         /* m/s^3, largest |d^2v/dt^2| */
+	int64_t min_ttc_actor, min_thw_actor, max_decel_actor, max_jerk_actor;
 } vs_summary;
 
 /* One plugin output of one actor at one recorded step (actor_signal). */

@@ -49,6 +49,7 @@
 #include "sim/actor.h"
 #include "sim/attach.h"
 #include "sim/monitor.h"
+#include "sim/safety.h"
 #include "sim/signals.h"
 #include "sim/wheels.h"
 #include "sim/world.h"
@@ -88,6 +89,7 @@ typedef struct sim {
 	const struct vs_map *map; /* NULL: no map, or not recorded */
 	vs_map_row *loc;        /* map location at step k; lane -1 without */
 	vs_monitor *monitor;    /* events and summary */
+	vs_safety *safety;      /* TTC, headway, deceleration, jerk */
 	vs_attach_plan att;     /* attached actors, parents first */
 	char error[1024];       /* the first ERROR a plugin logged */
 	vs_error att_err;       /* why attach.c stopped the variant */
@@ -516,12 +518,19 @@ static int observe(sim *S, int64_t k)
 			                         l.position, l.angle};
 		}
 	}
+	vs_safety_step(S->safety, k, S->cur, S->map ? S->loc : NULL, S->res);
 	return vs_monitor_step(S->monitor, k, S->cur, S->map ? S->loc : NULL,
 	                       S->res);
 }
 
 static void watch(sim *S)
 {
+	double *length = vs_xcalloc((size_t)S->n + 1, sizeof *length);
+	for (int i = 0; i < S->n; i++)
+		length[i] = S->actors[i].info.length;
+	S->safety = vs_safety_create(S->n, S->ids, length, S->scn->step,
+	                             S->map, S->scn->near_miss_ttc);
+	free(length);
 	S->monitor = vs_monitor_create(S->n, S->map);
 	for (int i = 0; i < S->n; i++) {
 		const vs_attach *at = &S->scn->actors[i].attach;
@@ -613,6 +622,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 		}
 	}
 	vs_monitor_finish(S.monitor, res);
+	vs_safety_finish(S.safety, res);
 	fill_actor_rows(&S);
 	if (opts && opts->no_wheels)
 		res->n_wheels = 0;

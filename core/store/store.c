@@ -113,7 +113,8 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 		rc = prepare(st, "INSERT INTO event_row VALUES (?,?,?,?,?,?)",
 		             &st->ins_event, err);
 	if (!rc)
-		rc = prepare(st, "INSERT INTO summary VALUES (?,?,?,?,?,?,?)",
+		rc = prepare(st, "INSERT INTO summary VALUES "
+		             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		             &st->ins_summary, err);
 	if (!rc)
 		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?)",
@@ -580,6 +581,17 @@ static vs_rc put_events(vs_store *st, const vs_result *r, vs_error *err)
 	bind_real_or_null(s, 5, m->on_lane_pct);
 	sqlite3_bind_int64(s, 6, m->collisions);
 	sqlite3_bind_int64(s, 7, m->lane_changes);
+	const double kpi[4] = {m->min_ttc, m->min_thw, m->max_decel,
+	                       m->max_jerk};
+	const int64_t of[4] = {m->min_ttc_actor, m->min_thw_actor,
+	                       m->max_decel_actor, m->max_jerk_actor};
+	for (int k = 0; k < 4; k++) { /* each KPI and its actor, or NULLs */
+		bind_real_or_null(s, 8 + 2 * k, kpi[k]);
+		if (of[k])
+			sqlite3_bind_int64(s, 9 + 2 * k, of[k]);
+		else
+			sqlite3_bind_null(s, 9 + 2 * k);
+	}
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)

@@ -285,7 +285,8 @@ actors:
                                    delta=0.02, msg="t = %g" % t)
 
     def ccrs(self, speeds, model_params):
-        scn = IDM_ROAD % 25 + """\
+        scn = IDM_ROAD.replace("name: idm", "name: ccrs\n"
+                               "stop_at_collision: true") % 25 + """\
 actors:
   - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
      speed: 20, behaviour: {plugin: idm, params: %s},
@@ -324,6 +325,14 @@ blocks:
         # the behaviour acts from step 1; contact is found at the first
         # step with overlap
         self.assertAlmostEqual(t[0][0], expected, delta=0.02)
+        # the KPIs name the ego: it braked at 3 m/s^2, reached from 0 in
+        # one step of 0.01 s (jerk 300 m/s^3)
+        row = query(db, "SELECT max_deceleration, max_deceleration_actor_id,"
+                        " max_jerk, max_jerk_actor_id FROM variant_summary")
+        dec, dec_id, jerk, jerk_id = row[0]
+        self.assertAlmostEqual(dec, 3.0, delta=1e-6)
+        self.assertAlmostEqual(jerk, 300.0, delta=1e-3)
+        self.assertEqual((dec_id, jerk_id), (1, 1))
 
 
 class CutInTest(TempDirCase):
@@ -370,6 +379,46 @@ actors:
                          "b.actor_id = 2 WHERE a.actor_id = 1 "
                          "ORDER BY a.step DESC LIMIT 1")[0]
         self.assertGreater(gap, 2.0)  # and fell back beyond s0
+
+
+class SafetyKpiTest(TempDirCase):
+    def test_ttc_headway_and_near_miss(self):
+        # follower at 20 m/s, lead at 10 m/s, 95.2 m bumper to bumper:
+        # gap(t) = 95.2 - 10 t, TTC = gap / 10, headway = gap / 20; after
+        # 5 s: TTC 4.52 s, headway 2.26 s; TTC < 6 s from t > 3.52 s
+        scn = (IDM_ROAD % 5).replace("name: idm", "name: kpi\n"
+                                     "near_miss_ttc: 6") + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
+     speed: 20}
+  - {id: 2, asset: sedan, start: {position: [100, -1.75, 0], yaw: %r},
+     speed: 10}
+""" % (EAST, EAST)
+        db = self.path("kpi.db")
+        rc, _, err = run("run", self.write("kpi.yaml", scn), "-o", db)
+        self.assertEqual(rc, 0, err)
+        ttc, ttc_id, thw, thw_id, dec = query(
+            db, "SELECT min_ttc, min_ttc_actor_id, min_time_headway, "
+                "min_time_headway_actor_id, max_deceleration "
+                "FROM variant_summary")[0]
+        self.assertAlmostEqual(ttc, 4.52, delta=1e-9)
+        self.assertAlmostEqual(thw, 2.26, delta=1e-9)
+        self.assertEqual((ttc_id, thw_id), (1, 1))
+        self.assertAlmostEqual(dec, 0.0, delta=1e-9)
+        ev = query(db, "SELECT t, actor_id, other_actor_id FROM event "
+                       "WHERE kind = 'near_miss'")
+        self.assertEqual(len(ev), 1)
+        self.assertEqual(ev[0][1:], (1, 2))
+        # the first step past 3.52 s: 3.53 s (3.52 itself gives TTC 6.0
+        # up to rounding)
+        self.assertAlmostEqual(ev[0][0], 3.53, delta=0.011)
+        # no threshold, no event
+        rc, _, err = run("run", self.write("k2.yaml", scn.replace(
+            "near_miss_ttc: 6", "near_miss_ttc: 0")), "-o",
+            self.path("k2.db"))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(self.path("k2.db"), "SELECT count(*) FROM "
+                               "event WHERE kind = 'near_miss'"), [(0,)])
 
 
 if __name__ == "__main__":

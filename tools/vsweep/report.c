@@ -162,7 +162,9 @@ static int load_kpi_names(report_data *d)
 		return EXIT_BAD_INPUT;
 	while (sqlite3_step(st) == SQLITE_ROW && d->n_kpis < REPORT_MAX_KPIS) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
+		size_t nl = strlen(name); /* X_actor_id names X's actor */
 		if (!strcmp(name, "variant_id") || !strcmp(name, "status") ||
+		    (nl > 9 && !strcmp(name + nl - 9, "_actor_id")) ||
 		    !strcmp(name, "label") || !strcmp(name, "params"))
 			continue;
 		report_kpi *k = &d->kpis[d->n_kpis++];

@@ -1,0 +1,167 @@
+/* Safety KPIs (safety.h). The lead of an actor is the nearest other actor
+ * ahead on the same lane (MapLocation of this step, travelling the lane's
+ * way), the gap bumper to bumper along s (the centres' distance minus half
+ * of each length; round a ring when it is closed). With the follower's
+ * speed v and the lead's u (the origins' speeds), TTC = gap / (v - u)
+ * while closing (v > u), headway = gap / v while v > 0. Deceleration and
+ * jerk come from finite differences of each actor's speed over the step
+ * (the start counting as steady: acceleration 0 at step 0),
+ * so a speed that jumps (a model that tracks its commanded speed at once)
+ * shows as the jump over dt. A near_miss event marks the step where an
+ * actor's TTC falls below the scenario's near_miss_ttc (again after it
+ * rose above it). */
+#include "sim/safety.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "map/map.h"
+#include "sim/monitor.h"
+
+struct vs_safety {
+	int n;
+	int64_t *ids;
+	double *length;        /* m */
+	double *v, *a;         /* m/s, m/s^2: last step's speed and accel */
+	unsigned char *below;  /* TTC below near_miss_ttc last step */
+	int64_t steps;         /* steps seen */
+	double dt;             /* s */
+	double near_miss;      /* s; 0: none */
+	const struct vs_map *map;
+	vs_summary k;          /* the KPI fields of it */
+};
+
+vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
+                            double dt, const struct vs_map *map,
+                            double near_miss_ttc)
+{
+	vs_safety *sf = vs_xcalloc(1, sizeof *sf);
+	size_t m = (size_t)n + 1;
+	sf->n = n;
+	sf->ids = vs_xcalloc(m, sizeof *sf->ids);
+	sf->length = vs_xcalloc(m, sizeof *sf->length);
+	sf->v = vs_xcalloc(m, sizeof *sf->v);
+	sf->a = vs_xcalloc(m, sizeof *sf->a);
+	sf->below = vs_xcalloc(m, 1);
+	memcpy(sf->ids, ids, (size_t)n * sizeof *ids);
+	memcpy(sf->length, length, (size_t)n * sizeof *length);
+	sf->dt = dt;
+	sf->map = map;
+	sf->near_miss = near_miss_ttc;
+	sf->k.min_ttc = sf->k.min_thw = INFINITY;
+	sf->k.max_decel = sf->k.max_jerk = -INFINITY;
+	return sf;
+}
+
+static double speed_of(const vs_state *s)
+{
+	return hypot(s->vx, s->vy);
+}
+
+/* Actor i's lead: its index (or -1) and the gap (m). */
+static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
+                   double *gap)
+{
+	const vs_lane *l = vs_map_lane(sf->map, loc[i].lane);
+	if (!l || !loc[i].on_lane || fabs(loc[i].angle) >= VS_PI / 2)
+		return -1;
+	int best = -1;
+	double best_ds = INFINITY;
+	for (int j = 0; j < sf->n; j++) {
+		if (j == i || loc[j].lane != loc[i].lane ||
+		    fabs(loc[j].angle) >= VS_PI / 2)
+			continue;
+		double ds = (loc[j].position - loc[i].position) * l->length;
+		if (ds <= 0 && l->closed)
+			ds += l->length;
+		if (ds > 0 && ds < best_ds) {
+			best_ds = ds;
+			best = j;
+		}
+	}
+	if (best >= 0)
+		*gap = best_ds - 0.5 * (sf->length[i] + sf->length[best]);
+	return best;
+}
+
+static void headway(vs_safety *sf, int64_t step, const vs_state *cur,
+                    const vs_map_row *loc, vs_result *res)
+{
+	for (int i = 0; i < sf->n; i++) {
+		double gap = 0.0, v = speed_of(&cur[i]);
+		int j = lead_of(sf, i, loc, &gap);
+		double ttc = INFINITY;
+		if (j >= 0) {
+			double u = speed_of(&cur[j]);
+			if (v > u)
+				ttc = fmax(gap, 0.0) / (v - u);
+			if (v > 0 && fmax(gap, 0.0) / v < sf->k.min_thw) {
+				sf->k.min_thw = fmax(gap, 0.0) / v;
+				sf->k.min_thw_actor = sf->ids[i];
+			}
+		}
+		if (ttc < sf->k.min_ttc) {
+			sf->k.min_ttc = ttc;
+			sf->k.min_ttc_actor = sf->ids[i];
+		}
+		int below = sf->near_miss > 0 && ttc < sf->near_miss;
+		if (below && !sf->below[i]) {
+			vs_event_row *e = vs_monitor_add_event(
+				res, step, sf->ids[i], "near_miss", sf->ids[j]);
+			snprintf(e->detail, sizeof e->detail,
+			         "ttc %.3f s, gap %.3f m", ttc, gap);
+		}
+		sf->below[i] = (unsigned char)below;
+	}
+}
+
+void vs_safety_step(vs_safety *sf, int64_t step, const vs_state *cur,
+                    const vs_map_row *loc, vs_result *res)
+{
+	for (int i = 0; i < sf->n; i++) {
+		double v = speed_of(&cur[i]);
+		double a = sf->steps ? (v - sf->v[i]) / sf->dt : 0.0; /* m/s^2 */
+		if (sf->steps >= 1 && -a > sf->k.max_decel) {
+			sf->k.max_decel = -a;
+			sf->k.max_decel_actor = sf->ids[i];
+		}
+		if (sf->steps >= 1) { /* a = 0 at step 0: a steady start */
+			double j = fabs(a - sf->a[i]) / sf->dt; /* m/s^3 */
+			if (j > sf->k.max_jerk) {
+				sf->k.max_jerk = j;
+				sf->k.max_jerk_actor = sf->ids[i];
+			}
+		}
+		sf->v[i] = v;
+		sf->a[i] = a;
+	}
+	sf->steps++;
+	if (loc && sf->map)
+		headway(sf, step, cur, loc, res);
+}
+
+void vs_safety_finish(vs_safety *sf, vs_result *res)
+{
+	vs_summary *s = &res->summary;
+	if (!sf) { /* the variant failed before its first step */
+		s->min_ttc = s->min_thw = s->max_decel = s->max_jerk = NAN;
+		return;
+	}
+	s->min_ttc = isfinite(sf->k.min_ttc) ? sf->k.min_ttc : NAN;
+	s->min_thw = isfinite(sf->k.min_thw) ? sf->k.min_thw : NAN;
+	s->max_decel = isfinite(sf->k.max_decel) ? sf->k.max_decel : NAN;
+	s->max_jerk = isfinite(sf->k.max_jerk) ? sf->k.max_jerk : NAN;
+	s->min_ttc_actor = sf->k.min_ttc_actor;
+	s->min_thw_actor = sf->k.min_thw_actor;
+	s->max_decel_actor = sf->k.max_decel_actor;
+	s->max_jerk_actor = sf->k.max_jerk_actor;
+	free(sf->ids);
+	free(sf->length);
+	free(sf->v);
+	free(sf->a);
+	free(sf->below);
+	free(sf);
+}
