@@ -290,7 +290,10 @@ static const bad_case bad_cases[] = {
 	 -1},
 	{TOP "colour: red\n" CAR ACTORS AT0,
 	 "s.yaml:4:1: unknown key 'colour' in scenario; allowed: vsweep, name, "
-	 "step, duration, stop_at_collision, map, assets, actors", -1},
+	 "step, duration, stop_at_collision, near_miss_ttc, map, assets, "
+	 "actors", -1},
+	{TOP "near_miss_ttc: -1\n" CAR ACTORS AT0,
+	 "s.yaml:4:16: near_miss_ttc must be >= 0, got -1", -1},
 	{"vsweep: 1\nduration: 10\n" CAR ACTORS AT0,
 	 "s.yaml:1:1: scenario: missing required key 'step'", -1},
 	{"vsweep: 1\nstep: 0\nduration: 10\n",

@@ -282,8 +282,8 @@ START_TEST(registry_test_plugins)
 	char *dir = build_path("tests/plugins");
 	const char *dirs[] = {dir};
 	vs_registry *reg = vs_registry_create(dirs, 1, &fake_host);
-	ck_assert_int_eq(reg->n, 4); /* fail_at, nan_model, wrong_kind_vm,
-	                                 abi10_straight (ABI 1.0) */
+	ck_assert_int_eq(reg->n, 5); /* fail_at, nan_model, wrong_kind_vm,
+	                                 probe_map, abi10_straight (ABI 1.0) */
 	ck_assert_int_eq(reg->n_broken, 10);
 	const vs_loaded_plugin *wk = vs_registry_find(reg, "wrong_kind_vm");
 	ck_assert_ptr_nonnull(wk);
