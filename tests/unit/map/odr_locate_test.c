@@ -305,6 +305,36 @@ START_TEST(odr_scenario_lane_positions)
 }
 END_TEST
 
+/* Lane relations for behaviours (map.h): successors by the lane links
+ * into the next lane section, through a junction's first connection and
+ * across a road link; neighbours travelling the same way. */
+START_TEST(odr_lane_links)
+{
+	vs_map *m = load("sections.xodr");
+	int a = find(m, "s2", 0, -1), b = find(m, "s2", 0, -2);
+	ck_assert_int_ge(a, 0);
+	ck_assert_int_ge(b, 0);
+	ck_assert_int_ge(find(m, "s2", 1, -1), 0);
+	ck_assert_int_eq(vs_map_lane_successor(m, a), find(m, "s2", 1, -1));
+	ck_assert_int_eq(vs_map_lane_successor(m, b), -1); /* no link */
+	ck_assert_int_eq(vs_map_lane_neighbour(m, a, -1), b);
+	ck_assert_int_eq(vs_map_lane_neighbour(m, b, 1), a);
+	ck_assert_int_eq(vs_map_lane_neighbour(m, a, 1), -1);
+	ck_assert_double_eq_tol(vs_map_lane_width_at(m, a, 0.5), 3.5, 1e-9);
+	vs_map_unref(m);
+	m = load("junction.xodr");
+	int in = find(m, "1", 0, -1), through = find(m, "100", 0, -1);
+	ck_assert_int_ge(through, 0);
+	ck_assert_int_ge(find(m, "2", 0, -1), 0);
+	ck_assert_int_eq(vs_map_lane_successor(m, in), through);
+	ck_assert_int_eq(vs_map_lane_successor(m, through),
+	                 find(m, "2", 0, -1));
+	ck_assert_int_eq(vs_map_lane_successor(m, find(m, "101", 0, -1)), -1);
+	ck_assert_int_eq(vs_map_lane_successor(m, find(m, "2", 0, -1)), -1);
+	vs_map_unref(m);
+}
+END_TEST
+
 TCase *odr_locate_tcase(void)
 {
 	TCase *tc = tcase_create("opendrive MapLocation");
@@ -316,5 +346,6 @@ TCase *odr_locate_tcase(void)
 	tcase_add_test(tc, odr_locate_junction_poly);
 	tcase_add_test(tc, odr_lane_coordinates);
 	tcase_add_test(tc, odr_scenario_lane_positions);
+	tcase_add_test(tc, odr_lane_links);
 	return tc;
 }
