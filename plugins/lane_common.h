@@ -104,7 +104,9 @@ static inline double lc_wrap(double a)
 
 /* The point of the lane chain starting at lane (UUID) at s (m) from its
  * start, into its successors past its end. Returns 0, or -1 when the
- * lane ends first (the last point of the last lane is given). */
+ * chain ends first: then the point is on the straight line on from the
+ * last lane's end, so that a car driving off a dead end keeps straight
+ * instead of turning back to it. */
 static inline int lc_point_ahead(const lc_lane *lc, const char *lane,
                                  double s, vs_lane_point *out)
 {
@@ -115,8 +117,12 @@ static inline int lc_point_ahead(const lc_lane *lc, const char *lane,
 			return 0;
 		const char *next = lc->host->lane_link(lc->ctx, lane,
 		                                       VS_LANE_SUCCESSOR);
-		if (!next || !(out->length > 0))
+		if (!next || !(out->length > 0)) {
+			double past = s - out->length; /* m */
+			out->x += past * cos(out->heading);
+			out->y += past * sin(out->heading);
 			return -1;
+		}
 		s -= out->length;
 		lane = next;
 	}
