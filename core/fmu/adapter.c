@@ -350,7 +350,13 @@ vs_status vs_fmu_step(void *instance, double t, double dt,
 	const vs_fmu *f = in->f;
 	int w = set_role(in, IN_SPEED, control->speed);
 	int w2 = set_role(in, IN_STEERING_WHEEL, control->steering_wheel);
-	vs_status st = check(in, w > w2 ? w : w2, "setting inputs", t);
+	/* An FMU with an accel input gets the behaviour's accel; 0 when
+	 * the behaviour gives none (NaN is no value to hand an FMU), and
+	 * then the speed input is what to follow. */
+	int w3 = set_role(in, IN_ACCEL,
+	                  isfinite(control->accel) ? control->accel : 0.0);
+	w = w > w2 ? w : w2;
+	vs_status st = check(in, w > w3 ? w : w3, "setting inputs", t);
 	if (st >= VS_DISCARD)
 		return st;
 	long before = in->n_msgs;

@@ -308,6 +308,42 @@ class FmuTest(TempDirCase):
         self.assertIn("cannot resume: plugin fmu:mine.fmu (%s) is not the "
                       "build" % fmu, err)
 
+    def test_accel_reaches_an_fmu_with_an_accel_input(self):
+        """IDM on a free road from 15 m/s asks a (1 - (v/v0)^4) = 0.9375
+        m/s^2 at its first step; the FMU's accel input receives it (its
+        echo is the signal fmu.accel_seen). A behaviour that gives no
+        accel (constant_steer) hands the FMU 0."""
+        road = ("vsweep: 1\nname: accel\nstep: 0.01\nduration: 0.05\n"
+                "map:\n  roads:\n    - id: main\n"
+                "      line: [[0, 0, 0], [600, 0, 0]]\n"
+                "      lanes: {right: 1, width: 3.5}\n"
+                "assets:\n  sedan: {length: 4.8, width: 1.9, height: 1.5, "
+                "wheelbase: 3.0, track: 1.6, wheel_radius: 0.34, "
+                "front_overhang: 0.9}\n"
+                "actors:\n  - id: 1\n    asset: sedan\n"
+                "    start: {position: [10, -1.75, 0], yaw: %r}\n"
+                "    speed: 15\n    vehicle_model: %s\n"
+                "    behaviour: %s\n")
+        model = fmu_model(self.fmu("st3_accel"))
+        for behaviour, want in (
+                ("{plugin: idm, params: {v0: 30, a: 1}}",
+                 1.0 * (1 - (15.0 / 30.0) ** 4)),
+                ("{plugin: constant_steer, params: {steering_wheel_deg: 0}}",
+                 0.0)):
+            db = self.path("accel.db")
+            for f in (db, db + "-wal", db + "-shm"):
+                if os.path.exists(f):
+                    os.unlink(f)
+            s = self.write("accel.yaml",
+                           road % (-math.pi / 2, model, behaviour))
+            rc, _, err = self.vsweep("run", s, "-o", db, "--record",
+                                     "signals")
+            self.assertEqual(rc, 0, err)
+            got = query(db, "SELECT value FROM actor_signal WHERE name = "
+                        "'fmu.accel_seen' AND step = 1")
+            self.assertEqual(len(got), 1, behaviour)
+            self.assertAlmostEqual(got[0][0], want, places=12, msg=behaviour)
+
     def test_every_fmu_of_a_scenario_is_recorded(self):
         """Two actors on two FMUs: both files' digests are in the record,
         and a change to the second one alone is refused on resume."""

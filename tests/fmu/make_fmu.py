@@ -3,7 +3,7 @@
 the shared object under binaries/<platform>/<modelIdentifier>.so.
 
 usage: make_fmu.py --fmi 2|3 --so LIB.so --out X.fmu [--start] [--fail]
-                   [--once]
+                   [--once] [--accel]
 """
 import argparse
 import os
@@ -37,9 +37,11 @@ START = [("x0", 0, "m", "start X"), ("y0", 0, "m", "start Y"),
          ("yaw0", 0, "rad", "start yaw")]
 FAIL = [("fail_time", -1, "s", "report Error at this time; < 0 never"),
         ("warn_time", -1, "s", "report Warning at this time; < 0 never")]
+ACCEL = [("accel", "input", 0.0, "m/s2", "longitudinal acceleration"),
+         ("accel_seen", "output", None, "m/s2", "the accel input, echoed")]
 
 
-def variables(fmi, start, fail):
+def variables(fmi, start, fail, accel=False):
     """(name, vr, causality, start, unit, doc) in value-reference order,
     the enum of single_track.c."""
     out, vr = [], 0
@@ -54,10 +56,14 @@ def variables(fmi, start, fail):
             if present and (group is not FAIL or fail):
                 out.append((name, vr, "parameter", s, unit, doc))
             vr += 1
+    for name, caus, s, unit, doc in ACCEL:
+        if accel:
+            out.append((name, vr, caus, s, unit, doc))
+        vr += 1
     return out
 
 
-def description(fmi, ident, start, fail, once):
+def description(fmi, ident, start, fail, once, accel=False):
     once_attr = ' canBeInstantiatedOnlyOncePerProcess="true"' if once else ""
     lines = ['<?xml version="1.0" encoding="UTF-8"?>']
     if fmi == 2:
@@ -69,7 +75,7 @@ def description(fmi, ident, start, fail, once):
                      % TOKEN)
     lines.append('  <CoSimulation modelIdentifier="%s"%s/>' % (ident, once_attr))
     lines.append('  <ModelVariables>')
-    for name, vr, caus, s, unit, doc in variables(fmi, start, fail):
+    for name, vr, caus, s, unit, doc in variables(fmi, start, fail, accel):
         var = ' variability="tunable"' if caus == "parameter" else ""
         st = ' start="%r"' % float(s) if s is not None else ""
         un = ' unit="%s"' % unit if unit else ""
@@ -96,12 +102,14 @@ def main():
     ap.add_argument("--start", action="store_true")
     ap.add_argument("--fail", action="store_true")
     ap.add_argument("--once", action="store_true")
+    ap.add_argument("--accel", action="store_true")
     a = ap.parse_args()
     ident = os.path.splitext(os.path.basename(a.so))[0]
     plat = "linux64" if a.fmi == 2 else "x86_64-linux"
     with zipfile.ZipFile(a.out, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("modelDescription.xml",
-                   description(a.fmi, ident, a.start, a.fail, a.once))
+                   description(a.fmi, ident, a.start, a.fail, a.once,
+                               a.accel))
         z.write(a.so, "binaries/%s/%s.so" % (plat, ident))
 
 

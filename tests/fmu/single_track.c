@@ -13,7 +13,10 @@
  *                        Error, the one that reaches warn_time (once)
  *                        logs a warning and returns Warning;
  *   -DONCE               refuses a second live instance in the process
- *                        (canBeInstantiatedOnlyOncePerProcess).
+ *                        (canBeInstantiatedOnlyOncePerProcess);
+ *   -DWITH_ACCEL         an input accel (m/s^2), echoed each step as the
+ *                        output accel_seen, so a test sees what the host
+ *                        passed.
  * The variables and value references are those make_fmu.py writes into
  * modelDescription.xml. */
 #include <stdarg.h>
@@ -37,7 +40,7 @@ enum {
 	VR_OUT,                        /* LT_N_OUT outputs: beta ... Fyr */
 	VR_M = VR_OUT + LT_N_OUT, VR_IZ, VR_LF, VR_KF, VR_KR, VR_RATIO,
 	VR_MAX_STEER_DEG, VR_L, VR_CG_Y, VR_X0, VR_Y0, VR_YAW0, VR_FAIL_TIME,
-	VR_WARN_TIME, N_VR
+	VR_WARN_TIME, VR_ACCEL, VR_ACCEL_SEEN, N_VR
 };
 
 static int exists(unsigned vr)
@@ -48,6 +51,10 @@ static int exists(unsigned vr)
 #endif
 #ifndef WITH_FAIL
 	if (vr == VR_FAIL_TIME || vr == VR_WARN_TIME)
+		return 0;
+#endif
+#ifndef WITH_ACCEL
+	if (vr == VR_ACCEL || vr == VR_ACCEL_SEEN)
 		return 0;
 #endif
 	return vr < N_VR;
@@ -161,6 +168,8 @@ static int step(inst *in, double t, double h)
 	v[VR_WZ] = in->s.wz;
 	v[VR_STEER] = in->s.steer;
 	lt_outputs(&in->lt, v + VR_OUT);
+	/* the accel input, echoed: what the host passed this step */
+	v[VR_ACCEL_SEEN] = v[VR_ACCEL];
 	if (exists(VR_WARN_TIME) && v[VR_WARN_TIME] >= 0 &&
 	    fabs(t + h - v[VR_WARN_TIME]) < 0.5 * h) {
 		say(in, 1, "simulated warning at t = %g s (warn_time)", t + h);
