@@ -254,12 +254,15 @@ CREATE VIEW actor_signal AS
   FROM signal_row s JOIN signal_name n ON n.id = s.name_id;
 
 -- What plugins logged at or above --plugin-log's level (default warning),
--- at most 1000 messages per variant.
+-- and, level 4 'output', the lines a contained variant's process printed
+-- on stdout/stderr (actor_id 0, t 0, plugin '': a pipe does not say who
+-- or when; at most 100 lines); at most 1000 rows per variant.
 CREATE TABLE log_row (
   variant_id INTEGER NOT NULL,
   actor_id   INTEGER NOT NULL,
   t          REAL NOT NULL,      -- s, simulated time of the call
-  level      INTEGER NOT NULL,   -- 0 debug, 1 info, 2 warning, 3 error
+  level      INTEGER NOT NULL,   -- 0 debug, 1 info, 2 warning, 3 error,
+                                 -- 4 output
   plugin     TEXT NOT NULL,
   message    TEXT NOT NULL
 );
@@ -267,6 +270,7 @@ CREATE TABLE log_row (
 CREATE VIEW log AS
   SELECT variant_id, actor_id, t,
          CASE level WHEN 0 THEN 'debug' WHEN 1 THEN 'info'
-                    WHEN 2 THEN 'warning' ELSE 'error' END AS level,
+                    WHEN 2 THEN 'warning' WHEN 3 THEN 'error'
+                    ELSE 'output' END AS level,
          plugin, message
   FROM log_row;

@@ -31,9 +31,25 @@
  *   vs_sim_run; a variant past so->timeout + 1 s is killed (the
  *   in-process limit, checked between steps, gets its second to fire
  *   first, so results of variants that merely run long stay as they were).
- * - The child's stdout is its stderr: a plugin's prints never mix with
- *   vsweep's own output; and it dies with the thread that forked it
+ * - The child's stdout and stderr are one pipe the parent reads while it
+ *   waits: what a plugin prints never reaches vsweep's own output; it is
+ *   kept in the variant's log view (level 'output', OUTPUT_ROWS_KEPT
+ *   lines of at most 239 bytes, then one line saying how many more), so
+ *   a crash's last words stay with the variant. Lines the child's own
+ *   code prints (vs_log_add's "vsweep: variant ...") pass to vsweep's
+ *   stderr as before. The child dies with the thread that forked it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
+ * - Memory (--variant-memory): the parent polls the child's resident set
+ *   (/proc/PID/statm) every MEM_POLL_MS while it waits, and reads its
+ *   peak (VmHWM) when a result comes; growth past the limit over the
+ *   child's size at its fork fails the variant ("crashed: memory limit
+ *   of N MB exceeded ..."), the child killed and replaced. Resident,
+ *   not virtual, memory: what the machine runs out of; RLIMIT_AS would
+ *   count the address space the parent's threads and ASan reserve, and
+ *   turn a limit into a malloc failure inside host code. Before the kill
+ *   the child is asked (SIGUSR1, a few times) where it is, so the reason
+ *   names the plugin allocating, as a crash's does. Growth, not size:
+ *   what the child shares with vsweep from the fork costs nothing new.
  * Called by runner.c's workers. */
 #define _GNU_SOURCE /* dladdr, __fpurge */
 #include "run/contain.h"
@@ -41,6 +57,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -52,6 +69,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/util.h"
@@ -59,6 +77,14 @@
 #include "plugin/registry.h"
 
 #define MAGIC 0x76737770u /* "vswp" */
+
+/* Lines of a variant's output kept in its log (level VS_LOG_OUTPUT). */
+#define OUTPUT_ROWS_KEPT 100
+/* A log row's level for what a contained plugin printed (schema.sql's
+ * log view calls it 'output'). */
+#define VS_LOG_OUTPUT 4
+/* ms between two looks at a child's memory while it simulates. */
+#define MEM_POLL_MS 10
 
 /* What precedes the arrays on the socket. */
 typedef struct head {
@@ -77,6 +103,7 @@ typedef struct head {
 /* The page the child writes its last words to. */
 typedef struct last_words {
 	int set;
+	volatile int in_plugin; /* where names a plugin (set after where) */
 	char where[512]; /* "in plugin P, actor A, step K" */
 } last_words;
 
@@ -160,6 +187,16 @@ static void describe(void)
 		snprintf(c_words->where, sizeof c_words->where,
 		         "outside any plugin's code%s", step);
 	c_words->set = 1;
+	c_words->in_plugin = actor >= 0;
+}
+
+/* The parent asks where the child is (memory limit): a sample only. */
+static void on_sample(int sig)
+{
+	(void)sig;
+	int e = errno;
+	describe();
+	errno = e;
 }
 
 static void on_crash(int sig)
@@ -243,41 +280,51 @@ static void crashed(vs_result *res, int st, const last_words *w)
 	         w->set ? w->where : "(no plugin frame found)");
 }
 
+static int await_result(vs_contain *c, int fd);
+
 /* Reads one whole request or result: n bytes into p, giving up on a stop
- * or past the deadline (0: none); so may be NULL (no stop, no deadline).
- * Returns 0, 1 (stop), 2 (deadline) or 3 (end of file: the other side
- * is gone). */
-static int read_exact(int fd, void *p, size_t n, const vs_sim_opts *so,
-                      double deadline)
+ * or past the deadline (0: none); so may be NULL (no stop, no deadline:
+ * the child's side; then c is NULL too). Returns 0, 1 (stop), 2
+ * (deadline), 3 (end of file: the other side is gone) or 4 (the child
+ * outgrew its memory limit). */
+static int read_exact(vs_contain *c, int fd, void *p, size_t n,
+                      const vs_sim_opts *so, double deadline)
 {
-	char *c = p;
+	char *b = p;
 	while (n > 0) {
 		if (so && so->stop && *so->stop)
 			return 1;
 		if (deadline > 0 && vs_now() > deadline)
 			return 2;
-		if (so) {
-			struct pollfd q = {fd, POLLIN, 0};
-			if (poll(&q, 1, 100) <= 0) /* ms: notice stops */
+		if (c) {
+			int w = await_result(c, fd);
+			if (w > 0)
+				return w;
+			if (w < 0)
 				continue;
 		}
-		ssize_t r = read(fd, c, n);
+		ssize_t r = read(fd, b, n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			return 3;
-		c += r;
+		b += r;
 		n -= (size_t)r;
 	}
 	return 0;
 }
 
 /* The child: variants in, results out, until the request socket closes. */
-static _Noreturn void child(int in, int out, last_words *words,
+static _Noreturn void child(int in, int out, int print, last_words *words,
                             const vs_sweep *sw, const vs_scenario *seed,
                             const vs_sim_opts *so)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	__fpurge(stdout); /* the parent's pending output is the parent's */
+	__fpurge(stderr);
+	dup2(print, STDOUT_FILENO); /* closed below, as every other fd */
+	dup2(print, STDERR_FILENO);
+	setvbuf(stdout, NULL, _IOLBF, 0); /* lines out before a crash */
 	/* Only our two sockets: a copy of another worker's would keep its
 	 * child from seeing its parent's end close, or its parent from
 	 * seeing it die; and the results file is the parent's alone. */
@@ -288,8 +335,6 @@ static _Noreturn void child(int in, int out, last_words *words,
 	if (hi > lo + 1)
 		close_range(lo + 1, hi - 1, 0);
 	close_range(hi + 1, ~0u, 0);
-	__fpurge(stdout); /* the parent's pending output is the parent's */
-	dup2(STDERR_FILENO, STDOUT_FILENO);
 	c_every = so->record_every > 0 ? so->record_every : 1;
 	c_words = words;
 	void *warm[1];
@@ -304,9 +349,12 @@ static _Noreturn void child(int in, int out, last_words *words,
 	static const int crash[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 	for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++)
 		sigaction(crash[i], &sa, NULL);
+	sa.sa_handler = on_sample;
+	sa.sa_flags = SA_RESTART | SA_ONSTACK;
+	sigaction(SIGUSR1, &sa, NULL);
 	atexit(on_exit_called);
 	uint64_t i;
-	while (read_exact(in, &i, sizeof i, NULL, 0) == 0) {
+	while (read_exact(NULL, in, &i, sizeof i, NULL, 0) == 0) {
 		vs_result res;
 		memset(&res, 0, sizeof res);
 		res.variant = i;
@@ -321,6 +369,7 @@ static _Noreturn void child(int in, int out, last_words *words,
 			res.status = VS_VARIANT_FAILED;
 			snprintf(res.error, sizeof res.error, "%s", err.msg);
 		}
+		fflush(stdout); /* the variant's output before its result */
 		send_result(out, &res, rc);
 		c_variant = NULL;
 		vs_result_finish(&res);
@@ -335,15 +384,28 @@ struct vs_contain {
 	const vs_scenario *seed;
 	pid_t pid;            /* 0: no child */
 	int to, from;         /* request and result sockets, parent's ends */
+	int print;            /* the child's stdout and stderr, read end */
 	last_words *words;    /* shared with the child */
+	long limit_kb;        /* growth allowed; 0: none */
+	long base_kb;         /* the child's resident set at its fork */
+	double next_look;     /* s (vs_now) of the next memory look */
+	/* The variant's output: the line being read, the lines kept. */
+	char line[240];
+	size_t line_len;
+	int line_cut;         /* the line is longer than line[] */
+	vs_log_row out[OUTPUT_ROWS_KEPT];
+	int n_out;
+	long long n_dropped;  /* lines past OUTPUT_ROWS_KEPT */
 };
 
-vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed)
+vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed,
+                              long memory_mb)
 {
 	vs_contain *c = vs_xcalloc(1, sizeof *c);
 	c->sw = sw;
 	c->seed = seed;
-	c->to = c->from = -1;
+	c->to = c->from = c->print = -1;
+	c->limit_kb = memory_mb > 0 ? memory_mb * 1024 : 0;
 	c->words = mmap(NULL, sizeof *c->words, PROT_READ | PROT_WRITE,
 	                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (c->words == MAP_FAILED)
@@ -361,7 +423,9 @@ static int end_child(vs_contain *c)
 	kill(c->pid, SIGKILL);
 	close(c->to);
 	close(c->from);
-	c->to = c->from = -1;
+	if (c->print >= 0)
+		close(c->print);
+	c->to = c->from = c->print = -1;
 	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
 		;
 	c->pid = 0;
@@ -378,10 +442,142 @@ void vs_contain_destroy(vs_contain *c)
 	free(c);
 }
 
+/* kB after key ("VmRSS:", "VmHWM:") in /proc/PID/status; -1 when it
+ * cannot be read (the process is gone). */
+static long resident_kb(pid_t pid, const char *key)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *k = strstr(buf, key);
+	return k ? strtol(k + strlen(key), NULL, 10) : -1;
+}
+
+/* Whether the child has grown past its limit: its resident set now
+ * (statm: cheaper than status, read every MEM_POLL_MS) over its size at
+ * the fork. */
+static int over_limit(vs_contain *c)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof path, "/proc/%d/statm", (int)c->pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	long size, pages;
+	if (sscanf(buf, "%ld %ld", &size, &pages) != 2)
+		return 0;
+	long kb = pages * (sysconf(_SC_PAGESIZE) / 1024);
+	return kb - c->base_kb > c->limit_kb;
+}
+
+/* One line the child printed: its own ("vsweep: ...", vs_log_add's) to
+ * vsweep's stderr, a plugin's to the variant's log rows. */
+static void output_line(vs_contain *c)
+{
+	c->line[c->line_len] = '\0';
+	if (strncmp(c->line, "vsweep: ", 8) == 0) {
+		fprintf(stderr, "%s%s\n", c->line, c->line_cut ? "..." : "");
+	} else if (c->n_out < OUTPUT_ROWS_KEPT) {
+		vs_log_row *r = &c->out[c->n_out++];
+		memset(r, 0, sizeof *r);
+		r->level = VS_LOG_OUTPUT;
+		r->plugin = ""; /* a pipe does not say which plugin wrote */
+		memcpy(r->message, c->line, c->line_len + 1);
+	} else {
+		c->n_dropped++;
+	}
+	c->line_len = 0;
+	c->line_cut = 0;
+}
+
+/* Reads what the child printed so far (all of it: the pipe never fills
+ * and blocks the child); 1 at the end of the pipe (the child is gone). */
+static int drain_output(vs_contain *c)
+{
+	char buf[4096];
+	for (;;) {
+		if (c->print < 0)
+			return 1;
+		ssize_t n = read(c->print, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return 0; /* EAGAIN: nothing more for now */
+		if (n == 0)
+			return 1;
+		for (ssize_t k = 0; k < n; k++) {
+			if (buf[k] == '\n')
+				output_line(c);
+			else if (c->line_len + 1 < sizeof c->line)
+				c->line[c->line_len++] = buf[k];
+			else
+				c->line_cut = 1;
+		}
+	}
+}
+
+/* The variant's output into res's log rows, after what its plugins
+ * logged, within the log's cap; then ready for the next variant. */
+static void take_output(vs_contain *c, vs_result *res)
+{
+	if (c->line_len > 0)
+		output_line(c); /* a last line without its newline */
+	if (c->n_dropped > 0 && c->n_out == OUTPUT_ROWS_KEPT) {
+		vs_log_row *r = &c->out[OUTPUT_ROWS_KEPT - 1];
+		snprintf(r->message, sizeof r->message, "(%lld more lines of "
+		         "output not kept)", c->n_dropped + 1);
+	}
+	int64_t kept = res->n_logs < VS_LOG_ROWS_KEPT ? res->n_logs
+	                                              : VS_LOG_ROWS_KEPT;
+	int64_t room = VS_LOG_ROWS_KEPT - kept;
+	int64_t n = c->n_out < room ? c->n_out : room;
+	if (n > 0) {
+		res->logs = vs_xrealloc(res->logs, (size_t)(kept + n) *
+		                                   sizeof *res->logs);
+		memcpy(res->logs + kept, c->out, (size_t)n * sizeof *c->out);
+		res->n_logs = kept + n;
+	}
+	c->n_out = 0;
+	c->n_dropped = 0;
+}
+
+/* The parent's wait for the result socket fd, one tick at most: keeps the
+ * child's output drained and its memory watched meanwhile. 0: fd is
+ * readable; -1: not yet; 4: the child is over its memory limit. */
+static int await_result(vs_contain *c, int fd)
+{
+	struct pollfd q[2] = {{fd, POLLIN, 0}, {c->print, POLLIN, 0}};
+	int tick = c->limit_kb ? MEM_POLL_MS : 100; /* ms: notice stops */
+	int n = poll(q, c->print >= 0 ? 2 : 1, tick);
+	if (n > 0 && c->print >= 0 && q[1].revents &&
+	    drain_output(c) == 1) {
+		close(c->print); /* at its end: poll no more */
+		c->print = -1;
+	}
+	if (c->limit_kb && vs_now() >= c->next_look) {
+		c->next_look = vs_now() + MEM_POLL_MS / 1000.0;
+		if (over_limit(c))
+			return 4;
+	}
+	return n > 0 && q[0].revents ? 0 : -1;
+}
+
 /* Forks the child; 0, or -1 when the system refuses. */
 static int start_child(vs_contain *c, const vs_sim_opts *so)
 {
-	int req[2], out[2];
+	int req[2], out[2], print[2];
 	if (!c->words || socketpair(AF_UNIX, SOCK_STREAM, 0, req) != 0)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, out) != 0) {
@@ -389,32 +585,43 @@ static int start_child(vs_contain *c, const vs_sim_opts *so)
 		close(req[1]);
 		return -1;
 	}
-	pid_t pid = fork();
-	if (pid == 0) {
+	if (pipe2(print, O_CLOEXEC) != 0) {
+		close(req[0]);
 		close(req[1]);
 		close(out[0]);
-		child(req[0], out[1], c->words, c->sw, c->seed, so);
+		close(out[1]);
+		return -1;
 	}
+	pid_t pid = fork();
+	if (pid == 0)
+		child(req[0], out[1], print[1], c->words, c->sw, c->seed, so);
 	close(req[0]);
 	close(out[1]);
+	close(print[1]);
 	if (pid < 0) {
 		close(req[1]);
 		close(out[0]);
+		close(print[0]);
 		return -1;
 	}
+	fcntl(print[0], F_SETFL, O_NONBLOCK);
 	c->pid = pid;
 	c->to = req[1];
 	c->from = out[0];
+	c->print = print[0];
+	/* Measured before the child runs a plugin: fork copied the page
+	 * tables, the counters with them. */
+	c->base_kb = resident_kb(pid, "VmRSS:");
 	return 0;
 }
 
 /* Reads the result of the variant just asked for into res. Returns 0
- * (whole), 1 (stop), 2 (deadline) or 3 (the child died). */
+ * (whole), or read_exact's 1 to 4. */
 static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
                    vs_result *res, int *sim_rc)
 {
 	head h;
-	int why = read_exact(c->from, &h, sizeof h, so, deadline);
+	int why = read_exact(c, c->from, &h, sizeof h, so, deadline);
 	if (why)
 		return why;
 	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
@@ -433,30 +640,30 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->signals = vs_xcalloc((size_t)h.n_signals + 1,
 	                          sizeof *res->signals);
 	res->logs = vs_xcalloc((size_t)h.n_logs_kept + 1, sizeof *res->logs);
-	if ((why = read_exact(c->from, res->actors, sizeof *res->actors *
+	if ((why = read_exact(c, c->from, res->actors, sizeof *res->actors *
 	                      (size_t)h.n_actors, so, deadline)) ||
-	    (why = read_exact(c->from, res->wheels, sizeof *res->wheels *
+	    (why = read_exact(c, c->from, res->wheels, sizeof *res->wheels *
 	                      (size_t)h.n_wheels, so, deadline)) ||
-	    (why = read_exact(c->from, res->rows, sizeof *res->rows *
+	    (why = read_exact(c, c->from, res->rows, sizeof *res->rows *
 	                      (size_t)h.n_rows, so, deadline)) ||
-	    (why = read_exact(c->from, res->events, sizeof *res->events *
+	    (why = read_exact(c, c->from, res->events, sizeof *res->events *
 	                      (size_t)h.n_events, so, deadline)) ||
-	    (why = read_exact(c->from, res->signals, sizeof *res->signals *
+	    (why = read_exact(c, c->from, res->signals, sizeof *res->signals *
 	                      (size_t)h.n_signals, so, deadline)) ||
-	    (why = read_exact(c->from, res->logs, sizeof *res->logs *
+	    (why = read_exact(c, c->from, res->logs, sizeof *res->logs *
 	                      (size_t)h.n_logs_kept, so, deadline)))
 		return why;
 	res->signal_names = vs_xcalloc((size_t)h.n_signal_names + 1,
 	                               sizeof *res->signal_names);
 	for (int k = 0; k < h.n_signal_names; k++) {
 		uint32_t len;
-		if ((why = read_exact(c->from, &len, sizeof len, so, deadline)))
+		if ((why = read_exact(c, c->from, &len, sizeof len, so, deadline)))
 			return why;
 		if (len > 4096)
 			return 3;
 		res->signal_names[k] = vs_xcalloc(1, (size_t)len + 1);
 		res->n_signal_names = k + 1; /* owned from here: freed if cut */
-		if ((why = read_exact(c->from, res->signal_names[k], len, so,
+		if ((why = read_exact(c, c->from, res->signal_names[k], len, so,
 		                      deadline)))
 			return why;
 	}
@@ -467,7 +674,7 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->n_signals = res->cap_signals = h.n_signals;
 	res->n_logs = h.n_logs;
 	uint32_t end = 0;
-	why = read_exact(c->from, &end, sizeof end, so, deadline);
+	why = read_exact(c, c->from, &end, sizeof end, so, deadline);
 	if (why)
 		return why;
 	return end == MAGIC ? 0 : 3;
@@ -482,6 +689,20 @@ static void clear_partial(vs_result *res)
 	vs_result_finish(res);
 	res->params_json = json;
 	res->variant = variant;
+}
+
+/* Asks the child, over its limit, where it is, until the answer names a
+ * plugin (its code is on the stack most of the time it allocates) or
+ * after SAMPLES tries; the child keeps running meanwhile. */
+static void sample_where(vs_contain *c)
+{
+	enum { SAMPLES = 20 };
+	for (int k = 0; k < SAMPLES && !c->words->in_plugin; k++) {
+		if (kill(c->pid, SIGUSR1) != 0)
+			break;
+		struct timespec ts = {0, 2000000}; /* 2 ms: the handler runs */
+		nanosleep(&ts, NULL);
+	}
 }
 
 int vs_contain_run(vs_contain *c, const vs_scenario *variant,
@@ -501,22 +722,47 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	int sim_rc = 0;
 	int why = receive(c, so, deadline, res, &sim_rc);
 	res->owner = (void *)variant;
+	long peak = 0;
+	if (why == 0 && c->limit_kb) {
+		/* Grown and shrunk between two looks: the peak tells. */
+		peak = resident_kb(c->pid, "VmHWM:") - c->base_kb;
+		if (peak > c->limit_kb)
+			why = 5;
+	}
 	if (why == 0) {
 		/* Actor names: the parent's copy of the same variant's. */
 		for (int k = 0; k < res->n_actors && k < variant->n_actors; k++)
 			res->actors[k].name = variant->actors[k].name;
+		drain_output(c); /* flushed before the result was sent */
+		take_output(c, res);
 		return sim_rc;
 	}
+	if (why == 4)
+		sample_where(c);
+	/* A dead child's output ends now; a live one's is cut here. */
+	drain_output(c);
 	clear_partial(res);
 	int st = end_child(c);
-	if (why == 1)
+	if (why == 1) {
+		take_output(c, res); /* forgotten with res */
 		return -1;
+	}
 	res->status = VS_VARIANT_FAILED;
 	if (why == 2)
 		snprintf(res->error, sizeof res->error, "exceeded the "
 		         "wall-clock limit of %g s inside a plugin call; its "
 		         "process was killed", so->timeout);
+	else if (why == 4)
+		snprintf(res->error, sizeof res->error, "crashed: memory "
+		         "limit of %ld MB exceeded %s", c->limit_kb / 1024,
+		         c->words->in_plugin ? c->words->where
+		                             : "(no plugin frame found)");
+	else if (why == 5)
+		snprintf(res->error, sizeof res->error, "crashed: memory "
+		         "limit of %ld MB exceeded (a peak of %ld MB, after "
+		         "its last step)", c->limit_kb / 1024, peak / 1024);
 	else
 		crashed(res, st, c->words);
+	take_output(c, res);
 	return 0;
 }

@@ -13,8 +13,10 @@
 typedef struct vs_contain vs_contain;
 
 /* For a worker of a run of sw over seed; never fails (without a child
- * process, variants run in this one, uncontained). */
-vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed);
+ * process, variants run in this one, uncontained). memory_mb: how much
+ * the child may grow (resident) before its variant fails; 0: no limit. */
+vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed,
+                              long memory_mb);
 
 /* Ends the child (call between variants); accepts NULL. */
 void vs_contain_destroy(vs_contain *c);
@@ -24,8 +26,9 @@ void vs_contain_destroy(vs_contain *c);
  * back. Same contract as vs_sim_run: returns 0 with res filled (done, or
  * failed with the reason; a crash or exit() in the child is a failure
  * starting "crashed:", a hang past so->timeout + 1 s is killed and
- * failed), or -1 when *so->stop was set (res then incomplete, not to be
- * stored). res comes in zeroed but for the fields the caller set
+ * failed; past the memory limit, failed "crashed: memory limit ..."),
+ * what the child printed in res's log rows (level 4, 'output'), or -1
+ * when *so->stop was set (res then incomplete, not to be stored). res comes in zeroed but for the fields the caller set
  * (variant, params_json), as for vs_sim_run; so must be the same for
  * every call on c. */
 int vs_contain_run(vs_contain *c, const vs_scenario *variant,

@@ -167,12 +167,26 @@ static int take(runner *R, uint64_t *j, uint64_t *i)
 	return got;
 }
 
+/* MB a worker's child may grow by (vs_run_opts.variant_memory); 0: none.
+ * The default, half the machine shared by the workers, leaves the other
+ * half to vsweep's own results in flight (size_window's share). */
+static long variant_memory_mb(const vs_run_opts *o)
+{
+	if (o->variant_memory != 0)
+		return o->variant_memory > 0 ? o->variant_memory : 0;
+	double ram = (double)sysconf(_SC_PHYS_PAGES) *
+	             (double)sysconf(_SC_PAGESIZE) / 1048576.0; /* MB */
+	return ram > 0 ? (long)(ram / (2.0 * o->jobs)) : 0;
+}
+
 static void *worker(void *arg)
 {
 	runner *R = arg;
 	uint64_t j, i;
-	vs_contain *c = R->opts->contain ? vs_contain_create(R->sw, R->seed)
-	                                 : NULL;
+	vs_contain *c = R->opts->contain
+	                ? vs_contain_create(R->sw, R->seed,
+	                                    variant_memory_mb(R->opts))
+	                : NULL;
 	while (take(R, &j, &i)) {
 		slot local = {0};
 		simulate(R, c, i, &local);

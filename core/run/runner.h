@@ -51,6 +51,9 @@ typedef struct vs_run_opts {
 	                          * crashing plugin fails only it (contain.c) */
 	const char *progress_note; /* said at the end of every progress line
 	                              (why the run goes as it does), or NULL */
+	long variant_memory;     /* MB a contained variant's process may grow
+	                          * by; 0: physical RAM / (2 x jobs); < 0:
+	                          * no limit */
 } vs_run_opts;
 
 typedef struct vs_run_summary {

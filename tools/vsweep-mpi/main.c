@@ -31,7 +31,8 @@ static const char usage[] =
 	"  mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep SWEEP.yaml]\n"
 	"        [-o results.db] [-j N] [--resume | --overwrite]\n"
 	"        [--record-every N] [--record state,wheels,map]\n"
-	"        [--variant-timeout SECONDS] [--plugin-path DIR]\n"
+	"        [--variant-timeout SECONDS] [--variant-memory MB]\n"
+	"        [--plugin-path DIR]\n"
 	"        [--chunk N] [--keep-parts]\n"
 	"  vsweep-mpi --help | --version\n"
 	"\n"
@@ -221,6 +222,7 @@ static vs_rc run(const args *own, int rank, int size)
 			.no_map = a->no_map,
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
+			.variant_memory = a->variant_memory,
 			.shard_label = label,
 			.signals = a->signals[0] ? a->signals : NULL,
 			.plugin_log = a->plugin_log,

@@ -52,6 +52,8 @@ typedef struct cli_run_args {
 	int plugin_log;                    /* vs_sim_opts.plugin_log */
 	int no_wheels, no_map;
 	double variant_timeout;            /* s; 0: none */
+	long variant_memory;               /* MB; 0: the default share;
+	                                    * -1: no limit (given as 0) */
 	const char *plugin_path[64];
 	int n_plugin_path;
 } cli_run_args;

@@ -159,6 +159,12 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 		if (parse_seconds(v, &a->variant_timeout))
 			return cli_bad_usage(p, "--variant-timeout needs "
 			                     "seconds > 0, got '%s'", shown);
+	} else if (!strcmp(o, "--variant-memory")) {
+		if (cli_parse_long(v, 0, 1L << 30, &a->variant_memory))
+			return cli_bad_usage(p, "--variant-memory needs MB >= 0 "
+			                     "(0: no limit), got '%s'", shown);
+		if (a->variant_memory == 0)
+			a->variant_memory = -1;
 	} else if (!strcmp(o, "--plugin-path") && v) {
 		if (a->n_plugin_path < 64)
 			a->plugin_path[a->n_plugin_path++] = v;

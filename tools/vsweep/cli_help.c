@@ -24,6 +24,8 @@ typedef struct command_help {
 "  --plugin-log LEVEL        plugin messages kept: debug, info, warning,\n"\
 "                            error, none\n"                                \
 "  --variant-timeout S       fail a variant after S s of wall time\n"     \
+"  --variant-memory MB       fail a variant whose process grows by more\n"\
+"                            (default: RAM / (2 x jobs); 0: no limit)\n"  \
 "  --progress                progress on stderr: a line in place on a\n"  \
 "                            terminal, else a full line every interval\n" \
 "  --progress-interval S     seconds between progress lines (default 60)\n"\
@@ -109,6 +111,7 @@ int cli_unknown_command(const cli_prog *p, const char *cmd)
 static const char *const run_options[] = {
 	"--sweep", "-o", "--output", "-j", "--jobs", "--shard", "--resume",
 	"--overwrite", "--record-every", "--record", "--variant-timeout",
+	"--variant-memory",
 	"--progress", "--progress-interval", "--plugin-path", "--plugin-log",
 	"--help",
 };

@@ -24,6 +24,7 @@ static const char usage[] =
 	"                           [--record state,wheels,map,signals[=P.OUT,...]]\n"
 	"                           [--plugin-log debug|info|warning|error|none]\n"
 	"                           [--variant-timeout SECONDS] [--progress]\n"
+	"                           [--variant-memory MB]\n"
 	"                           [--progress-interval SECONDS]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
@@ -151,6 +152,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		 * them in this one, where ASan and debuggers see the host. */
 		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
 		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
+		.variant_memory = a->variant_memory,
 	};
 	vs_run_summary sum;
 	vs_error err = {{0}};

@@ -6,12 +6,23 @@
  * `trigger` equals `armed` (default 17) and the step is fault_step
  * (default 5), it faults: SEGV dereferences NULL, ABORT calls abort(),
  * EXIT calls exit(0), FPE divides by zero with the divide-by-zero trap
- * enabled, HANG loops without end. The control it returns never depends on trigger, so the variants
- * of a sweep over trigger differ only in the one that faults. */
+ * enabled, HANG loops without end. From that step on, at every step,
+ * LEAK allocates and touches 16 MiB it never frees (64 times at most:
+ * 1 GiB, should the limit under test not work), PRINT prints a line on
+ * stdout and one on stderr. When trigger equals `stall` (default -1) it
+ * sleeps 3 s at fault_step first: a slow variant, to hold the writer
+ * back while later ones finish. When the environment names a file in
+ * CRASH_MARK, a line is appended to it at each fault: how many times a
+ * faulting variant was simulated. The control it returns never depends
+ * on trigger, so the variants of a sweep over trigger differ only in the
+ * one that faults. */
 #define _GNU_SOURCE /* feenableexcept */
 #include <fenv.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <vsweep/plugin.h>
 
@@ -19,10 +30,12 @@ static const vs_param params[] = {
 	{"trigger", 0.0, -1e9, 1e9, "", "faults when equal to armed"},
 	{"armed", 17.0, -1e9, 1e9, "", "the trigger value that faults"},
 	{"fault_step", 5.0, 0.0, 1e9, "", "step index to fault at"},
+	{"stall", -1.0, -1e9, 1e9, "", "the trigger value that sleeps 3 s"},
 };
 
 typedef struct crash {
-	long long trigger, armed, fault_step;
+	long long trigger, armed, fault_step, stall;
+	int n_leaked;
 	double speed; /* m/s */
 } crash;
 
@@ -34,6 +47,7 @@ static vs_status c_create(const vs_create_args *args, void **instance)
 	c->trigger = llround(args->params[0]);
 	c->armed = llround(args->params[1]);
 	c->fault_step = llround(args->params[2]);
+	c->stall = llround(args->params[3]);
 	const vs_actor_info *a = args->actor;
 	c->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
 	*instance = c;
@@ -51,10 +65,26 @@ static vs_status c_reset(void *instance, vs_state *state)
 static volatile int zero;
 static volatile double zero_d;
 static int *volatile null_ptr;
+#if defined(CRASH_LEAK)
+static char *volatile leaked[64];
+#endif
 
-static void fault(void)
+static void fault(crash *c, long long step)
 {
-#if defined(CRASH_SEGV)
+	(void)c;
+	(void)step;
+#if defined(CRASH_LEAK)
+	if (c->n_leaked < 64) {
+		size_t n = (size_t)16 << 20; /* bytes */
+		char *p = malloc(n);
+		if (p)
+			memset(p, 1 + c->n_leaked, n); /* resident, not promised */
+		leaked[c->n_leaked++] = p; /* kept: no compiler drops it */
+	}
+#elif defined(CRASH_PRINT)
+	printf("stdout: step %lld\n", step);
+	fprintf(stderr, "stderr: step %lld\n", step);
+#elif defined(CRASH_SEGV)
 	*null_ptr = 1;
 #elif defined(CRASH_ABORT)
 	abort();
@@ -76,8 +106,20 @@ static vs_status c_step(void *instance, double t, double dt,
 {
 	(void)self;
 	crash *c = instance;
-	if (c->trigger == c->armed && llround(t / dt) == c->fault_step)
-		fault();
+	long long step = llround(t / dt);
+	if (c->trigger == c->stall && step == c->fault_step) {
+		struct timespec ts = {3, 0};
+		nanosleep(&ts, NULL);
+	}
+	if (c->trigger == c->armed && step >= c->fault_step) {
+		const char *mark = getenv("CRASH_MARK");
+		FILE *f = mark && step == c->fault_step ? fopen(mark, "a") : NULL;
+		if (f) {
+			fprintf(f, "%lld\n", c->trigger);
+			fclose(f);
+		}
+		fault(c, step);
+	}
 	control->speed = c->speed;
 	control->steering_wheel = 0.0;
 	return VS_OK;
@@ -97,7 +139,7 @@ static const vs_plugin descriptor = {
 	.version = "0.0.1",
 	.doc = "test behaviour: straight ahead, faults in one variant",
 	.params = params,
-	.n_params = 3,
+	.n_params = 4,
 	.create = c_create,
 	.reset = c_reset,
 	.behaviour_step = c_step,
