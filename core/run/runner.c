@@ -40,6 +40,7 @@
 #include "common/util.h"
 #include "map/map.h"
 #include "run/contain.h"
+#include "run/journal.h"
 #include "sim/sim.h"
 
 volatile sig_atomic_t vs_run_stop;
@@ -96,6 +97,7 @@ typedef struct runner {
 	atomic_int stop;      /* the writer failed: take nothing more */
 	vs_error io_err;
 	vs_run_summary *sum;
+	vs_journal *journal;  /* crashes not yet stored (journal.c) */
 } runner;
 
 static int stopping(runner *R)
@@ -122,11 +124,23 @@ static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
 		s->state = SLOT_READY;
 		return;
 	}
+	const char *known = vs_journal_crash(R->journal, i);
+	if (known) {
+		/* Crashed in a run killed before storing it: again would be
+		 * the same crash, or a resume that never ends. */
+		res->status = VS_VARIANT_FAILED;
+		snprintf(res->error, sizeof res->error, "%s", known);
+		s->state = SLOT_READY;
+		return;
+	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
 	                  o->no_wheels, o->no_map, o->signals, o->plugin_log};
 	int rc = c ? vs_contain_run(c, s->variant, &so, res)
 	           : vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = vs_now() - t0;
+	if (rc == 0 && res->status != VS_VARIANT_DONE &&
+	    strncmp(res->error, "crashed:", 8) == 0)
+		vs_journal_add(R->journal, i, res->error);
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
 }
 
@@ -426,6 +440,7 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	if (size_window(&R.window, seed, o, err))
 		return VS_RC_INPUT;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
+	R.journal = vs_journal_open(o->out, o->mode == VS_STORE_RESUME);
 	pthread_mutex_init(&R.src_mu, NULL);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.ready, NULL);
@@ -460,6 +475,10 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 		sum->interrupted = vs_run_stop &&
 		                   (!R.exhausted || R.next != R.written);
 	}
+	/* Every variant stored: no crash left to remember. */
+	vs_journal_close(R.journal, !vs_error_is_set(&R.io_err) &&
+	                            !sum->interrupted &&
+	                            (!R.own_src || R.written == R.total));
 	if (vs_error_is_set(&R.io_err)) {
 		vs_error_set(err, "%s", R.io_err.msg);
 		return VS_RC_IO;

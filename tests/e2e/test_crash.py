@@ -241,6 +241,59 @@ class CrashTest(TempDirCase):
         self.assertEqual(by_variant(db), by_variant(ref))
         self.assertEqual(differences(db, ref), [])
 
+    def test_kill_with_a_crash_known_then_resume(self):
+        """Variant 10 sleeps 3 s, holding the writer back, while variant
+        17 crashes: its crash is known (FILE.crashes) but not stored when
+        vsweep is killed with SIGKILL. --resume stores 17 failed with
+        the same reason without simulating it again (the plugin marks
+        each fault in CRASH_MARK: one mark, from the first run), and
+        simulates 10, merely in flight at the kill, again: the final file
+        is the one an uninterrupted run writes."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
+                                           "{armed: 17, stall: 10}"))
+        sw = self.write("w.yaml", SWEEP)
+        db, ref = self.path("r.db"), self.path("ref.db")
+        mark, ref_mark = self.path("mark"), self.path("ref_mark")
+        journal = db + ".crashes"
+        args = ["run", scn, "--sweep", sw, "-j", "2", "--plugin-path",
+                CRASH_PLUGINS]
+        env = dict(os.environ, CRASH_MARK=mark)
+        env.pop("VSWEEP_PLUGIN_PATH", None)
+        p = subprocess.Popen([VSWEEP, *args, "-o", db], env=env,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 20:
+            if os.path.exists(journal) and os.path.getsize(journal):
+                break
+            time.sleep(0.02)
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=30)
+        with open(journal) as f:
+            self.assertEqual(f.read(), "17\t" + FAULTS["segv"] + "\n")
+        ids = [v for (v,) in query(db, "SELECT variant_id FROM variant")]
+        self.assertEqual(ids, list(range(len(ids))))
+        self.assertLess(len(ids), 10)  # 10 was still asleep
+        with open(mark) as f:
+            self.assertEqual(f.read(), "17\n")
+        rc, _, err = run(*args, "-o", db, "--resume",
+                         env={"CRASH_MARK": mark}, timeout=120)
+        self.assertEqual(rc, 1, err)
+        with open(mark) as f:
+            self.assertEqual(f.read(), "17\n")  # not simulated again
+        self.assertFalse(os.path.exists(journal))  # complete: removed
+        self.assertEqual(query(db, "SELECT status, error FROM variant_info"
+                               " WHERE variant_id IN (10, 17) ORDER BY "
+                               "variant_id"),
+                         [("done", None), ("failed", FAULTS["segv"])])
+        rc, _, err = run(*args, "-o", ref, env={"CRASH_MARK": ref_mark},
+                         timeout=120)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(by_variant(db), by_variant(ref))
+        self.assertEqual(differences(db, ref), [])
+
 
 if __name__ == "__main__":
     unittest.main()

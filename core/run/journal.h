@@ -1,0 +1,27 @@
+/* The crash journal beside a results file (FILE.crashes): which variants
+ * crashed in a run that has not stored them yet, and why, so that a
+ * resume stores them failed instead of simulating them again (journal.c
+ * says when it is written, read and removed). */
+#ifndef VS_RUN_JOURNAL_H
+#define VS_RUN_JOURNAL_H
+
+#include <stdint.h>
+
+typedef struct vs_journal vs_journal;
+
+/* Opens out's journal: read first when resuming (its crashes known), else
+ * emptied. Never fails: without a journal, a resume simulates crashed
+ * variants again (the old behaviour), nothing worse. */
+vs_journal *vs_journal_open(const char *out, int resume);
+
+/* The reason variant i crashed in an earlier run, or NULL. */
+const char *vs_journal_crash(const vs_journal *j, uint64_t i);
+
+/* Records that variant i crashed with reason; any thread. */
+void vs_journal_add(vs_journal *j, uint64_t i, const char *reason);
+
+/* Closes; removes the file when the run stored every variant (complete),
+ * for then nothing is left to resume. Accepts NULL. */
+void vs_journal_close(vs_journal *j, int complete);
+
+#endif
