@@ -15,7 +15,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, differences, query, run, scenario  # noqa
+from vsweep_e2e import (TEST_PLUGINS, TempDirCase, differences,  # noqa
+                        query, run, scenario)
 
 SCENARIO = scenario("two_cars.yaml")
 VSWEEP_MPI = os.environ.get("VSWEEP_MPI", "")
@@ -217,6 +218,48 @@ class MpiTest(TempDirCase):
         self.assertIn("%d already stored) on 1 ranks" % len(seen), stdout)
         self.assertEqual(differences(out, ref), [])
         self.assertFalse(os.path.exists(out + ".parts"))
+
+    def test_a_crashing_plugin_costs_one_variant(self):
+        """A plugin that dereferences NULL in variant 17 of 30: the rank
+        simulating it goes on (containment, as in vsweep run), and the
+        merged file is the one `vsweep run` writes, the crash stored
+        failed with its reason in both."""
+        scn = self.write("crash.yaml", "\n".join([
+            "vsweep: 1", "name: crash under MPI", "step: 0.1",
+            "duration: 2", "assets:",
+            "  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7,"
+            " front_overhang: 0.9}",
+            "actors:", "  - id: 1", "    name: ego", "    asset: car",
+            "    start: {position: [0, 0, 0], yaw: 0}", "    speed: 5",
+            "    behaviour: {plugin: crash_segv, params: {armed: 17}}",
+            ""]))
+        sweep = self.write("w.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                           "      - {actor: 1, param: behaviour.trigger, "
+                           "value: {from: 0, to: 29, step: 1}}\n")
+        crash = os.path.join(TEST_PLUGINS, "crash")
+        out, ref = self.path("out.db"), self.path("ref.db")
+        self.env.pop("VSWEEP_NO_CONTAINMENT", None)  # about containment
+        cmd = self.mpirun(2, "--sweep", sweep, "-o", out, "-j", "1",
+                          "--plugin-path", crash)
+        cmd[cmd.index(SCENARIO)] = scn
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=300, env=self.env,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("30 variants (29 done, 1 failed", p.stdout)
+        self.assertEqual(query(out, "SELECT variant_id, error FROM "
+                               "variant_info WHERE status = 'failed'"),
+                         [(17, "crashed: signal 11 (SIGSEGV) in plugin "
+                           "crash_segv, actor 1 (ego), step 5")])
+        saved = os.environ.pop("VSWEEP_NO_CONTAINMENT", None)
+        try:
+            rc, _, err = run("run", scn, "--sweep", sweep, "-o", ref,
+                             "-j", "2", "--plugin-path", crash)
+        finally:
+            if saved is not None:
+                os.environ["VSWEEP_NO_CONTAINMENT"] = saved
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(differences(out, ref), [])
 
     def test_vsweep_merge_takes_parts(self):
         sweep = self.write("sweep.yaml", sweep_text(40))

@@ -223,6 +223,9 @@ static vs_rc run(const args *own, int rank, int size)
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
 			.variant_memory = a->variant_memory,
+			/* As in vsweep run: a crashing plugin costs one
+			 * variant, not the rank (and with it the job). */
+			.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
 			.shard_label = label,
 			.signals = a->signals[0] ? a->signals : NULL,
 			.plugin_log = a->plugin_log,
