@@ -3,7 +3,9 @@
 insert baseline run in turn (A B A B ...), so load on a shared machine hits
 both alike. Prints medians and spread (min-max) of wall and CPU time (user +
 system of the child), rates, their ratio to the baseline and bytes per
-actor-step; then -j 2 against -j 1 with full recording, and the simulation
+actor-step; then -j 2 against -j 1 with full recording, the crash
+containment's overhead (plugins in child processes, the default, against
+VSWEEP_NO_CONTAINMENT=1, interleaved too), and the simulation
 cost per actor-step for 2 .. 512 actors (recording only step 0).
 
   tools/bench/run.sh [VARIANTS] [REPEATS]      (defaults 300 and 5)
@@ -23,12 +25,12 @@ VSWEEP = os.path.join(BUILD, "tools", "vsweep", "vsweep")
 PLAIN = os.path.join(BUILD, "tools", "bench", "plain_insert")
 
 
-def timed(cmd):
-    """Runs cmd; returns (wall s, CPU s of the child)."""
+def timed(cmd, env=None):
+    """Runs cmd; returns (wall s, CPU s of the child and its children)."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.PIPE)
+                   stderr=subprocess.PIPE, env=env)
     wall = time.monotonic() - t0
     r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
@@ -72,12 +74,16 @@ def main():
              ("without map location", ["--record", "state,wheels"]),
              ("state only", ["--record", "state"])]
 
-    def vs(extra, jobs=2):
-        for suffix in ("", "-wal", "-shm"):
+    bare = dict(os.environ, VSWEEP_NO_CONTAINMENT="1")
+    contained = {k: v for k, v in os.environ.items()
+                 if k != "VSWEEP_NO_CONTAINMENT"}
+
+    def vs(extra, jobs=2, env=contained):
+        for suffix in ("", "-wal", "-shm", ".crashes"):
             if os.path.exists(db + suffix):
                 os.unlink(db + suffix)
         w, c = timed([VSWEEP, "run", scen, "--sweep", sw, "-o", db,
-                      "-j", str(jobs)] + extra)
+                      "-j", str(jobs)] + extra, env)
         return w, c, os.path.getsize(db)
 
     vs([])  # warm the page cache and the plugin files
@@ -85,6 +91,7 @@ def main():
     res = {k: [] for k, _ in kinds}
     base = []
     j1 = []
+    bare_runs = []
     pdb = os.path.join(tmp, "p.db")
     for _ in range(reps):  # A B A B ...: baseline, then each vsweep kind
         w, c = timed([PLAIN, pdb, str(rows)])
@@ -92,6 +99,7 @@ def main():
         for name, extra in kinds:
             res[name].append(vs(extra))
         j1.append(vs([], jobs=1))
+        bare_runs.append(vs([], env=bare))
 
     print("machine             %d cores, load average %.2f at the end"
           % (os.cpu_count(), os.getloadavg()[0]))
@@ -114,6 +122,21 @@ def main():
     w2 = statistics.median([r[0] for r in res[kinds[0][0]]])
     print("full recording      -j 1 wall %s s; -j 2 / -j 1 actor-steps/s %.2f"
           % (fmt([r[0] for r in j1]), w1 / w2))
+
+    # The containment's price: the same full-recording sweep at -j 2, its
+    # variants simulated in child processes (the default) or in vsweep's
+    # own (VSWEEP_NO_CONTAINMENT=1).
+    cw = statistics.median([r[0] for r in res[kinds[0][0]]])
+    cc = statistics.median([r[1] for r in res[kinds[0][0]]])
+    nw = statistics.median([r[0] for r in bare_runs])
+    nc = statistics.median([r[1] for r in bare_runs])
+    print("containment         contained wall %s s  CPU %s s; "
+          "VSWEEP_NO_CONTAINMENT=1 wall %s s  CPU %s s; "
+          "contained / not: wall %.3f  CPU %.3f"
+          % (fmt([r[0] for r in res[kinds[0][0]]]),
+             fmt([r[1] for r in res[kinds[0][0]]]),
+             fmt([r[0] for r in bare_runs]), fmt([r[1] for r in bare_runs]),
+             cw / nw, cc / nc))
 
     # Simulation cost per actor-step against the number of actors: only
     # step 0 is stored, so SQLite is out of the measurement.
