@@ -12,12 +12,16 @@
  * recorded at once, from a worker thread, while the writer holds a
  * transaction open; a line appended with one write() (O_APPEND) costs
  * nothing and survives a kill -9 (the kernel has it). Lines of variants
- * stored since are harmless: a resume never asks about them.
+ * stored since are harmless: a resume never asks about them. The file
+ * exists only once a variant crashed (most runs never make one), and is
+ * removed when the run completes; a run that starts afresh removes an
+ * old one.
  *
  * Written by runner.c's workers, read by its simulate(). */
 #include "run/journal.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +36,8 @@ typedef struct crash {
 
 struct vs_journal {
 	char *path;
-	int fd;        /* appended to; -1: none */
+	int fd;        /* appended to; -1: not yet opened */
+	pthread_mutex_t mu; /* the first crash opens the file */
 	crash *crashes; /* read at open, then read-only: no lock needed */
 	int n;
 };
@@ -74,8 +79,10 @@ vs_journal *vs_journal_open(const char *out, int resume)
 	snprintf(j->path, n, "%s.crashes", out);
 	if (resume)
 		load(j);
-	j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-	             (resume ? 0 : O_TRUNC), 0644);
+	else
+		unlink(j->path); /* another run's */
+	j->fd = -1;
+	pthread_mutex_init(&j->mu, NULL);
 	return j;
 }
 
@@ -91,7 +98,15 @@ const char *vs_journal_crash(const vs_journal *j, uint64_t i)
 
 void vs_journal_add(vs_journal *j, uint64_t i, const char *reason)
 {
-	if (!j || j->fd < 0)
+	if (!j)
+		return;
+	pthread_mutex_lock(&j->mu);
+	if (j->fd < 0)
+		j->fd = open(j->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+		             0644);
+	int fd = j->fd;
+	pthread_mutex_unlock(&j->mu);
+	if (fd < 0)
 		return;
 	char line[1200];
 	int n = snprintf(line, sizeof line - 1, "%llu\t",
@@ -100,7 +115,7 @@ void vs_journal_add(vs_journal *j, uint64_t i, const char *reason)
 		line[n++] = *c == '\n' || *c == '\t' ? ' ' : *c;
 	line[n++] = '\n';
 	/* One write: whole lines, whichever worker writes when. */
-	if (write(j->fd, line, (size_t)n) != n) {
+	if (write(fd, line, (size_t)n) != n) {
 		/* A full disk: the journal is a help, not a duty. */
 	}
 }
@@ -111,6 +126,7 @@ void vs_journal_close(vs_journal *j, int complete)
 		return;
 	if (j->fd >= 0)
 		close(j->fd);
+	pthread_mutex_destroy(&j->mu);
 	if (complete)
 		unlink(j->path);
 	for (int k = 0; k < j->n; k++)

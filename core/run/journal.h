@@ -9,8 +9,8 @@
 
 typedef struct vs_journal vs_journal;
 
-/* Opens out's journal: read first when resuming (its crashes known), else
- * emptied. Never fails: without a journal, a resume simulates crashed
+/* Opens out's journal: read when resuming (its crashes known), else an
+ * old one is removed; the file is made at the first crash. Never fails: without a journal, a resume simulates crashed
  * variants again (the old behaviour), nothing worse. */
 vs_journal *vs_journal_open(const char *out, int resume);
 
