@@ -350,72 +350,17 @@ static void add_broken(vs_registry *reg, const char *path, const char *why)
 	reg->n_broken++;
 }
 
-static void load_file(vs_registry *reg, const char *path, const vs_host *host)
+static void add_note(vs_registry *reg, const char *fmt, ...) VS_PRINTF(2, 3);
+static void add_note(vs_registry *reg, const char *fmt, ...)
 {
-	struct stat st;
-	vs_error err = {{0}};
-	vs_mark none = {0, 0};
-	/* A directory called x.so is not a plugin; a dangling link is a
-	 * broken one (vs_plugin_open says "no such plugin file"). */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		vs_error_at(&err, path, none, "not a regular file");
-		add_broken(reg, path, err.msg);
-		return;
-	}
-	vs_loaded_plugin lp = {0};
-	if (vs_plugin_open(path, host, &lp, &err) != 0) {
-		add_broken(reg, path, err.msg);
-		return;
-	}
-	if (vs_registry_find(reg, lp.desc->name)) {
-		/* An earlier directory (or file) already provides the name:
-		 * the search order is the user's way to override a plugin. */
-		vs_plugin_close(&lp);
-		return;
-	}
-	reg->plugins = vs_xrealloc(reg->plugins,
-	                           (size_t)(reg->n + 1) * sizeof *reg->plugins);
-	reg->plugins[reg->n++] = lp;
-}
-
-vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
-                                const vs_host *host)
-{
-	vs_registry *reg = vs_xcalloc(1, sizeof *reg);
-	reg->fmus = vs_fmu_cache_create();
-	if (n_dirs < 0)
-		n_dirs = 0;
-	reg->dirs = vs_xcalloc((size_t)n_dirs + 1, sizeof *reg->dirs);
-	for (int i = 0; i < n_dirs; i++) {
-		if (!dirs[i])
-			continue;
-		reg->dirs[reg->n_dirs++] = vs_strdup(dirs[i]);
-	}
-	for (int i = 0; i < reg->n_dirs; i++) {
-		int n = 0;
-		char **names = list_so_files(reg->dirs[i], &n);
-		for (int j = 0; j < n; j++) {
-			char *path = join_path(reg->dirs[i], names[j]);
-			load_file(reg, path, host);
-			free(path);
-			free(names[j]);
-		}
-		free(names);
-	}
-	return reg;
-}
-
-const vs_loaded_plugin *vs_registry_find(const vs_registry *reg,
-                                         const char *name)
-{
-	if (!reg || !name)
-		return NULL;
-	/* Returned whatever its kind: the caller says "X is a behaviour, not
-	 * a vehicle model" from desc->kind and path. */
-	for (int i = 0; i < reg->n; i++)
-		if (strcmp(reg->plugins[i].desc->name, name) == 0)
-			return &reg->plugins[i];
-	return NULL;
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	reg->notes = vs_xrealloc(reg->notes,
+	                         (size_t)(reg->n_notes + 1) * sizeof *reg->notes);
+	reg->notes[reg->n_notes++] = vs_strdup(buf);
 }
 
 /* The file name of path without directory and ".so". */
@@ -426,6 +371,174 @@ static int stem_equals(const char *path, const char *name)
 	size_t nb = strlen(base), nn = strlen(name);
 	return nb == nn + 3 && strncmp(base, name, nn) == 0 &&
 	       strcmp(base + nn, ".so") == 0;
+}
+
+/* Loads one file as the plugin its file name says. Returns the loaded
+ * plugin, or NULL with the file listed in broken. */
+static const vs_loaded_plugin *load_file(vs_registry *reg, const char *path,
+                                         const vs_host *host)
+{
+	struct stat st;
+	vs_error err = {{0}};
+	vs_mark none = {0, 0};
+	/* A directory called x.so is not a plugin; a dangling link is a
+	 * broken one (vs_plugin_open says "no such plugin file"). */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		vs_error_at(&err, path, none, "not a regular file");
+		add_broken(reg, path, err.msg);
+		return NULL;
+	}
+	/* Anyone could have replaced it: its code is not run. */
+	if (stat(path, &st) == 0 && (st.st_mode & S_IWOTH)) {
+		vs_error_at(&err, path, none, "refused: the file is "
+		            "world-writable (chmod o-w it)");
+		add_broken(reg, path, err.msg);
+		return NULL;
+	}
+	vs_loaded_plugin lp = {0};
+	if (vs_plugin_open(path, host, &lp, &err) != 0) {
+		add_broken(reg, path, err.msg);
+		return NULL;
+	}
+	/* Plugins are found by file name, so NAME.so must be NAME. */
+	if (!stem_equals(path, lp.desc->name)) {
+		vs_error_at(&err, path, none, "loads as '%s': a plugin is found "
+		            "by its file name, so name the file %s.so",
+		            lp.desc->name, lp.desc->name);
+		add_broken(reg, path, err.msg);
+		vs_plugin_close(&lp);
+		return NULL;
+	}
+	if (vs_registry_find_loaded(reg, lp.desc->name)) {
+		/* An earlier directory already provides the name: the search
+		 * order is the user's way to override a plugin. */
+		vs_plugin_close(&lp);
+		return NULL;
+	}
+	reg->plugins = vs_xrealloc(reg->plugins,
+	                           (size_t)(reg->n + 1) * sizeof *reg->plugins);
+	/* Each on its own: callers keep pointers while more load. */
+	vs_loaded_plugin *kept = vs_xcalloc(1, sizeof *kept);
+	*kept = lp;
+	reg->plugins[reg->n++] = kept;
+	return kept;
+}
+
+/* A folder anyone may write to could shadow a shipped plugin with any
+ * code: it is not searched. */
+static int world_writable(const char *dir)
+{
+	struct stat st;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       (st.st_mode & S_IWOTH);
+}
+
+vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
+                                const vs_host *host)
+{
+	vs_registry *reg = vs_xcalloc(1, sizeof *reg);
+	reg->fmus = vs_fmu_cache_create();
+	reg->host = host;
+	if (n_dirs < 0)
+		n_dirs = 0;
+	reg->dirs = vs_xcalloc((size_t)n_dirs + 1, sizeof *reg->dirs);
+	for (int i = 0; i < n_dirs; i++) {
+		if (!dirs[i])
+			continue;
+		if (world_writable(dirs[i])) {
+			add_note(reg, "warning: plugin folder %s is writable by "
+			         "every user: refused, not searched (chmod o-w "
+			         "it)", dirs[i]);
+			continue;
+		}
+		reg->dirs[reg->n_dirs++] = vs_strdup(dirs[i]);
+	}
+	return reg;
+}
+
+static int is_broken(const vs_registry *reg, const char *path)
+{
+	for (int i = 0; i < reg->n_broken; i++)
+		if (strcmp(reg->broken[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+void vs_registry_load_all(vs_registry *reg)
+{
+	for (int i = 0; i < reg->n_dirs; i++) {
+		int n = 0;
+		char **names = list_so_files(reg->dirs[i], &n);
+		for (int j = 0; j < n; j++) {
+			char *path = join_path(reg->dirs[i], names[j]);
+			names[j][strlen(names[j]) - 3] = 0;
+			const vs_loaded_plugin *won =
+				vs_registry_find_loaded(reg, names[j]);
+			if (won && !is_broken(reg, path))
+				add_note(reg, "note: plugin '%s': %s shadows %s",
+				         names[j], won->path, path);
+			else if (!won)
+				load_file(reg, path, reg->host);
+			free(path);
+			free(names[j]);
+		}
+		free(names);
+	}
+}
+
+const vs_loaded_plugin *vs_registry_find_loaded(const vs_registry *reg,
+                                                const char *name)
+{
+	if (!reg || !name)
+		return NULL;
+	for (int i = 0; i < reg->n; i++)
+		if (strcmp(reg->plugins[i]->desc->name, name) == 0)
+			return reg->plugins[i];
+	return NULL;
+}
+
+/* Whether path names something (a file, a link, a directory). */
+static int exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+const vs_loaded_plugin *vs_registry_find(const vs_registry *creg,
+                                         const char *name)
+{
+	/* Loading on first use changes the registry behind const, as the
+	 * FMU cache does: to the caller it is one set of plugins. */
+	vs_registry *reg = (vs_registry *)creg;
+	const vs_loaded_plugin *lp = vs_registry_find_loaded(reg, name);
+	/* With nowhere to search nothing changes (a registry filled by
+	 * hand may even be read-only). */
+	if (lp || !reg || reg->n_dirs == 0 || !valid_plugin_name(name))
+		return lp;
+	for (int i = 0; i < reg->n_tried; i++)
+		if (strcmp(reg->tried[i], name) == 0)
+			return NULL;
+	reg->tried = vs_xrealloc(reg->tried,
+	                         (size_t)(reg->n_tried + 1) * sizeof *reg->tried);
+	reg->tried[reg->n_tried++] = vs_strdup(name);
+	char file[256];
+	snprintf(file, sizeof file, "%s.so", name);
+	for (int i = 0; i < reg->n_dirs && !lp; i++) {
+		char *path = join_path(reg->dirs[i], file);
+		if (exists(path))
+			lp = load_file(reg, path, reg->host);
+		/* Say which file wins over which: an override should be
+		 * visible, not a surprise. */
+		for (int j = i + 1; lp && j < reg->n_dirs; j++) {
+			char *other = join_path(reg->dirs[j], file);
+			if (exists(other))
+				add_note(reg, "note: plugin '%s': %s shadows %s",
+				         name, path, other);
+			free(other);
+		}
+		free(path);
+	}
+	return lp;
 }
 
 /* Appends printf-style text to buf (size cap), truncating quietly. */
@@ -466,10 +579,10 @@ void vs_registry_explain_missing(const vs_registry *reg, const char *name,
 	}
 	/* A file called NAME.so that loaded under another name. */
 	for (int i = 0; name && i < reg->n; i++)
-		if (stem_equals(reg->plugins[i].path, name))
+		if (stem_equals(reg->plugins[i]->path, name))
 			append(msg, sizeof msg, "%s %s loads as '%s'",
-			       said++ ? ";" : ":", reg->plugins[i].path,
-			       reg->plugins[i].desc->name);
+			       said++ ? ";" : ":", reg->plugins[i]->path,
+			       reg->plugins[i]->desc->name);
 	append(msg, sizeof msg, "%s searched", said ? ";" : ":");
 	for (int i = 0; i < reg->n_dirs; i++) {
 		struct stat st;
@@ -477,11 +590,21 @@ void vs_registry_explain_missing(const vs_registry *reg, const char *name,
 		append(msg, sizeof msg, "%s %s%s", i ? "," : "", reg->dirs[i],
 		       exists ? "" : " (not a directory)");
 	}
-	if (reg->n > 0) {
-		append(msg, sizeof msg, "; available:");
-		for (int i = 0; i < reg->n; i++)
-			append(msg, sizeof msg, "%s %s", i ? "," : "",
-			       reg->plugins[i].desc->name);
+	/* What could be named, from file names: listing them runs no
+	 * plugin code. */
+	int listed = 0;
+	for (int i = 0; i < reg->n_dirs; i++) {
+		int n = 0;
+		char **names = list_so_files(reg->dirs[i], &n);
+		for (int j = 0; j < n; j++) {
+			names[j][strlen(names[j]) - 3] = 0;
+			if (valid_plugin_name(names[j]))
+				append(msg, sizeof msg, "%s %s",
+				       listed++ ? "," : "; available:",
+				       names[j]);
+			free(names[j]);
+		}
+		free(names);
 	}
 	vs_error_set(err, "%s", msg);
 }
@@ -490,14 +613,22 @@ void vs_registry_destroy(vs_registry *reg)
 {
 	if (!reg)
 		return;
-	for (int i = 0; i < reg->n; i++)
-		vs_plugin_close(&reg->plugins[i]);
+	for (int i = 0; i < reg->n; i++) {
+		vs_plugin_close(reg->plugins[i]);
+		free(reg->plugins[i]);
+	}
 	free(reg->plugins);
 	for (int i = 0; i < reg->n_broken; i++) {
 		free(reg->broken[i].path);
 		free(reg->broken[i].reason);
 	}
 	free(reg->broken);
+	for (int i = 0; i < reg->n_notes; i++)
+		free(reg->notes[i]);
+	free(reg->notes);
+	for (int i = 0; i < reg->n_tried; i++)
+		free(reg->tried[i]);
+	free(reg->tried);
 	for (int i = 0; i < reg->n_dirs; i++)
 		free(reg->dirs[i]);
 	free(reg->dirs);

@@ -23,12 +23,18 @@ typedef struct vs_fmu_cache vs_fmu_cache;
 
 typedef struct vs_registry {
 	int n;
-	vs_loaded_plugin *plugins; /* first found wins for a name */
+	vs_loaded_plugin **plugins; /* first found wins for a name; each
+	                             * stays where it is while more load */
 	int n_broken;
 	vs_broken_plugin *broken;
 	int n_dirs;
 	char **dirs;               /* searched, in order */
 	vs_fmu_cache *fmus;        /* opened on use; mutable behind const */
+	const vs_host *host;       /* given to plugins as they load */
+	int n_tried;
+	char **tried;              /* names looked up, found or not */
+	int n_notes;
+	char **notes;              /* shadowed files, refused folders */
 } vs_registry;
 
 /* Opens one plugin file: dlopen(RTLD_NOW|RTLD_LOCAL), finds
@@ -45,15 +51,26 @@ void vs_plugin_close(vs_loaded_plugin *p);
  * plugin, whose smaller descriptor has no such fields to read. */
 const vs_output *vs_plugin_outputs(const vs_plugin *d, size_t *n);
 
-/* Loads every "*.so" in dirs, in order. Directories that do not exist are
- * skipped; files that fail to load are listed in broken. Never fails except
- * on out-of-memory. */
+/* A registry searching dirs, in order. Loads nothing: a plugin is loaded
+ * when it is named (vs_registry_find), so no other library's code runs.
+ * World-writable directories are refused (a note says so). Never fails
+ * except on out-of-memory. */
 vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
                                 const vs_host *host);
 
-/* The plugin with this descriptor name, or NULL. */
+/* The plugin NAME: the first NAME.so in the directories, loaded on first
+ * use; a later NAME.so it shadows is named in notes. A file that fails to
+ * load is listed in broken and the search goes on. NULL if none loads. */
 const vs_loaded_plugin *vs_registry_find(const vs_registry *reg,
                                          const char *name);
+
+/* The plugin NAME if it is loaded already, or NULL. */
+const vs_loaded_plugin *vs_registry_find_loaded(const vs_registry *reg,
+                                                const char *name);
+
+/* Loads every "*.so" in the directories, in order (`vsweep plugins`):
+ * this runs every such library's code. */
+void vs_registry_load_all(vs_registry *reg);
 
 /* Why the name is not found: mentions broken files of that name and the
  * directories searched. Writes into err. */

@@ -71,9 +71,13 @@ typedef int (*cli_own_option)(void *own, const char *o, const char *v,
 int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
                   cli_own_option own_fn, void *own);
 
-/* Loads plugins from --plugin-path dirs, then VSWEEP_PLUGIN_PATH, then the
- * build or install plugin directory. */
+/* Finds plugins in --plugin-path dirs, then VSWEEP_PLUGIN_PATH, then the
+ * build or install plugin directory; loads only the ones named. */
 vs_registry *cli_registry(const char *const *extra, int n_extra);
+
+/* The registry's notes (shadowed plugin files, refused folders), one line
+ * each on stderr. */
+void cli_registry_notes(const vs_registry *reg);
 
 /* --record's signals items (cli_plugin_opts.c): "signals" (all) or
  * "signals=NAME" and the "plugin.output" names after it. 1 when tok is
@@ -93,8 +97,9 @@ long cli_fmu_jobs(const vs_registry *reg, long jobs);
  * end of every progress line; set by cli_fmu_jobs. */
 extern char cli_progress_note[320];
 
-/* `vsweep plugins`: what is found, with params. */
-int cli_plugins(const vs_registry *reg);
+/* `vsweep plugins`: loads every plugin file found (saying so) and lists
+ * them with params. */
+int cli_plugins(vs_registry *reg);
 
 /* The word of known[0..n) nearest to word, when near enough to be a
  * misspelling of it (cli_suggest.c); NULL otherwise. */

@@ -49,17 +49,29 @@ static const char *kind_name(vs_kind k)
 	return k == VS_KIND_VEHICLE_MODEL ? "vehicle model" : "behaviour";
 }
 
-int cli_plugins(const vs_registry *reg)
+void cli_registry_notes(const vs_registry *reg)
+{
+	for (int i = 0; reg && i < reg->n_notes; i++)
+		fprintf(stderr, "vsweep: %s\n", reg->notes[i]);
+}
+
+int cli_plugins(vs_registry *reg)
 {
 	printf("searched:");
 	for (int i = 0; i < reg->n_dirs; i++)
 		printf(" %s", reg->dirs[i]);
 	printf("\n");
+	/* `run` and `check` load only the plugins a scenario names; a list
+	 * of them all has to load them all, which runs their code. */
+	printf("loading every *.so in these folders (their code runs in "
+	       "this process)\n");
+	vs_registry_load_all(reg);
+	cli_registry_notes(reg);
 	for (int i = 0; i < reg->n; i++) {
-		const vs_plugin *p = reg->plugins[i].desc;
+		const vs_plugin *p = reg->plugins[i]->desc;
 		printf("\n%s %s (%s) — %s\n  %s\n", p->name,
 		       p->version ? p->version : "", kind_name(p->kind),
-		       p->doc ? p->doc : "", reg->plugins[i].path);
+		       p->doc ? p->doc : "", reg->plugins[i]->path);
 		for (size_t k = 0; k < p->n_params; k++) {
 			const vs_param *q = &p->params[k];
 			printf("  %-20s default %-10g range [%g, %g] %-6s %s\n",

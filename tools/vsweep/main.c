@@ -64,7 +64,9 @@ static int load_inputs(const cli_run_args *a, vs_registry **reg,
 	if (!*scn)
 		goto bad;
 	*reg = cli_registry(a->plugin_path, a->n_plugin_path);
-	if (vs_scenario_bind(*scn, *reg, &err))
+	int bound = vs_scenario_bind(*scn, *reg, &err);
+	cli_registry_notes(*reg);
+	if (bound)
 		goto bad;
 	*sw = a->sweep ? vs_sweep_load(a->sweep, *scn, &err)
 	               : vs_sweep_single();

@@ -36,6 +36,7 @@ static const vs_plugin fake_descs[] = {
 #define FAKE_N_PLUGINS 4
 
 static vs_loaded_plugin fake_loaded[FAKE_N_PLUGINS];
+static vs_loaded_plugin *fake_loaded_ptrs[FAKE_N_PLUGINS];
 static char fake_paths[FAKE_N_PLUGINS][64];
 static vs_registry fake_reg;
 
@@ -48,10 +49,11 @@ static vs_registry *fake_registry(int n)
 		strcat(fake_paths[i], ".so");
 		fake_loaded[i] = (vs_loaded_plugin){fake_paths[i], NULL,
 		                                    &fake_descs[i]};
+		fake_loaded_ptrs[i] = &fake_loaded[i];
 	}
 	memset(&fake_reg, 0, sizeof fake_reg);
 	fake_reg.n = n;
-	fake_reg.plugins = fake_loaded;
+	fake_reg.plugins = fake_loaded_ptrs;
 	return &fake_reg;
 }
 

@@ -214,36 +214,34 @@ START_TEST(registry_two_dirs)
 	ck_assert_int_eq(reg->n_dirs, 3);
 	ck_assert_str_eq(reg->dirs[1], "/nonexistent/vsweep_dir");
 
-	/* Loaded in directory order, each directory in strcmp order; the
-	 * first of a name wins. */
-	ck_assert_int_eq(reg->n, 3);
-	ck_assert_str_eq(reg->plugins[0].desc->name, "constant_steer");
-	ck_assert_str_eq(reg->plugins[1].desc->name, "kinematic_bicycle");
-	ck_assert_str_eq(reg->plugins[2].desc->name, "waypoints");
+	/* Nothing is loaded until it is named. */
+	ck_assert_int_eq(reg->n, 0);
+	ck_assert_int_eq(reg->n_broken, 0);
+	/* NAME.so, the first directory's first. */
 	const vs_loaded_plugin *cs = vs_registry_find(reg, "constant_steer");
 	ck_assert_ptr_nonnull(cs);
 	ck_assert_ptr_eq(strstr(cs->path, a), cs->path);
+	ck_assert_ptr_eq(vs_registry_find(reg, "constant_steer"), cs);
+	ck_assert_int_eq(reg->n, 1);
+	/* ... and the file it shadows is named. */
+	ck_assert_int_eq(reg->n_notes, 1);
+	ck_assert_contains(reg->notes[0], "shadows");
+	ck_assert_contains(reg->notes[0], b);
+	/* a's waypoints.so is broken: listed, and b's is used. */
 	const vs_loaded_plugin *wp = vs_registry_find(reg, "waypoints");
 	ck_assert_ptr_nonnull(wp);
 	ck_assert_ptr_eq(strstr(wp->path, b), wp->path);
+	ck_assert_int_eq(reg->n_broken, 1);
+	ck_assert_contains(reg->broken[0].path, "waypoints.so");
 	ck_assert_ptr_null(vs_registry_find(reg, "nothing"));
 	ck_assert_ptr_null(vs_registry_find(reg, NULL));
-
-	/* Broken files listed in order, with reasons naming them. */
-	ck_assert_int_eq(reg->n_broken, 4);
-	const char *order[] = {"a_null.so", "b_abi.so", "dir.so",
-	                       "waypoints.so"};
-	for (int i = 0; i < 4; i++) {
-		const char *base = strrchr(reg->broken[i].path, '/') + 1;
-		ck_assert_str_eq(base, order[i]);
-		ck_assert_ptr_eq(strstr(reg->broken[i].reason,
-		                        reg->broken[i].path),
-		                 reg->broken[i].reason);
-	}
-	ck_assert_contains(reg->broken[2].reason, "not a regular file");
+	/* a_null.so was never named, so never loaded. */
+	ck_assert_ptr_null(vs_registry_find_loaded(reg, "kinematic_bicycle"));
+	ck_assert_int_eq(reg->n, 2);
 
 	/* A name with a broken file: the file and its reason, and where
 	 * vsweep looked. */
+	ck_assert_ptr_null(vs_registry_find(reg, "b_abi"));
 	vs_error err = {{0}};
 	vs_registry_explain_missing(reg, "b_abi", &err);
 	ck_assert_contains(err.msg, "no plugin named 'b_abi'");
@@ -253,7 +251,19 @@ START_TEST(registry_two_dirs)
 	ck_assert_contains(err.msg, a);
 	ck_assert_contains(err.msg, b);
 	ck_assert_contains(err.msg, "/nonexistent/vsweep_dir (not a directory)");
-	ck_assert_contains(err.msg, "available: constant_steer");
+	ck_assert_contains(err.msg, "available: a_null, b_abi, constant_steer");
+
+	/* Loading all (`vsweep plugins`): every file, in directory order. */
+	vs_registry_load_all(reg);
+	ck_assert_int_eq(reg->n, 3);
+	ck_assert_ptr_nonnull(vs_registry_find_loaded(reg,
+	                                              "kinematic_bicycle"));
+	ck_assert_int_eq(reg->n_broken, 5); /* waypoints, b_abi, a_null,
+	                                        b_abi again, dir.so */
+	for (int i = 0; i < reg->n_broken; i++)
+		ck_assert_ptr_eq(strstr(reg->broken[i].reason,
+		                        reg->broken[i].path),
+		                 reg->broken[i].reason);
 
 	/* A name with no file at all. */
 	vs_error err2 = {{0}};
@@ -282,6 +292,7 @@ START_TEST(registry_test_plugins)
 	char *dir = build_path("tests/plugins");
 	const char *dirs[] = {dir};
 	vs_registry *reg = vs_registry_create(dirs, 1, &fake_host);
+	vs_registry_load_all(reg);
 	ck_assert_int_eq(reg->n, 5); /* fail_at, nan_model, wrong_kind_vm,
 	                                 probe_map, abi10_straight (ABI 1.0) */
 	ck_assert_int_eq(reg->n_broken, 10);

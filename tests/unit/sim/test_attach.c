@@ -119,7 +119,8 @@ static const vs_plugin drive_d = {
 	drive_step, t_destroy, NULL, 0};
 static vs_loaded_plugin loaded[2] = {{"arc.so", NULL, &arc_d},
                                      {"drive.so", NULL, &drive_d}};
-static const vs_registry reg = {.n = 2, .plugins = loaded};
+static vs_loaded_plugin *loaded_ptrs[2] = {&loaded[0], &loaded[1]};
+static const vs_registry reg = {.n = 2, .plugins = loaded_ptrs};
 
 /* ---- scenarios ---------------------------------------------------------- */
 
