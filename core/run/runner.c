@@ -572,6 +572,7 @@ static void build_record(record *rec, const vs_scenario *seed,
 	d->sweep_path = sw->path ? sw->path : "";
 	d->steps = vs_scenario_steps(seed);
 	d->duration = seed->duration;
+	d->lock_timeout = o->lock_timeout;
 	for (int i = 0; i < seed->n_actors; i++) {
 		add_plugin(rec, &seed->actors[i].vehicle_model);
 		add_plugin(rec, &seed->actors[i].behaviour);

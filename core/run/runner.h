@@ -38,6 +38,7 @@ typedef struct vs_run_opts {
 	int no_map;              /* --record without map */
 	const char *record;      /* what is stored, as given to --record */
 	double variant_timeout;  /* s of wall time per variant; 0: none */
+	double lock_timeout;     /* vs_store_def.lock_timeout */
 	int progress;            /* print a progress line to stderr */
 	const char *resume_hint; /* the command line to print on interrupt */
 	/* NULL: the shard's sequence, and a resumed file must hold its first

@@ -45,6 +45,9 @@ typedef struct vs_store_def {
 	const char *scenario_path, *sweep_path; /* "" when none */
 	int64_t steps;             /* steps per variant */
 	double duration;           /* s */
+	/* how the file is written */
+	double lock_timeout;       /* s to wait for another program's lock;
+	                            * 0: VS_STORE_LOCK_TIMEOUT */
 } vs_store_def;
 
 /* Defaults: create, record every step, shard "0/1", nothing else set. */

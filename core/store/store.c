@@ -28,6 +28,7 @@
 
 #include "common/error.h"
 #include "common/util.h"
+#include "store/busy.h"
 
 /* Rows per multi-row INSERT: 23 columns x 50 = 1150 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
@@ -50,6 +51,7 @@ struct vs_store {
 	sqlite3_stmt *ins_signal, *ins_log, *ins_name, *get_name;
 	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
+	vs_store_busy busy;       /* waits out other programs' locks */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -350,7 +352,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, 5000);
+	vs_store_busy_init(&st->busy, st->db, st->path, def->lock_timeout);
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
 	if (!fresh && check_identity(st, meta, n_identity, def->plugins,
@@ -420,7 +422,9 @@ int64_t vs_store_variant_at(vs_store *st, int64_t n)
 
 vs_rc vs_store_begin(vs_store *st, vs_error *err)
 {
-	if (exec(st, "BEGIN", err))
+	/* IMMEDIATE: the write lock is taken (or waited for) here, not
+	 * half-way through a variant's rows. */
+	if (exec(st, "BEGIN IMMEDIATE", err))
 		return VS_RC_IO;
 	st->in_tx = 1;
 	return VS_RC_OK;
@@ -717,9 +721,7 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->get_name);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
-		sqlite3_wal_checkpoint_v2(st->db, NULL,
-		                          SQLITE_CHECKPOINT_TRUNCATE, NULL,
-		                          NULL);
+		vs_store_fold_wal(&st->busy, st->db);
 		if (sqlite3_close(st->db) != SQLITE_OK) {
 			vs_error_set(err, "%s: closing: %s", st->path,
 			             sqlite3_errmsg(st->db));

@@ -3,14 +3,74 @@ libraries on the plugin path, signals, a second writer, another program's
 lock, the WAL, kills in the first milliseconds."""
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, query, run, scenario  # noqa: E402
+from vsweep_e2e import VSWEEP, TempDirCase, query, run, scenario  # noqa
 
 CIRCLE = scenario("circle.yaml")
+TWO_CARS = scenario("two_cars.yaml")
+
+
+def sweep_text(n):
+    lines = ["vsweep: 1", "blocks:", "  - list:"]
+    for i in range(n):
+        lines.append("      - [{actor: 1, speed: %d.%d}]" % (5 + i % 20,
+                                                            i % 10))
+    return "\n".join(lines) + "\n"
+
+
+def stored(db):
+    """Variants stored so far, read without disturbing the writer."""
+    try:
+        with sqlite3.connect(db, timeout=0.1) as c:
+            return c.execute("SELECT count(*) FROM variant").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+class Busy(TempDirCase):
+    """A sweep long enough to be caught in the middle."""
+    N = 200
+
+    def start(self, db, *extra):
+        sweep = self.write("sweep.yaml", sweep_text(self.N))
+        return subprocess.Popen(
+            [VSWEEP, "run", TWO_CARS, "--sweep", sweep, "-o", db, "-j", "1",
+             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, stdin=subprocess.DEVNULL)
+
+    def wait_stored(self, p, db):
+        t0 = time.time()
+        while time.time() - t0 < 30 and p.poll() is None:
+            if os.path.exists(db) and stored(db) > 0:
+                return
+            time.sleep(0.01)
+        self.fail("the run stored nothing in 30 s")
+
+
+class LockTest(Busy):
+    def test_another_programs_lock_is_waited_out(self):
+        db = self.path("r.db")
+        p = self.start(db)
+        self.wait_stored(p, db)
+        # As DB Browser or a long CREATE INDEX would: the write lock,
+        # for longer than SQLite's usual 5 s timeouts.
+        c = sqlite3.connect(db, timeout=10, isolation_level=None)
+        c.execute("BEGIN EXCLUSIVE")
+        time.sleep(8)
+        c.execute("COMMIT")
+        c.close()
+        out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn("waiting for a lock held by another program on "
+                      + db, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant")[0][0],
+                         self.N)
 
 # A library that is no plugin: its constructor leaves a marker file.
 FOREIGN_C = r"""

@@ -54,6 +54,7 @@ typedef struct cli_run_args {
 	double variant_timeout;            /* s; 0: none */
 	long variant_memory;               /* MB; 0: the default share;
 	                                    * -1: no limit (given as 0) */
+	double lock_timeout;               /* s; 0: the default */
 	const char *plugin_path[64];
 	int n_plugin_path;
 } cli_run_args;

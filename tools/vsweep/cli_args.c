@@ -165,6 +165,10 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 			                     "(0: no limit), got '%s'", shown);
 		if (a->variant_memory == 0)
 			a->variant_memory = -1;
+	} else if (!strcmp(o, "--lock-timeout")) {
+		if (parse_seconds(v, &a->lock_timeout))
+			return cli_bad_usage(p, "--lock-timeout needs "
+			                     "seconds > 0, got '%s'", shown);
 	} else if (!strcmp(o, "--plugin-path") && v) {
 		if (a->n_plugin_path < 64)
 			a->plugin_path[a->n_plugin_path++] = v;

@@ -26,6 +26,8 @@ typedef struct command_help {
 "  --variant-timeout S       fail a variant after S s of wall time\n"     \
 "  --variant-memory MB       fail a variant whose process grows by more\n"\
 "                            (default: RAM / (2 x jobs); 0: no limit)\n"  \
+"  --lock-timeout S          wait up to S s for another program's lock\n" \
+"                            on the results file (default 600)\n"        \
 "  --progress                progress on stderr: a line in place on a\n"  \
 "                            terminal, else a full line every interval\n" \
 "  --progress-interval S     seconds between progress lines (default 60)\n"\
@@ -112,6 +114,7 @@ static const char *const run_options[] = {
 	"--sweep", "-o", "--output", "-j", "--jobs", "--shard", "--resume",
 	"--overwrite", "--record-every", "--record", "--variant-timeout",
 	"--variant-memory",
+	"--lock-timeout",
 	"--progress", "--progress-interval", "--plugin-path", "--plugin-log",
 	"--help",
 };

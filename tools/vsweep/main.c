@@ -25,6 +25,7 @@ static const char usage[] =
 	"                           [--plugin-log debug|info|warning|error|none]\n"
 	"                           [--variant-timeout SECONDS] [--progress]\n"
 	"                           [--variant-memory MB]\n"
+	"                           [--lock-timeout SECONDS]\n"
 	"                           [--progress-interval SECONDS]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
@@ -148,6 +149,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.signals = a->signals[0] ? a->signals : NULL,
 		.plugin_log = a->plugin_log,
 		.variant_timeout = a->variant_timeout,
+		.lock_timeout = a->lock_timeout,
 		/* a line in place on a terminal; full lines for a log */
 		.progress = isatty(STDERR_FILENO),
 		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
