@@ -138,5 +138,49 @@ class PluginPathTest(TempDirCase):
         self.assertIn(("constant_steer",), used)
 
 
+class WalTest(Busy):
+    def hold_reader(self, p, db):
+        """A reader's open transaction from the first stored variant on,
+        as a notebook left open would hold."""
+        self.wait_stored(p, db)
+        c = sqlite3.connect(db, isolation_level=None)
+        c.execute("BEGIN")
+        c.execute("SELECT count(*) FROM state").fetchone()
+        return c
+
+    def test_db_alone_after_a_long_reader(self):
+        db = self.path("r.db")
+        p = self.start(db)
+        reader = self.hold_reader(p, db)
+        # Released once every variant is in (the run is closing).
+        t0 = time.time()
+        while stored(db) < self.N and time.time() - t0 < 60:
+            time.sleep(0.01)
+        time.sleep(0.3)
+        reader.execute("COMMIT")
+        reader.close()
+        out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertNotIn("could not be folded", err)
+        self.assertFalse(os.path.exists(db + "-wal") and
+                         os.path.getsize(db + "-wal") > 0)
+        alone = self.path("alone.db")
+        shutil.copy(db, alone)
+        self.assertEqual(query(alone, "PRAGMA integrity_check"), [("ok",)])
+        self.assertEqual(query(alone, "SELECT count(*) FROM variant")[0][0],
+                         self.N)
+
+    def test_reader_past_the_end_is_said(self):
+        db = self.path("r.db")
+        p = self.start(db)
+        reader = self.hold_reader(p, db)
+        out, err = p.communicate(timeout=120)
+        reader.execute("COMMIT")
+        reader.close()
+        self.assertEqual(p.returncode, 0, err)
+        self.assertIn("%s: the WAL could not be folded back" % db, err)
+        self.assertIn("copy %s-wal with it" % db, err)
+
+
 if __name__ == "__main__":
     unittest.main()
