@@ -724,6 +724,11 @@ done:
 	return rc;
 }
 
+void vs_merge_tmp_name(char *buf, size_t n, const char *out)
+{
+	snprintf(buf, n, "%s.partial-%ld", out, (long)getpid());
+}
+
 vs_rc vs_merge(const char *out, const char *const *paths, int n,
 	       int allow_partial, vs_merge_summary *sum, vs_error *err)
 {
@@ -746,7 +751,7 @@ vs_rc vs_merge(const char *out, const char *const *paths, int n,
 		rc = check_shards(s, n, count, allow_partial, err);
 	}
 	char tmp[4096];
-	snprintf(tmp, sizeof tmp, "%s.partial-%ld", out, (long)getpid());
+	vs_merge_tmp_name(tmp, sizeof tmp, out);
 	if (!rc) {
 		vs_remove_db_files(tmp);
 		rc = write_output(tmp, s, n, count, allow_partial, sum, err);

@@ -29,6 +29,11 @@ typedef struct vs_merge_summary {
 vs_rc vs_merge(const char *out, const char *const *shards, int n_shards,
                int allow_partial, vs_merge_summary *sum, vs_error *err);
 
+/* The temporary name vs_merge writes out under in this process
+ * ("OUT.partial-PID"), into buf of size n: a signal handler that removes
+ * it needs to know it beforehand. */
+void vs_merge_tmp_name(char *buf, size_t n, const char *out);
+
 /* Calls fn(ctx, i) for every variant index the results file at path
  * stores, ascending, until fn returns other than VS_RC_OK. Returns
  * VS_RC_OK, fn's outcome, or VS_RC_IO with err set when the file cannot

@@ -52,6 +52,8 @@ struct vs_store {
 	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
 	vs_store_busy busy;       /* waits out other programs' locks */
+	int lock_fd;              /* vs_store_writer_lock's; -1: none */
+	int fresh_fail;           /* made by a failed open: remove on close */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -315,9 +317,16 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	char created[32];
 	int n_identity;
 	int n_meta = vs_store_def_meta(def, created, meta, &n_identity);
+	/* Before anything is looked at: --overwrite must not delete, nor
+	 * --resume join, a file another run is writing. */
+	int lock_fd = -1;
+	vs_rc locked = vs_store_writer_lock(path, &lock_fd, err);
+	if (locked)
+		return locked;
 	int exists = access(path, F_OK) == 0;
 	if (exists && mode == VS_STORE_CREATE) {
 		exists_error(path, err);
+		vs_store_writer_unlock(path, lock_fd);
 		return VS_RC_INPUT;
 	}
 	if (exists && mode == VS_STORE_OVERWRITE)
@@ -329,12 +338,14 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 		 * this call made is ever removed on failure. */
 		int fd = open(path, O_CREAT | O_EXCL | O_RDWR, 0644);
 		if (fd < 0) {
-			if (errno == EEXIST) {
+			int e = errno;
+			vs_store_writer_unlock(path, lock_fd);
+			if (e == EEXIST) {
 				exists_error(path, err);
 				return VS_RC_INPUT;
 			}
 			vs_error_set(err, "%s: cannot create: %s", path,
-			             strerror(errno));
+			             strerror(e));
 			return VS_RC_IO;
 		}
 		close(fd);
@@ -342,6 +353,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 
 	vs_store *st = vs_xcalloc(1, sizeof *st);
 	st->path = vs_strdup(path);
+	st->lock_fd = lock_fd; /* released by vs_store_close */
 	/* Failures past opening are reported as input errors (exit 2), as
 	 * they always were: the file at hand is not one this run can use. */
 	vs_rc rc = VS_RC_INPUT;
@@ -387,9 +399,8 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	return VS_RC_OK;
 fail:
 	if (st->db && fresh) {
-		vs_store_close(st, NULL);
-		vs_remove_db_files(path);
-		return rc;
+		/* Removed while still ours: the lock goes after. */
+		st->fresh_fail = 1;
 	}
 	vs_store_close(st, NULL);
 	return rc;
@@ -721,13 +732,17 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->get_name);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
-		vs_store_fold_wal(&st->busy, st->db);
+		if (!st->fresh_fail)
+			vs_store_fold_wal(&st->busy, st->db);
 		if (sqlite3_close(st->db) != SQLITE_OK) {
 			vs_error_set(err, "%s: closing: %s", st->path,
 			             sqlite3_errmsg(st->db));
 			rc = VS_RC_IO;
 		}
 	}
+	if (st->fresh_fail)
+		vs_remove_db_files(st->path);
+	vs_store_writer_unlock(st->path, st->lock_fd);
 	free(st->path);
 	free(st);
 	return rc;

@@ -63,6 +63,15 @@ vs_rc vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err);
  * err NULL when the caller has a failure to report already). */
 vs_rc vs_store_close(vs_store *st, vs_error *err);
 
+/* Takes the one-writer lock of the results file at path (writer.c): an
+ * fcntl lock on the side file PATH-writer, held in *fd until
+ * vs_store_writer_unlock. VS_RC_INPUT with err "PATH: another vsweep (pid
+ * N) is writing this file" when another process holds it; VS_RC_OK (and
+ * *fd -1) when no side file can be made there. */
+vs_rc vs_store_writer_lock(const char *path, int *fd, vs_error *err);
+/* Releases it and removes the side file; accepts fd -1. */
+void vs_store_writer_unlock(const char *path, int fd);
+
 /* The schema SQL compiled into the host. */
 extern const char vs_schema_sql[];
 

@@ -1,8 +1,10 @@
 """The results file and the process under pressure (issue 13): foreign
 libraries on the plugin path, signals, a second writer, another program's
 lock, the WAL, kills in the first milliseconds."""
+import glob
 import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -180,6 +182,82 @@ class WalTest(Busy):
         self.assertEqual(p.returncode, 0, err)
         self.assertIn("%s: the WAL could not be folded back" % db, err)
         self.assertIn("copy %s-wal with it" % db, err)
+
+
+class SignalTest(Busy):
+    def stop_with(self, sig):
+        db = self.path("r.db")
+        p = self.start(db)
+        self.wait_stored(p, db)
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=120)
+        # Today: a silent death (129, 141) in the middle of a variant.
+        self.assertEqual(p.returncode, 130, err)
+        self.assertIn("the results file is consistent", err)
+        self.assertIn("--resume", err)
+        self.assertLess(stored(db), self.N)
+        p = self.start(db, "--resume")
+        out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertEqual(query(db, "PRAGMA integrity_check"), [("ok",)])
+        self.assertEqual(query(db, "SELECT count(DISTINCT variant_id) "
+                               "FROM variant")[0][0], self.N)
+
+    def test_sighup_stops_like_sigterm(self):
+        self.stop_with(signal.SIGHUP)
+
+    def test_sigpipe_stops_like_sigterm(self):
+        self.stop_with(signal.SIGPIPE)
+
+    def test_second_writer_is_told_who_writes(self):
+        db = self.path("r.db")
+        p = self.start(db)
+        self.wait_stored(p, db)
+        sweep = self.path("sweep.yaml")
+        for mode in ("--resume", "--overwrite"):
+            rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o", db,
+                             mode)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("%s: another vsweep (pid %d) is writing this "
+                          "file" % (db, p.pid), err)
+        out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant")[0][0],
+                         self.N)
+        self.assertFalse(os.path.exists(db + "-writer"))
+        # Once it is gone, the file is free again.
+        rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o", db,
+                         "--resume")
+        self.assertEqual(rc, 0, err)
+
+    def test_killed_merge_leaves_no_temporary_file(self):
+        sweep = self.write("sweep.yaml", sweep_text(self.N))
+        shards = []
+        for k in range(2):
+            shards.append(self.path("s%d.db" % k))
+            rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o",
+                             shards[-1], "--shard", "%d/2" % k)
+            self.assertEqual(rc, 0, err)
+        killed = 0
+        for i, sig in enumerate([signal.SIGTERM, signal.SIGINT,
+                                 signal.SIGHUP] * 3):
+            out = self.path("m%d.db" % i)
+            p = subprocess.Popen([VSWEEP, "merge", out, *shards],
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+            # Until the temporary file is there, then a little more.
+            t0 = time.time()
+            while (not glob.glob(out + ".partial-*") and p.poll() is None
+                   and time.time() - t0 < 10):
+                time.sleep(0.001)
+            time.sleep(0.01 * (i % 3))
+            p.send_signal(sig)
+            p.wait(timeout=60)
+            killed += p.returncode == -sig
+            self.assertEqual(glob.glob(out + ".partial-*"), [], sig)
+            if p.returncode == -sig:
+                self.assertFalse(os.path.exists(out))
+        self.assertGreater(killed, 0)
 
 
 if __name__ == "__main__":

@@ -129,8 +129,14 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
+	/* A closed terminal (SIGHUP) or a reader of our output gone
+	 * (SIGPIPE) stop the run as SIGTERM does: whole variants stored, a
+	 * resume hint, status 130. Containment children inherit the handler
+	 * and are killed by the stopping parent. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 
 	/* first: it may set cli_progress_note, read below */
 	int jobs = (int)cli_fmu_jobs(reg, a->jobs);
@@ -216,6 +222,18 @@ static int cmd_check(const cli_run_args *a)
 	return status;
 }
 
+/* merge's temporary file, removed when a signal ends the merge. */
+static char merge_tmp[4096];
+
+static void on_merge_signal(int sig)
+{
+	/* unlink and raise are async-signal-safe; the default action then
+	 * gives the true status (130 for SIGINT, as a shell reports it). */
+	unlink(merge_tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 /* `vsweep merge OUT.db SHARD.db... [--allow-partial]` */
 static int cmd_merge(int argc, char **argv)
 {
@@ -241,6 +259,10 @@ static int cmd_merge(int argc, char **argv)
 	}
 	vs_merge_summary sum;
 	vs_error err = {{0}};
+	vs_merge_tmp_name(merge_tmp, sizeof merge_tmp, out);
+	const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
+		signal(stops[i], on_merge_signal);
 	vs_rc rc = vs_merge(out, shards, n, partial, &sum, &err);
 	free(shards);
 	if (rc) {
