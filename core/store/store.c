@@ -302,6 +302,19 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 	return rc;
 }
 
+/* An SQLite file (possibly 0 bytes) with no table, index or view. */
+static int holds_nothing(vs_store *st)
+{
+	sqlite3_stmt *q = NULL;
+	int none = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master",
+	                       -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		none = sqlite3_column_int64(q, 0) == 0;
+	sqlite3_finalize(q);
+	return none;
+}
+
 static void exists_error(const char *path, vs_error *err)
 {
 	vs_error_set(err, "%s: exists; use --resume to continue it or "
@@ -365,6 +378,11 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	vs_store_busy_init(&st->busy, st->db, st->path, def->lock_timeout);
+	/* A run killed in its first milliseconds leaves a 0-byte file or
+	 * one without a single table (the schema is made in one
+	 * transaction): it holds nothing to lose, and resuming makes it. */
+	if (!fresh && mode == VS_STORE_RESUME && holds_nothing(st))
+		fresh = 1;
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
 	if (!fresh && check_identity(st, meta, n_identity, def->plugins,

@@ -3,6 +3,7 @@ libraries on the plugin path, signals, a second writer, another program's
 lock, the WAL, kills in the first milliseconds."""
 import glob
 import os
+import random
 import shutil
 import signal
 import sqlite3
@@ -12,7 +13,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import VSWEEP, TempDirCase, query, run, scenario  # noqa
+from vsweep_e2e import (VSWEEP, TempDirCase, differences, query, run,  # noqa
+                        scenario)
 
 CIRCLE = scenario("circle.yaml")
 TWO_CARS = scenario("two_cars.yaml")
@@ -258,6 +260,38 @@ class SignalTest(Busy):
             if p.returncode == -sig:
                 self.assertFalse(os.path.exists(out))
         self.assertGreater(killed, 0)
+
+
+class EarlyKillTest(Busy):
+    N = 4
+
+    def test_killed_in_first_milliseconds_resumes(self):
+        sweep = self.write("sweep.yaml", sweep_text(self.N))
+        ref = self.path("ref.db")
+        rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o", ref)
+        self.assertEqual(rc, 0, err)
+        rnd = random.Random(13)
+        db = self.path("r.db")
+        for i in range(20):
+            for f in glob.glob(db + "*"):
+                os.remove(f)
+            p = self.start(db)
+            time.sleep(rnd.uniform(0, 0.1))
+            p.kill()
+            p.communicate()
+            # Today a kill in the first ~50 ms could leave a 0-byte or
+            # schema-less file that --resume refused forever.
+            rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o", db,
+                             "--resume")
+            self.assertEqual(rc, 0, "kill %d: %s" % (i, err))
+            self.assertEqual(differences(db, ref), [], i)
+
+    def test_other_files_are_still_refused(self):
+        db = self.write("notes.db", "not a database at all\n")
+        rc, _, err = run("run", CIRCLE, "-o", db, "--resume")
+        self.assertEqual(rc, 2, err)
+        with open(db) as f:
+            self.assertEqual(f.read(), "not a database at all\n")
 
 
 if __name__ == "__main__":
