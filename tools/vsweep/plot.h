@@ -220,6 +220,16 @@ int plot_actor_index(const plot_data *d, int64_t actor_id);
  * span; decimals needed to print its multiples. */
 double plot_nice_step(double span, int n, int *decimals);
 
+/* The multiples of step in [lo, hi] (hi widened by slack * step):
+ * (*i0 + k) * step for k = 0 .. the returned count - 1, at most
+ * PLOT_MAX_TICKS; 0 when the
+ * axis cannot be ticked — a bound not finite, or a step below the
+ * precision of the values (positions of 1e17 m), where adding the step
+ * would never move on. */
+#define PLOT_MAX_TICKS 200
+int plot_ticks(double lo, double hi, double step, double slack,
+               double *i0);
+
 /* Path data ` d="..."/>` through (X, Y) = (a[0] x + a[1], a[2] y + a[3]),
  * 3 decimals: "M" at the first point, then "L" and implicit line-tos. A
  * point with a non-finite coordinate is left out and the line breaks

@@ -73,19 +73,22 @@ static void axis_ticks(FILE *f, const plot_data *d, const axes *a)
 	int dt, dv;
 	double st = plot_nice_step(a->t1 - a->t0, 10, &dt);
 	double sv = plot_nice_step(a->v1 - a->v0, 8, &dv);
+	double it, iv;
+	int nt = plot_ticks(a->t0, a->t1, st, 1e-9, &it);
+	int nv = plot_ticks(a->v0, a->v1, sv, 1e-9, &iv);
 	fputs("<g id=\"grid\" stroke=\"#e0e0e0\" stroke-width=\"1\">\n", f);
-	for (long i = (long)ceil(a->t0 / st); i * st <= a->t1 + st * 1e-9; i++)
+	for (double i = it; i < it + nt; i++)
 		fprintf(f, "<path d=\"M%.2f %.2fV%.2f\"/>\n", px(a, i * st), a->by,
 		        a->by + a->bh);
-	for (long i = (long)ceil(a->v0 / sv); i * sv <= a->v1 + sv * 1e-9; i++)
+	for (double i = iv; i < iv + nv; i++)
 		fprintf(f, "<path d=\"M%.2f %.2fH%.2f\"/>\n", a->bx, py(a, i * sv),
 		        a->bx + a->bw);
 	fputs("</g>\n<g id=\"ticks\" font-size=\"11\" fill=\"#333\">\n", f);
-	for (long i = (long)ceil(a->t0 / st); i * st <= a->t1 + st * 1e-9; i++)
+	for (double i = it; i < it + nt; i++)
 		fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">"
 		        "%.*f</text>\n", px(a, i * st), a->by + a->bh + 15, dt,
 		        i * st);
-	for (long i = (long)ceil(a->v0 / sv); i * sv <= a->v1 + sv * 1e-9; i++)
+	for (double i = iv; i < iv + nv; i++)
 		fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">"
 		        "%.*f</text>\n", a->bx - 6, py(a, i * sv) + 4, dv, i * sv);
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\" "

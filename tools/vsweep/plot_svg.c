@@ -131,6 +131,24 @@ double plot_nice_step(double span, int n, int *decimals)
 	return step;
 }
 
+int plot_ticks(double lo, double hi, double step, double slack,
+               double *i0)
+{
+	*i0 = 0;
+	if (!isfinite(lo) || !isfinite(hi) || !(step > 0) || !isfinite(step))
+		return 0;
+	double a = ceil(lo / step) * step;
+	double b = hi + step * slack;
+	if (!isfinite(a) || !isfinite(b) || a > b)
+		return 0;
+	double n = floor((b - a) / step) + 1;
+	if (!(n >= 1) || n > PLOT_MAX_TICKS || a + step == a ||
+	    b - step == b)
+		return 0;
+	*i0 = ceil(lo / step);
+	return (int)n;
+}
+
 void plot_path(FILE *f, const double *x, const double *y, int n,
                const double a[4])
 {
@@ -149,9 +167,40 @@ void plot_path(FILE *f, const double *x, const double *y, int n,
 	fputs("\"/>\n", f);
 }
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 when s does
+ * not start one (a Latin-1 file name, a cut sequence, an overlong form). */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 :
+	        (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	if (n == 0 || (n == 2 && s[0] < 0xc2) || (n == 4 && s[0] > 0xf4))
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) ||
+	    (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+	    (n == 4 && s[0] == 0xf0 && s[1] < 0x90) ||
+	    (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
 void plot_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
+		/* The file says it is UTF-8: a byte that is not is shown as
+		 * \xNN text (paths from other systems), never written raw. */
+		int n = utf8_len((const unsigned char *)s);
+		if (n == 0) {
+			fprintf(f, "\\x%02X", (unsigned)(unsigned char)*s);
+			continue;
+		}
+		if (n > 1) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n - 1;
+			continue;
+		}
 		switch (*s) {
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;

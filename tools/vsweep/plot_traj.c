@@ -168,23 +168,32 @@ static void grid(FILE *f, const plot_data *d, const view *v)
 		step = plot_nice_step(v->x1 - v->x0, 10, &dec);
 		stepy = plot_nice_step(v->y1 - v->y0, 8, &decy);
 	}
+	double ix, iy; /* grid line k is at (ix + k) * step */
+	int nx = plot_ticks(v->x0, v->x1, step, 0, &ix);
+	int ny = plot_ticks(v->y0, v->y1, stepy, 0, &iy);
 	fprintf(f, "<g id=\"grid\" data-step=\"%.12g\" stroke=\"#e0e0e0\" "
 	        "stroke-width=\"1\">\n", step);
-	for (double x = ceil(v->x0 / step) * step; x <= v->x1; x += step)
-		fprintf(f, "<path d=\"M%.2f %.2fV%.2f\"/>\n", sx(v, x), v->by,
+	for (int k = 0; k < nx; k++)
+		fprintf(f, "<path d=\"M%.2f %.2fV%.2f\"/>\n",
+		        sx(v, (ix + k) * step), v->by,
 		        v->by + v->bh);
-	for (double y = ceil(v->y0 / stepy) * stepy; y <= v->y1; y += stepy)
-		fprintf(f, "<path d=\"M%.2f %.2fH%.2f\"/>\n", v->bx, sy(v, y),
+	for (int k = 0; k < ny; k++)
+		fprintf(f, "<path d=\"M%.2f %.2fH%.2f\"/>\n", v->bx,
+		        sy(v, (iy + k) * stepy),
 		        v->bx + v->bw);
 	fputs("</g>\n<g id=\"ticks\" font-size=\"11\" fill=\"#333\">\n", f);
-	for (double x = ceil(v->x0 / step) * step; x <= v->x1; x += step)
+	for (int k = 0; k < nx; k++) {
+		double x = (ix + k) * step;
 		fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">"
 		        "%.*f</text>\n", sx(v, x), v->by + v->bh + 15, dec,
 		        fabs(x) < step / 2 ? 0.0 : x);
-	for (double y = ceil(v->y0 / stepy) * stepy; y <= v->y1; y += stepy)
+	}
+	for (int k = 0; k < ny; k++) {
+		double y = (iy + k) * stepy;
 		fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">"
 		        "%.*f</text>\n", v->bx - 6, sy(v, y) + 4, decy,
 		        fabs(y) < stepy / 2 ? 0.0 : y);
+	}
 	fprintf(f, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"12\">%s</text>\n",
 	        v->bx, v->by + v->bh + 38, d->lateral ? "s along the lane "
 	        "(m)" : "x (m, east)");

@@ -110,8 +110,10 @@ static void ticks(FILE *f, range r, double a, double b, int y, double x0,
 {
 	int dec;
 	double step = plot_nice_step(r.hi - r.lo, y ? 5 : 6, &dec);
-	for (double v = ceil(r.lo / step) * step; v <= r.hi + step * 1e-9;
-	     v += step) {
+	double i0;
+	int n = plot_ticks(r.lo, r.hi, step, 1e-9, &i0);
+	for (int k = 0; k < n; k++) {
+		double v = (i0 + k) * step;
 		double p = map_lin(v, r, a, b);
 		double shown = fabs(v) < step / 2 ? 0.0 : v;
 		if (y)

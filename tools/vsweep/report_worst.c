@@ -163,14 +163,21 @@ static void frame_ticks(FILE *f, const frame *r, const char *xl,
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 	        "fill=\"#fafafa\" stroke=\"#444\"/>\n", M, M, W - 2 * M,
 	        H - 2 * M);
-	for (double v = ceil(r->x0 / stx) * stx; v <= r->x1; v += stx)
+	double ix, iy;
+	int nx = plot_ticks(r->x0, r->x1, stx, 0, &ix);
+	int ny = plot_ticks(r->y0, r->y1, sty, 0, &iy);
+	for (int k = 0; k < nx; k++) {
+		double v = (ix + k) * stx;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
 		        "%.*f</text>\n", fx(r, v), H - M + 14, dx,
 		        fabs(v) < stx / 2 ? 0.0 : v);
-	for (double v = ceil(r->y0 / sty) * sty; v <= r->y1; v += sty)
+	}
+	for (int k = 0; k < ny; k++) {
+		double v = (iy + k) * sty;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
 		        "%.*f</text>\n", M - 4, fy(r, v) + 4, dy,
 		        fabs(v) < sty / 2 ? 0.0 : v);
+	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
 	        "</text>\n<text transform=\"translate(12 %.1f) rotate(-90)\" "
 	        "text-anchor=\"middle\">%s</text>\n", W / 2, H - 8, xl, H / 2,
