@@ -69,7 +69,12 @@ static void fmi2_logger(void *env, const char *instance_name,
 	char buf[512];
 	va_list ap;
 	va_start(ap, message);
+	/* FMI 2's logger takes the FMU's printf format: it cannot be a
+	 * literal here (clang's -Wformat-nonliteral says so). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	vsnprintf(buf, sizeof buf, message ? message : "", ap);
+#pragma GCC diagnostic pop
 	va_end(ap);
 	take_message(env, (int)status, category, buf);
 }

@@ -40,7 +40,8 @@ typedef struct fmu_md {
 } fmu_md;
 
 /* Reads dir/modelDescription.xml; fmu names the archive in messages.
- * 0, or -1 with err set. */
+ * 0, or -1 with err set; md is to be freed with vs_fmu_md_free either
+ * way. */
 int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
                    vs_error *err);
 void vs_fmu_md_free(fmu_md *md);

@@ -3,10 +3,13 @@
 repository's scenarios, sweeps and test inputs; prints the executions and
 fails on any crash (libFuzzer's own exit status).
 
-  run_fuzz.py FUZZER {scenario|sweep|variant} SECONDS [-- extra libFuzzer args]
+  run_fuzz.py FUZZER {scenario|sweep|variant|odr|fmu} SECONDS [-- extra libFuzzer args]
 
 Long run (hours, keeps the corpus it grows):
   build-fuzz/tests/fuzz/fuzz_sweep -max_total_time=3600 corpus/ seeds/
+or, with this script's seeds (odr: tests/data/xodr; fmu: the descriptions
+tests/fmu/make_fmu.py writes):
+  tests/fuzz/run_fuzz.py build-fuzz/tests/fuzz/fuzz_odr odr 3600
 """
 import glob
 import os
@@ -26,15 +29,30 @@ def is_sweep(text):
 
 
 seeds = []
+if kind == "odr":
+    for path in sorted(glob.glob(os.path.join(root, "tests", "data", "xodr",
+                                              "*.xodr"))):
+        seeds.append(open(path, "rb").read())
+elif kind == "fmu":
+    sys.path.insert(0, os.path.join(root, "tests", "fmu"))
+    import make_fmu  # noqa: E402
+    for fmi in (2, 3):
+        for start in (False, True):
+            for fail in (False, True):
+                seeds.append(make_fmu.description(fmi, "st", start, fail,
+                                                  fail).encode())
+yaml = kind in ("scenario", "sweep", "variant")
 for path in sorted(glob.glob(os.path.join(root, "scenarios", "*.yaml")) +
-                   glob.glob(os.path.join(root, "tests", "**", "*.yaml"), recursive=True)):
+                   glob.glob(os.path.join(root, "tests", "**", "*.yaml"),
+                             recursive=True)) if yaml else []:
     text = open(path, "rb").read()
     sweep = is_sweep(text.decode("utf-8", "replace"))
     if (kind == "scenario") != sweep:
         seeds.append(text)
 # Scenario and sweep snippets embedded in the unit tests (C string
 # literals, possibly split over lines).
-for path in glob.glob(os.path.join(root, "tests", "unit", "*", "*.c")):
+for path in glob.glob(os.path.join(root, "tests", "unit", "*", "*.c")) \
+        if yaml else []:
     src = re.sub(r'"\s*\n\s*"', "", open(path).read())
     for m in re.finditer(r'"(vsweep: 1\\n(?:[^"\\]|\\.)*)"', src):
         text = m.group(1).encode().decode("unicode_escape")
