@@ -142,6 +142,11 @@ static int read_poly(reader *rd, const xmlNode *n, const char *s_name,
 
 static int read_link(reader *rd, const xmlNode *n, odr_link *l)
 {
+	/* A road has one of each; a second would overwrite the first
+	 * (found by fuzzing: its id leaked). */
+	if (l->has)
+		return fail(rd, n, "<%s> is given twice in one <link>",
+		            (const char *)n->name);
 	char *type = NULL, *cp = attr(n, "contactPoint");
 	if (str_attr(rd, n, "elementType", &type) ||
 	    str_attr(rd, n, "elementId", &l->id)) {

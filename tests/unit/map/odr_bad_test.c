@@ -36,6 +36,12 @@ typedef struct bad_odr {
 } bad_odr;
 
 static const bad_odr bad_odrs[] = {
+	/* found by fuzz_odr: the first successor's id leaked */
+	{HEAD "<road id=\"r\" length=\"10\">\n<link><successor elementType="
+	 "\"road\" elementId=\"a\"/><successor elementType=\"road\" "
+	 "elementId=\"b\"/></link>\n<planView>\n" OK_PLAN "</planView>\n"
+	 "<lanes>\n" OK_LANES "</lanes>\n</road>\n" END,
+	 "5:1: <successor> is given twice in one <link>"},
 	{HEAD ROAD("", GEOM("0", "10", "<clothoid/>"), OK_LANES) END,
 	 "6:1: <geometry>: unknown shape <clothoid> (vsweep reads line, arc, "
 	 "spiral, poly3, paramPoly3)"},
