@@ -182,15 +182,18 @@ CREATE VIEW actor_state AS
   FROM variant v CROSS JOIN state s
     ON s.rowid BETWEEN v.row_lo AND v.row_hi;
 
--- Pose = [R t; 0 0 0 1], R = Rz(yaw) Ry(pitch) Rx(roll), row-major.
+-- Pose = [R t; 0 0 0 1], R = Rz(yaw) Rx(pitch) Ry(roll), row-major:
+-- heading, then pitch about the actor's X (right) axis, nose up positive,
+-- then roll about its Y (forward) axis (results version 2; version 1
+-- turned Ry(pitch) Rx(roll), backwards for a frame whose Y points forward).
 -- The poses use SQL math functions (SQLite 3.35+, built in by default).
 CREATE VIEW actor_pose AS
   SELECT variant_id, actor_id, step, t,
-         cy * cp AS m11, cy * sp * sr - sy * cr AS m12,
-         cy * sp * cr + sy * sr AS m13, x AS m14,
-         sy * cp AS m21, sy * sp * sr + cy * cr AS m22,
-         sy * sp * cr - cy * sr AS m23, y AS m24,
-         0.0 - sp AS m31, cp * sr AS m32, cp * cr AS m33, z AS m34,
+         cy * cr - sy * sp * sr AS m11, 0.0 - sy * cp AS m12,
+         cy * sr + sy * sp * cr AS m13, x AS m14,
+         sy * cr + cy * sp * sr AS m21, cy * cp AS m22,
+         sy * sr - cy * sp * cr AS m23, y AS m24,
+         0.0 - cp * sr AS m31, sp AS m32, cp * cr AS m33, z AS m34,
          0.0 AS m41, 0.0 AS m42, 0.0 AS m43, 1.0 AS m44
   FROM (SELECT v.variant_id AS variant_id, s.actor_id AS actor_id,
                s.step AS step,

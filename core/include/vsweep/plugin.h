@@ -72,7 +72,10 @@ typedef enum vs_log_level {
 /* The state of one actor at one step; what the host stores. */
 typedef struct vs_state {
 	double x, y, z;          /* m, actor origin, world frame */
-	double roll, pitch, yaw; /* rad, R = Rz(yaw) Ry(pitch) Rx(roll) */
+	double roll, pitch, yaw; /* rad, R = Rz(yaw) Rx(pitch) Ry(roll):
+	                            pitch about the actor's X (right)
+	                            axis, nose up +; roll about its Y
+	                            (forward) axis (results version 2) */
 	double vx, vy, vz;       /* m/s, velocity of the origin, world frame */
 	double wx, wy, wz;       /* rad/s, angular velocity, world frame */
 	double speed;            /* m/s, signed, along the actor's +Y */
