@@ -395,6 +395,7 @@ static const vs_plugin descriptor = {
 	.vehicle_step = NULL,
 	.behaviour_step = wp_step,
 	.destroy = wp_destroy,
+	.follows_route = 1,
 };
 
 VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)

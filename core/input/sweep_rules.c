@@ -75,6 +75,22 @@ int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
 				return -1;
 			}
 		}
+		const vs_loaded_plugin *b = a->behaviour.loaded;
+		int route = ch->prop == VS_PROP_WAYPOINTS ||
+		            ch->prop == VS_PROP_YAW ||
+		            (ch->prop == VS_PROP_SPEED && ch->n > 1);
+		if (route && b && !vs_plugin_follows_route(b->desc)) {
+			/* The change would be stored and have no effect. */
+			vs_error_at(c->err, path, ch->mark,
+			            "actor %lld: its behaviour '%s' does not "
+			            "follow a route, so a %s change has no "
+			            "effect (use a behaviour that does, such "
+			            "as waypoints)", id, b->desc->name,
+			            ch->prop == VS_PROP_SPEED
+			                ? "speed vector"
+			                : vs_sweep_prop_name(ch->prop));
+			return -1;
+		}
 		if (ch->prop == VS_PROP_YAW &&
 		    (!vs_change_find(set, ch->actor, VS_PROP_WAYPOINTS) ||
 		     !vs_change_find(set, ch->actor, VS_PROP_SPEED))) {

@@ -265,6 +265,11 @@ typedef struct vs_plugin {
 	/* What the plugin writes into vs_create_args.outputs each step. */
 	const vs_output *outputs;
 	size_t n_outputs;
+	/* Behaviours: 1 when the behaviour follows the actor's route
+	 * (waypoints, their speeds and yaws), 0 when it ignores it. A sweep
+	 * that changes the route of an actor whose behaviour does not follow
+	 * one is refused (its change would have no effect). */
+	uint32_t follows_route;
 } vs_plugin;
 
 typedef const vs_plugin *(*vs_entry_fn)(const vs_host *host);

@@ -324,6 +324,13 @@ static const bad_case bad_cases[] = {
 	 "waypoint"},
 	{V "[{actor: 3, speed: 1, waypoints: [[0,0,0],[1,0,0]]}]\n",
 	 "w.yaml:4:31: actor 3: has no behaviour to follow waypoints"},
+	/* a route change on a behaviour that follows no route */
+	{V "[{actor: 1, speed: 1, waypoints: [[0,0,0],[1,0,0]]}]\n",
+	 "w.yaml:4:31: actor 1: its behaviour 'constant_steer' does not "
+	 "follow a route, so a waypoints change has no effect"},
+	{V "[{actor: 1, speed: [1, 2]}]\n",
+	 "w.yaml:4:21: actor 1: its behaviour 'constant_steer' does not "
+	 "follow a route, so a speed vector change has no effect"},
 	{V "[{actor: 2, speed: 1, waypoints: [[0,0,0]]}]\n",
 	 "w.yaml:4:42: waypoints: needs at least 2 rows, got 1"},
 	{V "[{actor: 2, speed: 1, waypoints: [[0,0,0],[0,0,0]]}]\n",
