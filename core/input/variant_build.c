@@ -111,6 +111,8 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 		return 0;
 	case VS_PROP_YAW:
 		replace(&a->yaw, &a->n_yaw, ch->values, ch->n);
+		if (!a->has_start) /* it starts with heading yaw[0] */
+			vs_actor_spec_start_from_waypoints(a);
 		return 0;
 	case VS_PROP_START:
 		/* A start given in part keeps the rest of the one the seed

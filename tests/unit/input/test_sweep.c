@@ -49,6 +49,26 @@ static const char design_list[] =
 	"  - list:\n"
 	"      - [{actor: 1, dimension: {length: 5}}]\n";
 
+/* A route with yaws starts with heading yaw[0] (DESIGN.md, "Variations"),
+ * not facing its second waypoint (here +Y, yaw 0). */
+START_TEST(yaw_change_sets_start_heading)
+{
+	vs_error err;
+	vs_sweep *sw = parse("vsweep: 1\nblocks:\n  - list:\n      - [{actor: "
+	                     "2, speed: 5, waypoints: [[0,0,0],[0,60,0]], "
+	                     "yaw: [0.4, 0]}]\n", &err);
+	ck_assert_msg(sw, "%s", err.msg);
+	char *json = NULL;
+	vs_scenario *v = vs_sweep_variant(sw, seed, 0, &json, &err);
+	ck_assert_msg(v, "%s", err.msg);
+	ck_assert_double_eq(v->actors[1].start_yaw, 0.4);
+	ck_assert_double_eq(v->actors[1].start_pos[1], 0);
+	free(json);
+	vs_scenario_destroy(v);
+	vs_sweep_destroy(sw);
+}
+END_TEST
+
 START_TEST(list_blocks)
 {
 	vs_error err;
@@ -426,6 +446,7 @@ static Suite *sweep_suite(void)
 	TCase *tc = tcase_create("good");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, list_blocks);
+	tcase_add_test(tc, yaw_change_sets_start_heading);
 	tcase_add_loop_test(tc, good_variant, 0,
 	                    sizeof good_cases / sizeof good_cases[0]);
 	tcase_add_test(tc, single);

@@ -4,6 +4,7 @@
  * geometry of the path the waypoints describe. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,6 +348,55 @@ START_TEST(corner_hermite)
 }
 END_TEST
 
+/* With yaw given, the actor passes waypoint i with heading yaw[i] within
+ * 0.02 rad (DESIGN.md, "Variations"): the heading at the step where its
+ * origin is nearest each waypoint, on routes whose curvature a sedan
+ * reaches (a corner, an S, a lane change with diagonal yaws). */
+START_TEST(headings_at_waypoints)
+{
+	static const double wp[3][12] = {
+		{0, 0, 0, 50, 0, 0, 80, 30, 0, 80, 80, 0},
+		{0, 0, 0, 40, 20, 0, 80, 0, 0, 120, 20, 0},
+		{0, 0, 0, 40, 0, 0, 60, 4, 0, 100, 4, 0}};
+	static const double yaw[3][4] = {
+		{-PI / 2, -PI / 2, 0, 0},
+		{-PI / 2, -PI / 4, -PI * 3 / 4, -PI / 2},
+		{-PI / 2, -PI / 2 + 0.2, -PI / 2, -PI / 2}};
+	static const double sp[] = {8};
+	vs_actor_info a = sedan_info();
+	a.waypoints = wp[_i];
+	a.n_waypoints = 4;
+	a.yaw = yaw[_i];
+	a.n_yaw = 4;
+	a.speed = sp;
+	run r;
+	run_start(&r, &a, wp[_i][0], wp[_i][1], yaw[_i][0]);
+	double best[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+	double head[4] = {yaw[_i][0], 0, 0, 0};
+	best[0] = 0;
+	while (r.k < 3000) {
+		run_step(&r);
+		for (int i = 1; i < 4; i++) {
+			double d = hypot(r.s.x - wp[_i][3 * i],
+			                 r.s.y - wp[_i][3 * i + 1]);
+			if (d < best[i] && r.s.speed > 0.5) {
+				best[i] = d;
+				head[i] = r.s.yaw;
+			}
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		double e = remainder(head[i] - yaw[_i][i], 2 * PI);
+		printf("route %d waypoint %d: heading off by %.4f rad, passed "
+		       "%.4f m away\n", _i, i + 1, e, best[i]);
+		ck_assert_msg(fabs(e) < 0.02 && best[i] < 0.2,
+		              "route %d waypoint %d: heading off by %g rad, "
+		              "passed %g m away", _i, i + 1, e, best[i]);
+	}
+	run_end(&r);
+}
+END_TEST
+
 /* A closed route (last waypoint = first): progress only moves forward, so
  * the actor goes round once and stops where it started instead of
  * "arriving" at once. */
@@ -444,6 +494,7 @@ static Suite *waypoints_suite(void)
 	tcase_add_test(tc, stops_at_last_waypoint);
 	tcase_add_test(tc, corner_arc);
 	tcase_add_test(tc, corner_hermite);
+	tcase_add_loop_test(tc, headings_at_waypoints, 0, 3);
 	tcase_add_test(tc, closed_loop);
 	tcase_add_test(tc, starts_from_rest);
 	tcase_add_test(tc, turns_around);
