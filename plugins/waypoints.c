@@ -52,6 +52,10 @@
  * length that starts at 0 would never leave the waypoint (ds/dt = k s, so
  * s stays 0), and one that ends at 0 would never arrive. m/s. */
 #define CREEP_SPEED 0.5
+/* The road-wheel limit a route's curvature is checked against, deg: the
+ * shipped vehicle models' default max_steer_deg (a behaviour cannot read
+ * its model's params). */
+#define MAX_STEER_DEG 45.0
 /* Tracking distance of a rear-axle path, in wheelbases (track()). */
 #define TRACK_L 2.0
 /* Waypoints closer than this to the previous one are merged (m). */
@@ -354,8 +358,25 @@ static vs_status wp_create(const vs_create_args *args, void **instance)
 		const double *pa = w + 3 * last, *pb = w + 3 * i;
 		if (hypot(pb[0] - pa[0], pb[1] - pa[1]) < MIN_SEGMENT)
 			continue; /* a repeated waypoint adds no path */
+		size_t from = f->n - 1;
 		add_segment(f, pa, pb, va, vb, yaw ? yaw + last : NULL,
 		            yaw ? yaw + i : NULL);
+		double k_max = 0; /* 1/m, the tightest bend of the piece */
+		for (size_t j = from; yaw && j + 1 < f->n; j++)
+			k_max = fmax(k_max, fabs(f->k[j]));
+		double k_reach = tan(MAX_STEER_DEG * PI / 180) / f->l;
+		if (k_max > k_reach) {
+			LOG(ctx, VS_LOG_ERROR,
+			    "waypoints: actor %s (ID %lld): waypoint %zu cannot "
+			    "be met with its yaw: the path from waypoint %zu "
+			    "bends to a radius of %.3g m, tighter than the "
+			    "vehicle's %.3g m (wheelbase %g m, steer %g deg)",
+			    who, (long long)a->id, i + 1, last + 1, 1 / k_max,
+			    1 / k_reach, f->l, MAX_STEER_DEG);
+			free(shift);
+			follower_free(f);
+			return VS_ERROR;
+		}
 		last = i;
 	}
 	free(shift);

@@ -397,6 +397,37 @@ START_TEST(headings_at_waypoints)
 }
 END_TEST
 
+/* A route whose yaws ask for a bend tighter than the vehicle turns (a
+ * sedan of wheelbase 3 m at 45 deg: radius 3 m) fails at create, naming
+ * the waypoint: a 2 m jog sideways in 2 m with both ends heading +X. */
+START_TEST(unreachable_yaw_fails)
+{
+	static const double wp[] = {0, 0, 0, 40, 0, 0, 42, 2, 0};
+	static const double yaw[] = {-PI / 2, -PI / 2, -PI / 2};
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/waypoints.so", &lp);
+	vs_actor_info a = sedan_info();
+	a.waypoints = wp;
+	a.n_waypoints = 3;
+	a.yaw = yaw;
+	a.n_yaw = 3;
+	vs_create_args args = {sizeof args, &a, NULL, NULL, &fake_host, NULL,
+	                       NULL};
+	void *b = NULL;
+	fake_log_clear();
+	ck_assert_int_eq(lp.desc->create(&args, &b), VS_ERROR);
+	ck_assert_ptr_null(b);
+	ck_assert_msg(strstr(fake_log_text(), "waypoint 3 cannot be met"), "%s",
+	              fake_log_text());
+	/* the same jog over 40 m is within reach */
+	static const double wp2[] = {0, 0, 0, 40, 0, 0, 80, 2, 0};
+	a.waypoints = wp2;
+	b = create_ok(lp.desc, &a, NULL);
+	lp.desc->destroy(b);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
 /* A closed route (last waypoint = first): progress only moves forward, so
  * the actor goes round once and stops where it started instead of
  * "arriving" at once. */
@@ -495,6 +526,7 @@ static Suite *waypoints_suite(void)
 	tcase_add_test(tc, corner_arc);
 	tcase_add_test(tc, corner_hermite);
 	tcase_add_loop_test(tc, headings_at_waypoints, 0, 3);
+	tcase_add_test(tc, unreachable_yaw_fails);
 	tcase_add_test(tc, closed_loop);
 	tcase_add_test(tc, starts_from_rest);
 	tcase_add_test(tc, turns_around);
