@@ -373,6 +373,17 @@ static const bad_case bad_cases[] = {
 	{V "[{actor: 1, dimension: {front_overhang: 2, rear_overhang: 2.5}}]\n",
 	 "w.yaml:4:52: actor 1: front_overhang + rear_overhang (4.5 m) must be "
 	 "less than length (4 m) for a vehicle with 2 axles"},
+	/* impossible bodies (track 1.7 m, wheelbase 2.5 m, overhangs 0.8 and
+	 * 0.7 m; a length change keeps the axles, moving the rear bumper) */
+	{V "[{actor: 1, dimension.width: 1.5}]\n",
+	 "w.yaml:4:21: actor 1: track (1.7 m) must be narrower than the width "
+	 "(1.5 m)"},
+	{V "[{actor: 1, dimension.length: 3}]\n",
+	 "w.yaml:4:21: actor 1: axle 2 (y = -1.8 m) lies outside the body "
+	 "(length 3 m): an axle must be inside the body"},
+	{V "[{actor: 1, dimension.length: 2}]\n",
+	 "w.yaml:4:21: actor 1: length (2 m) must be longer than the wheelbase "
+	 "(2.5 m)"},
 	{V "[{actor: 1, start.position: [1, 2]}]\n",
 	 "w.yaml:4:37: start.position: expected a list of 3 numbers, got 2"},
 	{V "[{actor: 1, start: {position: [1, 2, 3], x: 1}}]\n",
