@@ -185,6 +185,14 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 		if (!strcmp(d->field, "s") || !strcmp(d->field, "offset"))
 			return lane_start(v, a, ch, path, err);
 		return 0;
+	case VS_PROP_ATTACH:
+		/* offset in m; heading and slope in degrees, as the
+		 * scenario's attach: takes them (input/attach.c) */
+		memcpy(member(a, d), ch->values,
+		       (size_t)ch->n * sizeof *ch->values);
+		if (strcmp(d->field, "offset"))
+			*member(a, d) *= VS_PI / 180;
+		return 0;
 	case VS_PROP_DIMENSION: /* all of the actor's at once, in order */
 		if (vs_change_find(set, ch->actor, ch->prop) != ch)
 			return 0;

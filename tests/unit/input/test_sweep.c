@@ -275,7 +275,8 @@ typedef struct bad_case {
 	"allowed: actor, speed, waypoints, yaw, dimension, dimension.length, " \
 	"dimension.width, dimension.height, dimension.front_overhang, "       \
 	"dimension.rear_overhang, start, start.position, start.yaw, start.x, " \
-	"start.y, start.z, start.s, start.offset, param, value"
+	"start.y, start.z, start.s, start.offset, attach, attach.offset, "    \
+	"attach.heading, attach.slope, param, value"
 
 static const bad_case bad_cases[] = {
 	/* the file */
@@ -325,7 +326,7 @@ static const bad_case bad_cases[] = {
 	{V "[{speed: 1}]\n", "w.yaml:4:10: change: missing required key 'actor'"},
 	{V "[{actor: 1}]\n",
 	 "w.yaml:4:10: change: actor 1: give a property to change (speed, "
-	 "waypoints, yaw, dimension, start or param)"},
+	 "waypoints, yaw, dimension, start, attach or param)"},
 	{V "[{actor: 1, colour: 1}]\n",
 	 "w.yaml:4:21: unknown key 'colour' in change; " ALLOWED_CHANGE},
 	/* varyActorProperties' limitations */

@@ -81,8 +81,8 @@ static const bad_case bad_cases[] = {
 	 "speed, waypoints, yaw, dimension.length, dimension.width, "
 	 "dimension.height, dimension.front_overhang, dimension.rear_overhang, "
 	 "start.position, start.yaw, start.x, start.y, start.z, start.s, "
-	 "start.offset, param, value, "
-	 "values"},
+	 "start.offset, attach.offset, attach.heading, attach.slope, param, "
+	 "value, values"},
 	{G "{speed: {values: [1]}}\n",
 	 "w.yaml:4:9: grid axis: missing required key 'actor'"},
 	{G "{actor: 9, speed: {values: [1]}}\n",
