@@ -52,6 +52,12 @@
  * length that starts at 0 would never leave the waypoint (ds/dt = k s, so
  * s stays 0), and one that ends at 0 would never arrive. m/s. */
 #define CREEP_SPEED 0.5
+/* The road-wheel limit a route's curvature is checked against, deg: the
+ * shipped vehicle models' default max_steer_deg (a behaviour cannot read
+ * its model's params). */
+#define MAX_STEER_DEG 45.0
+/* Tracking distance of a rear-axle path, in wheelbases (track()). */
+#define TRACK_L 2.0
 /* Waypoints closer than this to the previous one are merged (m). */
 #define MIN_SEGMENT 1e-6
 /* At reset a later part of the path must be this much nearer (m) to beat
@@ -66,9 +72,12 @@ typedef struct follower {
 	double *x, *y;   /* m, world, path points */
 	double *s;       /* m, arc length at each point */
 	double *v;       /* m/s, speed at each point */
+	double *th;      /* rad, path tangent from +X at each point */
+	double *k;       /* 1/m, curvature of each piece (+ = left) */
 	double l;        /* m, wheelbase */
 	double ry;       /* m, rear axle y in the actor frame */
 	double ratio;    /* steering wheel : road wheel of its vehicle model */
+	int rear_path;   /* 1: the path is the rear axle's (yaw given) */
 	double s_prog;   /* m, progress of the origin along the path */
 	size_t seg;      /* piece index holding s_prog */
 } follower;
@@ -87,6 +96,8 @@ static void follower_free(follower *f)
 	free(f->y);
 	free(f->s);
 	free(f->v);
+	free(f->th);
+	free(f->k);
 	free(f);
 }
 
@@ -97,6 +108,29 @@ static void add_point(follower *f, double x, double y, double v)
 	f->y[i] = y;
 	f->s[i] = i ? f->s[i - 1] + hypot(x - f->x[i - 1], y - f->y[i - 1]) : 0;
 	f->v[i] = v;
+	f->th[i] = i ? atan2(y - f->y[i - 1], x - f->x[i - 1]) : 0.0;
+	f->k[i] = 0.0;
+}
+
+/* The exact tangent angle th (rad, from +X) and curvature k (1/m) of the
+ * Hermite curve at u (the tracking controller steers by them, not by the
+ * chords). */
+static void hermite_frame(double u, const double *pa, const double *pb,
+                          double m0x, double m0y, double m1x, double m1y,
+                          double *th, double *k)
+{
+	double u2 = u * u;
+	double d00 = 6 * u2 - 6 * u, d10 = 3 * u2 - 4 * u + 1;
+	double d01 = -6 * u2 + 6 * u, d11 = 3 * u2 - 2 * u;
+	double e00 = 12 * u - 6, e10 = 6 * u - 4, e01 = -12 * u + 6,
+	       e11 = 6 * u - 2;
+	double dx = d00 * pa[0] + d10 * m0x + d01 * pb[0] + d11 * m1x;
+	double dy = d00 * pa[1] + d10 * m0y + d01 * pb[1] + d11 * m1y;
+	double ex = e00 * pa[0] + e10 * m0x + e01 * pb[0] + e11 * m1x;
+	double ey = e00 * pa[1] + e10 * m0y + e01 * pb[1] + e11 * m1y;
+	double sp = hypot(dx, dy);
+	*th = atan2(dy, dx);
+	*k = sp > 0 ? (dx * ey - dy * ex) / (sp * sp * sp) : 0.0;
 }
 
 /* Appends the piece from waypoint a to b (a already on the path). */
@@ -125,6 +159,17 @@ static void add_segment(follower *f, const double *pa, const double *pb,
 			y = pb[1];
 		}
 		add_point(f, x, y, 0.0);
+		/* the tangent at both ends of the piece (at a waypoint both
+		 * segments have it: the curve is C1), the curvature at its
+		 * middle (it jumps at a waypoint: no piece mixes two) */
+		double unused;
+		hermite_frame(u, pa, pb, m0x, m0y, m1x, m1y, &f->th[f->n - 1],
+		              &unused);
+		hermite_frame(u - 0.5 / PIECES, pa, pb, m0x, m0y, m1x, m1y,
+		              &unused, &f->k[f->n - 2]);
+		if (k == 1)
+			hermite_frame(0.0, pa, pb, m0x, m0y, m1x, m1y,
+			              &f->th[first], &unused);
 	}
 	/* Speeds linear in the arc length of the sampled curve. */
 	double s0 = f->s[first], len = f->s[f->n - 1] - s0;
@@ -268,8 +313,10 @@ static vs_status wp_create(const vs_create_args *args, void **instance)
 		f->y = malloc(cap * sizeof *f->y);
 		f->s = malloc(cap * sizeof *f->s);
 		f->v = malloc(cap * sizeof *f->v);
+		f->th = malloc(cap * sizeof *f->th);
+		f->k = malloc(cap * sizeof *f->k);
 	}
-	if (!f || !f->x || !f->y || !f->s || !f->v) {
+	if (!f || !f->x || !f->y || !f->s || !f->v || !f->th || !f->k) {
 		follower_free(f);
 		LOG(ctx, VS_LOG_ERROR, "waypoints: out of memory");
 		return VS_ERROR;
@@ -282,6 +329,26 @@ static vs_status wp_create(const vs_create_args *args, void **instance)
 	size_t p = a->n_speed;
 	size_t last = 0; /* the waypoint at the path's end so far */
 	const double *w = a->waypoints;
+	double *shift = NULL;
+	if (yaw) {
+		/* With yaws the path is the rear axle's: through R_i = W_i +
+		 * ry (-sin yaw_i, cos yaw_i) along the headings. A rear axle
+		 * on it has the path's heading (it has no lateral slip), so
+		 * the origin passes W_i heading yaw_i. */
+		shift = malloc(3 * m * sizeof *shift);
+		if (!shift) {
+			follower_free(f);
+			LOG(ctx, VS_LOG_ERROR, "waypoints: out of memory");
+			return VS_ERROR;
+		}
+		for (size_t i = 0; i < m; i++) {
+			shift[3 * i] = w[3 * i] - f->ry * sin(yaw[i]);
+			shift[3 * i + 1] = w[3 * i + 1] + f->ry * cos(yaw[i]);
+			shift[3 * i + 2] = w[3 * i + 2];
+		}
+		w = shift;
+		f->rear_path = 1;
+	}
 	add_point(f, w[0], w[1], a->speed[0]);
 	for (size_t i = 1; i < m; i++) {
 		/* v_i = speed[min(i, P - 1)]: P < M repeats the last value,
@@ -291,10 +358,28 @@ static vs_status wp_create(const vs_create_args *args, void **instance)
 		const double *pa = w + 3 * last, *pb = w + 3 * i;
 		if (hypot(pb[0] - pa[0], pb[1] - pa[1]) < MIN_SEGMENT)
 			continue; /* a repeated waypoint adds no path */
+		size_t from = f->n - 1;
 		add_segment(f, pa, pb, va, vb, yaw ? yaw + last : NULL,
 		            yaw ? yaw + i : NULL);
+		double k_max = 0; /* 1/m, the tightest bend of the piece */
+		for (size_t j = from; yaw && j + 1 < f->n; j++)
+			k_max = fmax(k_max, fabs(f->k[j]));
+		double k_reach = tan(MAX_STEER_DEG * PI / 180) / f->l;
+		if (k_max > k_reach) {
+			LOG(ctx, VS_LOG_ERROR,
+			    "waypoints: actor %s (ID %lld): waypoint %zu cannot "
+			    "be met with its yaw: the path from waypoint %zu "
+			    "bends to a radius of %.3g m, tighter than the "
+			    "vehicle's %.3g m (wheelbase %g m, steer %g deg)",
+			    who, (long long)a->id, i + 1, last + 1, 1 / k_max,
+			    1 / k_reach, f->l, MAX_STEER_DEG);
+			free(shift);
+			follower_free(f);
+			return VS_ERROR;
+		}
 		last = i;
 	}
+	free(shift);
 	if (f->n < 2) {
 		LOG(ctx, VS_LOG_ERROR,
 		    "waypoints: actor %s (ID %lld): all waypoints are at the "
@@ -313,40 +398,32 @@ static double lookahead(const follower *f, double v)
 	return ld > LD_MIN_WHEELBASES * f->l ? ld : LD_MIN_WHEELBASES * f->l;
 }
 
+/* The point the path is for: the rear axle (yaw given) or the origin. */
+static void tracked_point(const follower *f, const vs_state *st, double *x,
+                          double *y)
+{
+	double r = f->rear_path ? f->ry : 0.0;
+	*x = st->x - r * sin(st->yaw);
+	*y = st->y + r * cos(st->yaw);
+}
+
 /* Starts at the point of the whole path nearest the start position. */
 static vs_status wp_reset(void *instance, vs_state *state)
 {
 	follower *f = instance;
 	f->s_prog = 0;
 	f->seg = 0;
-	project(f, state->x, state->y, 0, 0.0, INFINITY, START_TIE);
+	double px, py;
+	tracked_point(f, state, &px, &py);
+	project(f, px, py, 0, 0.0, INFINITY, START_TIE);
 	return VS_OK;
 }
 
-static vs_status wp_step(void *instance, double t, double dt,
-                         const vs_state *self, vs_control *control)
+/* Pure pursuit from the rear axle toward the path Ld ahead of the
+ * origin's projection (so about Ld - ry from the rear axle), or the
+ * last waypoint when that is nearer. Returns the road-wheel angle, rad. */
+static double pursue(const follower *f, const vs_state *self, double v)
 {
-	follower *f = instance;
-	double s_end = f->s[f->n - 1];
-	/* Forward only, within what the actor can have covered since the
-	 * last step plus the pursuit distance: far less than any loop. */
-	double v_prev = fabs(self->speed);
-	double window = 2.0 * lookahead(f, v_prev) + 2.0 * v_prev * dt +
-	                fabs(f->ry) + 1.0; /* m */
-	project(f, self->x, self->y, f->seg, f->s_prog, f->s_prog + window,
-	        0.0);
-
-	double v = speed_at(f, f->seg, f->s_prog); /* m/s */
-	double left = s_end - f->s_prog;           /* m, to the last waypoint */
-	double v_cmd = v;
-	if (left <= 1e-9)
-		v_cmd = 0.0;
-	else if (v * dt > left)
-		v_cmd = left / dt; /* arrive at the end, not past it */
-
-	/* Pure pursuit from the rear axle toward the path Ld ahead of the
-	 * origin's projection (so about Ld - ry from the rear axle), or the
-	 * last waypoint when that is nearer. */
 	double h = self->yaw + PI / 2.0; /* heading from +X */
 	double fx = cos(h), fy = sin(h);
 	double rx = self->x + f->ry * fx, ry = self->y + f->ry * fy;
@@ -363,13 +440,65 @@ static vs_status wp_step(void *instance, double t, double dt,
 			sin_alpha = sin_alpha < 0 ? -1.0 : 1.0;
 		delta = atan(2.0 * f->l * sin_alpha / d);
 	}
+	return delta;
+}
+
+/* Tracking for a rear-axle path (yaw given): the curvature to command is
+ * the path's (feedforward) corrected by the lateral error e (m, + = left
+ * of the path) and the heading error (rad), c = kappa - e / L^2 -
+ * 2 sin(err) / L: a critically damped approach in distance, L = TRACK_L
+ * wheelbases. A kinematic bicycle turns its rear axle at curvature
+ * tan(delta) / l. Returns the road-wheel angle, rad. */
+static double track(const follower *f, const vs_state *self, double px,
+                    double py)
+{
+	size_t i = f->seg;
+	double len = f->s[i + 1] - f->s[i];
+	double u = len > 0 ? (f->s_prog - f->s[i]) / len : 0.0;
+	u = u < 0 ? 0 : (u > 1 ? 1 : u);
+	double th = f->th[i] + u * remainder(f->th[i + 1] - f->th[i], 2 * PI);
+	double kappa = f->k[i]; /* the piece's */
+	double qx = f->x[i] + u * (f->x[i + 1] - f->x[i]);
+	double qy = f->y[i] + u * (f->y[i + 1] - f->y[i]);
+	double e = cos(th) * (py - qy) - sin(th) * (px - qx);
+	double err = remainder(self->yaw + PI / 2.0 - th, 2 * PI);
+	double L = TRACK_L * f->l;
+	double c = kappa - e / (L * L) - 2.0 * sin(err) / L;
+	return atan(f->l * c);
+}
+
+static vs_status wp_step(void *instance, double t, double dt,
+                         const vs_state *self, vs_control *control)
+{
+	follower *f = instance;
+	double s_end = f->s[f->n - 1];
+	/* Forward only, within what the actor can have covered since the
+	 * last step plus the pursuit distance: far less than any loop. */
+	double v_prev = fabs(self->speed);
+	double window = 2.0 * lookahead(f, v_prev) + 2.0 * v_prev * dt +
+	                fabs(f->ry) + 1.0; /* m */
+	double px, py;
+	tracked_point(f, self, &px, &py);
+	project(f, px, py, f->seg, f->s_prog, f->s_prog + window, 0.0);
+
+	double v = speed_at(f, f->seg, f->s_prog); /* m/s */
+	double left = s_end - f->s_prog;           /* m, to the last waypoint */
+	double v_cmd = v;
+	if (left <= 1e-9)
+		v_cmd = 0.0;
+	else if (v * dt > left)
+		v_cmd = left / dt; /* arrive at the end, not past it */
+
+	double h = self->yaw + PI / 2.0; /* heading from +X */
+	double delta = f->rear_path ? track(f, self, px, py)
+	                            : pursue(f, self, v);
 	control->speed = v_cmd;
 	control->steering_wheel = delta * f->ratio;
 	if (!isfinite(control->speed) || !isfinite(control->steering_wheel)) {
 		LOG(f->host_ctx, VS_LOG_ERROR,
 		    "waypoints: non-finite control at t = %g s (state x %g, "
-		    "y %g, yaw %g)",
-		    t, self->x, self->y, self->yaw);
+		    "y %g, yaw %g, heading %g)",
+		    t, self->x, self->y, self->yaw, h);
 		return VS_ERROR;
 	}
 	return VS_OK;
@@ -395,6 +524,7 @@ static const vs_plugin descriptor = {
 	.vehicle_step = NULL,
 	.behaviour_step = wp_step,
 	.destroy = wp_destroy,
+	.follows_route = 1,
 };
 
 VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)

@@ -1,4 +1,4 @@
--- vsweep results schema, version 1.
+-- vsweep results schema, version 2 (meta format 'vsweep results 2').
 --
 -- Base tables are laid out for write speed and size; users query the views,
 -- whose names and columns are a contract (DESIGN.md, "Storage").
@@ -141,7 +141,8 @@ CREATE VIEW variant_info AS
 
 CREATE VIEW event AS
   SELECT e.variant_id AS variant_id,
-         e.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+         CAST(e.step * (SELECT num FROM step_decimal) AS REAL)
+           / (SELECT den FROM step_decimal) AS t,
          e.actor_id AS actor_id, e.kind AS kind,
          e.other_actor_id AS other_actor_id, e.detail AS detail
   FROM event_row e;
@@ -167,6 +168,30 @@ CREATE VIEW variant_summary AS
          s.max_jerk_actor AS max_jerk_actor_id
   FROM variant v LEFT JOIN summary s USING (variant_id);
 
+-- Exact time: t of step k is the double nearest the decimal k * step (so
+-- `WHERE t = 0.57` finds step 57 of a 0.01 s sweep), not the product of
+-- two doubles (0.5700000000000001). The step is written as the shortest
+-- decimal num / den (den a power of ten up to 10^12) whose double it is;
+-- k * num is an exact integer below 2^53 for k up to 10^7 and num below
+-- 10^8, and IEEE division rounds the quotient to the nearest double. A
+-- step no such decimal names (1/3 s) gets num = step and den = 1: t is
+-- then k * step.
+CREATE VIEW step_decimal AS
+  WITH pow10(den) AS (VALUES (1), (10), (100), (1000), (10000), (100000),
+                             (1000000), (10000000), (100000000),
+                             (1000000000), (10000000000), (100000000000),
+                             (1000000000000)),
+       d AS (SELECT m.value AS step,
+                    (SELECT den FROM pow10
+                     WHERE round(m.value * den) / den = m.value
+                     ORDER BY den LIMIT 1) AS den
+             FROM meta m WHERE m.key = 'step')
+  SELECT step,
+         CASE WHEN den IS NULL THEN step
+              ELSE CAST(round(step * den) AS INTEGER) END AS num,
+         coalesce(den, 1) AS den
+  FROM d;
+
 CREATE VIEW actor_info AS
   SELECT variant_id, actor_id, name, kind, parent_id, attach_type,
          length, width, height, wheel_count, vehicle_model, behaviour
@@ -174,7 +199,8 @@ CREATE VIEW actor_info AS
 
 CREATE VIEW actor_state AS
   SELECT v.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
-         s.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+         CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
+           / (SELECT den FROM step_decimal) AS t,
          s.x AS x, s.y AS y, s.z AS z,
          s.roll AS roll, s.pitch AS pitch, s.yaw AS yaw,
          s.vx AS vx, s.vy AS vy, s.vz AS vz,
@@ -182,19 +208,23 @@ CREATE VIEW actor_state AS
   FROM variant v CROSS JOIN state s
     ON s.rowid BETWEEN v.row_lo AND v.row_hi;
 
--- Pose = [R t; 0 0 0 1], R = Rz(yaw) Ry(pitch) Rx(roll), row-major.
+-- Pose = [R t; 0 0 0 1], R = Rz(yaw) Rx(pitch) Ry(roll), row-major:
+-- heading, then pitch about the actor's X (right) axis, nose up positive,
+-- then roll about its Y (forward) axis (results version 2; version 1
+-- turned Ry(pitch) Rx(roll), backwards for a frame whose Y points forward).
 -- The poses use SQL math functions (SQLite 3.35+, built in by default).
 CREATE VIEW actor_pose AS
   SELECT variant_id, actor_id, step, t,
-         cy * cp AS m11, cy * sp * sr - sy * cr AS m12,
-         cy * sp * cr + sy * sr AS m13, x AS m14,
-         sy * cp AS m21, sy * sp * sr + cy * cr AS m22,
-         sy * sp * cr - cy * sr AS m23, y AS m24,
-         0.0 - sp AS m31, cp * sr AS m32, cp * cr AS m33, z AS m34,
+         cy * cr - sy * sp * sr AS m11, 0.0 - sy * cp AS m12,
+         cy * sr + sy * sp * cr AS m13, x AS m14,
+         sy * cr + cy * sp * sr AS m21, cy * cp AS m22,
+         sy * sr - cy * sp * cr AS m23, y AS m24,
+         0.0 - cp * sr AS m31, sp AS m32, cp * cr AS m33, z AS m34,
          0.0 AS m41, 0.0 AS m42, 0.0 AS m43, 1.0 AS m44
   FROM (SELECT v.variant_id AS variant_id, s.actor_id AS actor_id,
                s.step AS step,
-               s.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+               CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
+           / (SELECT den FROM step_decimal) AS t,
                s.x AS x, s.y AS y, s.z AS z,
                cos(s.yaw) AS cy, sin(s.yaw) AS sy,
                cos(s.pitch) AS cp, sin(s.pitch) AS sp,
@@ -249,7 +279,8 @@ CREATE TABLE signal_row (
 CREATE VIEW actor_signal AS
   SELECT s.variant_id AS variant_id, s.actor_id AS actor_id,
          s.step AS step,
-         s.step * (SELECT value FROM meta WHERE key = 'step') AS t,
+         CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
+           / (SELECT den FROM step_decimal) AS t,
          n.name AS name, s.value AS value
   FROM signal_row s JOIN signal_name n ON n.id = s.name_id;
 

@@ -124,7 +124,8 @@ int vs_scenario_find_actor(const vs_scenario *scn, int64_t id);
 int vs_plugin_use_param(const vs_plugin_use *use, const char *name);
 
 /* Sets start_pos and start_yaw from the first two waypoints: the first
- * one, facing the second (RoadRunner yaw, in (-pi, pi]). Used when the file
+ * one, facing the second, or with yaw[0] when the route has yaws
+ * (RoadRunner yaw, in (-pi, pi]). Used when the file
  * gives no start (has_start 0), also when a variant changes the waypoints.
  * Does nothing with fewer than two waypoints. */
 void vs_actor_spec_start_from_waypoints(vs_actor_spec *a);

@@ -97,8 +97,10 @@ typedef enum vs_prop {
 	VS_PROP_DIMENSION,  /* field: length|width|height|front_overhang|
 	                       rear_overhang; values[0], m */
 	VS_PROP_PARAM,      /* field: "vehicle_model.X" or "behaviour.X" */
-	VS_PROP_START       /* field: "position" (3 values, m), "yaw" (rad),
+	VS_PROP_START,      /* field: "position" (3 values, m), "yaw" (rad),
 	                       or one coordinate "x", "y", "z" (m) */
+	VS_PROP_ATTACH      /* field: "offset" (3 values, m), "heading" or
+	                       "slope" (deg, as in the scenario) */
 } vs_prop;
 
 typedef struct vs_change {

@@ -154,9 +154,8 @@ static int check_set(ctx *c, const vs_change_set *set)
 			continue;
 		int idx = vs_scenario_find_actor(c->seed, ch->actor);
 		vs_actor_spec tmp = c->seed->actors[idx];
-		if (vs_sweep_apply_dimensions(
-			    &tmp, c->seed->assets[tmp.asset].n_axles, set, path,
-			    c->err))
+		if (vs_sweep_apply_dimensions(&tmp, &c->seed->assets[tmp.asset],
+		                              set, path, c->err))
 			return -1;
 	}
 	return 0;

@@ -66,6 +66,17 @@ const vs_prop_def vs_prop_defs[] = {
      VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_START,    M(start_offset),
      0, "m: a start in OpenDRIVE lane coordinates, moved across its lane "
         "(left > 0)"},
+{"attach.offset",        VS_PROP_ATTACH,    "offset",   "attach",
+     VS_SHAPE_VEC3,      VS_Y_ANY,      VS_APPLY_START,    M(attach.offset),
+     0, "m: the attached actor's offset from the parent's point, parent "
+        "frame"},
+{"attach.heading",       VS_PROP_ATTACH,    "heading",  "attach",
+     VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_START,    M(attach.heading),
+     0, "deg, in [-180, 180]: the attached actor's heading about its +Z"},
+{"attach.slope",         VS_PROP_ATTACH,    "slope",    "attach",
+     VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_START,    M(attach.slope),
+     0, "deg, in [-180, 180]: a fixed child's pitch relative to its "
+        "parent, nose up positive (a trailer's must be 0)"},
 {"param",                VS_PROP_PARAM,     NULL,       NULL,
      VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_PARAM,    NONE,
      0, "vehicle_model.NAME or behaviour.NAME with value: a plugin param, "

@@ -50,14 +50,43 @@ int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
 		}
 		const vs_actor_spec *a =
 			&c->seed->actors[vs_scenario_find_actor(c->seed, ch->actor)];
-		if (a->attach.present && ch->prop != VS_PROP_DIMENSION) {
+		if (a->attach.present && ch->prop != VS_PROP_DIMENSION &&
+		    ch->prop != VS_PROP_ATTACH) {
 			/* Its parent places and moves it: a route, start or
 			 * plugin change would be stored but have no effect. */
 			vs_error_at(c->err, path, ch->mark,
 			            "actor %lld: is attached to actor %lld, which "
-			            "moves it; only its dimension can vary", id,
-			            (long long)a->attach.parent_id);
+			            "moves it; only its dimension and attach.* can "
+			            "vary", id, (long long)a->attach.parent_id);
 			return -1;
+		}
+		if (ch->prop == VS_PROP_ATTACH && !a->attach.present) {
+			vs_error_at(c->err, path, ch->mark,
+			            "actor %lld: attach.%s: the actor is not "
+			            "attached (give it attach: in the scenario)", id,
+			            ch->field);
+			return -1;
+		}
+		if (ch->prop == VS_PROP_ATTACH && strcmp(ch->field, "offset")) {
+			for (int k = 0; k < ch->n; k++) {
+				double deg = ch->values[k];
+				if (!(deg >= -180 && deg <= 180)) {
+					vs_error_at(c->err, path, ch->mark,
+					            "actor %lld: attach.%s must be "
+					            "in [-180, 180] deg, got %g",
+					            id, ch->field, deg);
+					return -1;
+				}
+				if (!strcmp(ch->field, "slope") && deg != 0 &&
+				    a->attach.type == VS_ATTACH_TRAILER) {
+					vs_error_at(c->err, path, ch->mark,
+					            "actor %lld: attach.slope: a "
+					            "trailer's wheels stay on the "
+					            "ground, so its slope must be 0",
+					            id);
+					return -1;
+				}
+			}
 		}
 		if (ch->prop == VS_PROP_WAYPOINTS) {
 			if (!vs_change_find(set, ch->actor, VS_PROP_SPEED)) {
@@ -74,6 +103,22 @@ int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
 				            "waypoints} in the scenario)", id);
 				return -1;
 			}
+		}
+		const vs_loaded_plugin *b = a->behaviour.loaded;
+		int route = ch->prop == VS_PROP_WAYPOINTS ||
+		            ch->prop == VS_PROP_YAW ||
+		            (ch->prop == VS_PROP_SPEED && ch->n > 1);
+		if (route && b && !vs_plugin_follows_route(b->desc)) {
+			/* The change would be stored and have no effect. */
+			vs_error_at(c->err, path, ch->mark,
+			            "actor %lld: its behaviour '%s' does not "
+			            "follow a route, so a %s change has no "
+			            "effect (use a behaviour that does, such "
+			            "as waypoints)", id, b->desc->name,
+			            ch->prop == VS_PROP_SPEED
+			                ? "speed vector"
+			                : vs_sweep_prop_name(ch->prop));
+			return -1;
 		}
 		if (ch->prop == VS_PROP_YAW &&
 		    (!vs_change_find(set, ch->actor, VS_PROP_WAYPOINTS) ||

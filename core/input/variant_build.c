@@ -4,10 +4,12 @@
  * sweep_props.c of the sweep loader. */
 #include "input/variant_build.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "geom/geometry.h"
 #include "input/sweep_props.h"
 #include "map/map.h"
 
@@ -20,10 +22,70 @@ static double *member(vs_actor_spec *a, const vs_prop_def *d)
 /* In the actor frame a length change moves every axle's y by dlength / 2,
  * since the origin stays at the middle of the box: that follows from
  * rear_overhang, which VS_PROPF_MOVES_REAR keeps in step. */
-int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
+/* The rules a varied body must keep (DESIGN.md, "Variations"): every
+ * axle and imported point inside the box, the track narrower than the
+ * width, the length longer than the wheelbase. 0, or -1 with err set at
+ * mark naming the actor and the rule. */
+static int check_body(const vs_actor_spec *a, const vs_asset *as,
+                      vs_mark mark, const char *path, vs_error *err)
+{
+	long long id = (long long)a->id;
+	const char *file = path ? path : "<sweep>";
+	double half = a->length / 2;
+	vs_geom_body b = {.length = a->length,
+	                  .front_overhang = a->front_overhang,
+	                  .rear_overhang = a->rear_overhang,
+	                  .asset_length = as->length,
+	                  .n_axles = as->n_axles,
+	                  .asset_axle_y = as->axle_y};
+	double axle_y[VS_MAX_AXLES];
+	int n = vs_geom_axles(&b, axle_y);
+	if (n >= 2 && !(a->length > axle_y[0] - axle_y[n - 1])) {
+		vs_error_at(err, file, mark,
+		            "actor %lld: length (%g m) must be longer than the "
+		            "wheelbase (%g m)", id, a->length,
+		            axle_y[0] - axle_y[n - 1]);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (!(fabs(axle_y[i]) <= half)) {
+			vs_error_at(err, file, mark,
+			            "actor %lld: axle %d (y = %g m) lies outside "
+			            "the body (length %g m): an axle must be "
+			            "inside the body", id, i + 1, axle_y[i],
+			            a->length);
+			return -1;
+		}
+	for (int i = 0; i < as->n_points; i++) {
+		double q[3];
+		vs_geom_point_pos(&b, VS_GEOM_IMPORTED, as->points[i].p, q);
+		if (!(fabs(q[1]) <= half && fabs(q[0]) <= a->width / 2)) {
+			vs_error_at(err, file, mark,
+			            "actor %lld: point %s (%g, %g m) lies outside "
+			            "the body (length %g m, width %g m): an "
+			            "imported point must be inside the body", id,
+			            as->points[i].name, q[0], q[1], a->length,
+			            a->width);
+			return -1;
+		}
+	}
+	if (n > 0 && !(as->track < a->width)) {
+		vs_error_at(err, file, mark,
+		            "actor %lld: track (%g m) must be narrower than the "
+		            "width (%g m)", id, as->track, a->width);
+		return -1;
+	}
+	return 0;
+}
+
+/* In the actor frame a length change moves every axle's y by dlength / 2,
+ * since the origin stays at the middle of the box: that follows from
+ * rear_overhang, which VS_PROPF_MOVES_REAR keeps in step. */
+int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
                               const vs_change_set *set, const char *path,
                               vs_error *err)
 {
+	int n_axles = as->n_axles;
 	const vs_change *last = NULL;
 	for (int apply = VS_APPLY_SIZE; apply <= VS_APPLY_OVERHANG; apply++) {
 		for (int i = 0; i < set->n; i++) {
@@ -50,7 +112,7 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
 		            n_axles);
 		return -1;
 	}
-	return 0;
+	return last ? check_body(a, as, last->mark, path, err) : 0;
 }
 
 /* ---- applying a change set --------------------------------------------- */
@@ -111,6 +173,8 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 		return 0;
 	case VS_PROP_YAW:
 		replace(&a->yaw, &a->n_yaw, ch->values, ch->n);
+		if (!a->has_start) /* it starts with heading yaw[0] */
+			vs_actor_spec_start_from_waypoints(a);
 		return 0;
 	case VS_PROP_START:
 		/* A start given in part keeps the rest of the one the seed
@@ -121,10 +185,18 @@ static int apply_change(vs_scenario *v, vs_actor_spec *a,
 		if (!strcmp(d->field, "s") || !strcmp(d->field, "offset"))
 			return lane_start(v, a, ch, path, err);
 		return 0;
+	case VS_PROP_ATTACH:
+		/* offset in m; heading and slope in degrees, as the
+		 * scenario's attach: takes them (input/attach.c) */
+		memcpy(member(a, d), ch->values,
+		       (size_t)ch->n * sizeof *ch->values);
+		if (strcmp(d->field, "offset"))
+			*member(a, d) *= VS_PI / 180;
+		return 0;
 	case VS_PROP_DIMENSION: /* all of the actor's at once, in order */
 		if (vs_change_find(set, ch->actor, ch->prop) != ch)
 			return 0;
-		return vs_sweep_apply_dimensions(a, v->assets[a->asset].n_axles,
+		return vs_sweep_apply_dimensions(a, &v->assets[a->asset],
 		                                 set, path, err);
 	case VS_PROP_PARAM:
 		use = ch->field[0] == 'v' ? &a->vehicle_model : &a->behaviour;

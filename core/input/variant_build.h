@@ -14,9 +14,12 @@
 /* Applies an actor's dimension changes in set to a: sizes first, then
  * overhangs, so an overhang given in the same variant wins over the one a
  * length change implies (see VS_PROPF_MOVES_REAR). Returns 0, or -1 with
- * err set (path names the sweep) when the overhangs no longer fit the
- * length of a vehicle with n_axles >= 2. */
-int vs_sweep_apply_dimensions(vs_actor_spec *a, int n_axles,
+ * err set (path names the sweep) when the body is impossible: the
+ * overhangs no longer fit the length of a vehicle with 2 or more axles,
+ * an axle or imported point of the asset as lies outside the box, the
+ * track is not narrower than the width, or the length not longer than
+ * the wheelbase. */
+int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
                               const vs_change_set *set, const char *path,
                               vs_error *err);
 

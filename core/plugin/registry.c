@@ -19,8 +19,9 @@
 /* The descriptor as ABI 1.0 defines it ends with destroy; a plugin built
  * against any 1.x header has at least these bytes. */
 #define ABI_1_0_SIZE (offsetof(vs_plugin, destroy) + sizeof(void (*)(void *)))
-/* ABI 1.1 added outputs and n_outputs at the end. */
+/* ABI 1.1 added outputs and n_outputs at the end, then follows_route. */
 #define ABI_1_1_SIZE (offsetof(vs_plugin, n_outputs) + sizeof(size_t))
+#define ROUTE_SIZE (offsetof(vs_plugin, follows_route) + sizeof(uint32_t))
 
 /* dlsym returns an object pointer; ISO C has no conversion to a function
  * pointer, POSIX guarantees the representation is the same. */
@@ -163,6 +164,11 @@ const vs_output *vs_plugin_outputs(const vs_plugin *d, size_t *n)
 		return NULL;
 	*n = d->n_outputs;
 	return d->outputs;
+}
+
+int vs_plugin_follows_route(const vs_plugin *d)
+{
+	return d && d->struct_size >= ROUTE_SIZE && d->follows_route != 0;
 }
 
 /* Checks a descriptor the plugin returned; returns 0 or -1 with err set. */

@@ -51,6 +51,10 @@ void vs_plugin_close(vs_loaded_plugin *p);
  * plugin, whose smaller descriptor has no such fields to read. */
 const vs_output *vs_plugin_outputs(const vs_plugin *d, size_t *n);
 
+/* 1 when the behaviour d declares that it follows the actor's route
+ * (ABI 1.1's follows_route, read only when struct_size covers it). */
+int vs_plugin_follows_route(const vs_plugin *d);
+
 /* A registry searching dirs, in order. Loads nothing: a plugin is loaded
  * when it is named (vs_registry_find), so no other library's code runs.
  * World-writable directories are refused (a note says so). Never fails

@@ -47,20 +47,22 @@ static void cross(const double a[3], const double b[3], double out[3])
 	out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Rz(yaw) Ry(pitch) Rx(roll). */
+/* Rz(yaw) Rx(pitch) Ry(roll) (DESIGN.md, results schema version 2):
+ * heading, then pitch about the actor's X (right) axis, nose up positive,
+ * then roll about its Y (forward) axis. */
 static void euler_rot(double yaw, double pitch, double roll, double *R)
 {
 	double cy = cos(yaw), sy = sin(yaw);
 	double cp = cos(pitch), sp = sin(pitch);
 	double cr = cos(roll), sr = sin(roll);
-	R[0] = cy * cp;
-	R[1] = cy * sp * sr - sy * cr;
-	R[2] = cy * sp * cr + sy * sr;
-	R[3] = sy * cp;
-	R[4] = sy * sp * sr + cy * cr;
-	R[5] = sy * sp * cr - cy * sr;
-	R[6] = -sp;
-	R[7] = cp * sr;
+	R[0] = cy * cr - sy * sp * sr;
+	R[1] = -sy * cp;
+	R[2] = cy * sr + sy * sp * cr;
+	R[3] = sy * cr + cy * sp * sr;
+	R[4] = cy * cp;
+	R[5] = sy * sr - cy * sp * cr;
+	R[6] = -cp * sr;
+	R[7] = sp;
 	R[8] = cp * cr;
 }
 
@@ -69,18 +71,19 @@ void vs_state_rotation(const vs_state *s, double R[9])
 	euler_rot(s->yaw, s->pitch, s->roll, R);
 }
 
-/* The ZYX angles of R, the inverse of euler_rot. At pitch +-90 deg yaw and
- * roll turn about the same axis; roll is then 0 by choice. */
+/* The ZXY angles of R, the inverse of euler_rot: R[7] = sin pitch. At
+ * pitch +-90 deg yaw and roll turn about the same axis; roll is then 0 by
+ * choice. */
 static void rot_euler(const double *R, double *yaw, double *pitch,
                       double *roll)
 {
-	double c = hypot(R[0], R[3]);
-	*pitch = atan2(-R[6], c);
+	double c = hypot(R[6], R[8]);
+	*pitch = atan2(R[7], c);
 	if (c > 1e-12) {
-		*yaw = vs_wrap_angle(atan2(R[3], R[0]));
-		*roll = atan2(R[7], R[8]);
-	} else {
 		*yaw = vs_wrap_angle(atan2(-R[1], R[4]));
+		*roll = atan2(-R[6], R[8]);
+	} else {
+		*yaw = vs_wrap_angle(atan2(R[3], R[0]));
 		*roll = 0;
 	}
 }
@@ -141,7 +144,7 @@ static void set_link(vs_attach_link *l, const vs_scenario *scn, int i,
 	vs_sim_point_pos(scn, i, &at->child_point, l->hitch_c);
 	/* heading about +Z, then the slope as a pitch about the child's X */
 	euler_rot(at->heading, 0, 0, rz);
-	euler_rot(0, 0, at->slope, rx);
+	euler_rot(0, at->slope, 0, rx);
 	mat_mul(rz, rx, l->rel);
 	mat_vec(l->rel, l->hitch_c, rc);
 	for (int k = 0; k < 3; k++)

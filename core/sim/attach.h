@@ -2,9 +2,9 @@
  * follow their parents (fixed) or integrate their own hitch dynamics
  * (trailer)").
  *
- * Notation: a pose is [R t; 0 1] with R = Rz(yaw) Ry(pitch) Rx(roll),
+ * Notation: a pose is [R t; 0 1] with R = Rz(yaw) Rx(pitch) Ry(roll),
  * pitch and roll being the vs_state fields of that name (results schema
- * version 1's naming; DESIGN.md's corrected pose calls Rx the pitch);
+ * version 2: pitch about the actor's X, right, axis; roll about its Y);
  * T(v) is a translation by v; P the parent's pose; p the parent's contact
  * point and o the offset (parent frame); c the child's contact point
  * (child frame); h the heading and s the slope (attach:, input/attach.h).
@@ -90,7 +90,7 @@ int vs_attach_step(const vs_attach_plan *p, const vs_scenario *scn,
                    const vs_state *prev, vs_state *cur, double dt,
                    vs_error *err);
 
-/* The rotation of a state (DESIGN.md): R = Rz(yaw) Ry(pitch) Rx(roll),
+/* The rotation of a state (DESIGN.md): R = Rz(yaw) Rx(pitch) Ry(roll),
  * row-major. */
 void vs_state_rotation(const vs_state *s, double R[9]);
 

@@ -49,6 +49,7 @@
 #include "sim/actor.h"
 #include "sim/attach.h"
 #include "sim/monitor.h"
+#include "sim/route_z.h"
 #include "sim/safety.h"
 #include "sim/signals.h"
 #include "sim/wheels.h"
@@ -77,6 +78,7 @@ typedef struct actor {
 	instance vm, bh;         /* vehicle model, behaviour */
 	vs_control ctl;          /* the behaviour's control for step k */
 	vs_wheel_acc wacc;       /* wheel accumulators at step k */
+	vs_route_z rz;           /* height along a 3-D route */
 } actor;
 
 typedef struct sim {
@@ -439,6 +441,11 @@ static int start(sim *S)
 		actor *ac = &S->actors[i];
 		if (ac->vm.desc && call_reset(&ac->vm, &S->cur[i]))
 			return -1;
+		vs_route_z_init(&ac->rz, a,
+		                a->behaviour.loaded &&
+		                    vs_plugin_follows_route(
+		                        a->behaviour.loaded->desc));
+		vs_route_z_apply(&ac->rz, a, &S->cur[i]);
 		if (ac->bh.desc) {
 			vs_state s0 = S->cur[i]; /* a behaviour only reads it */
 			if (call_reset(&ac->bh, &s0))
@@ -484,6 +491,7 @@ static int step(sim *S, int64_t k)
 		if (ac->vm.desc &&
 		    call_vehicle(&ac->vm, k, &ac->ctl, &S->cur[i]))
 			return -1;
+		vs_route_z_apply(&ac->rz, &S->scn->actors[i], &S->cur[i]);
 		vs_wheels_advance(&ac->wacc, &ac->info, &S->prev[i], &S->cur[i],
 		                  dt);
 	}

@@ -105,6 +105,16 @@ static vs_rc open_shard(shard *s, vs_error *err)
 	free(sh);
 	s->k = k;
 	s->n = n;
+	sqlite3_stmt *q = NULL;
+	const char *format = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = "
+	                       "'format'", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		format = (const char *)sqlite3_column_text(q, 0);
+	vs_rc frc = vs_store_format_check(s->path, format, err);
+	sqlite3_finalize(q);
+	if (frc)
+		return frc;
 	s->stored = query_ll(s->db, "SELECT count(*) FROM variant");
 	s->head = -1;
 	return VS_RC_OK;

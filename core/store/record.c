@@ -3,6 +3,7 @@
 #include "store/record.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 /* How a meta key takes part in a file's identity. */
@@ -11,6 +12,22 @@ enum role {
 	SWEEP,     /* the same in every file of one sweep (resume, merge) */
 	PER_FILE   /* identity of this file, differs between its shards */
 };
+
+vs_rc vs_store_format_check(const char *path, const char *format,
+                            vs_error *err)
+{
+	if (!format || strcmp(format, VS_RESULTS_FORMAT) == 0)
+		return VS_RC_OK; /* none: the identity checks say so */
+	if (strcmp(format, "vsweep results 1") == 0)
+		vs_error_set(err, "%s: results format 1, written before the pose "
+		             "axes changed in format 2 (pitch now turns about "
+		             "the actor's X axis, roll about its Y); rerun its "
+		             "sweep into a new file", path);
+	else
+		vs_error_set(err, "%s: results format '%s' is not this "
+		             "vsweep's ('%s')", path, format, VS_RESULTS_FORMAT);
+	return VS_RC_INPUT;
+}
 
 vs_store_def vs_store_default_def(void)
 {
@@ -43,7 +60,7 @@ static int entries(const vs_store_def *d, const char *created,
                    entry e[VS_STORE_META_MAX])
 {
 	const entry all[] = {
-		{{"format", 1, "vsweep results 1", 0}, SWEEP},
+		{{"format", 1, VS_RESULTS_FORMAT, 0}, SWEEP},
 		{{"vsweep_version", 1, VS_VERSION, 0}, SWEEP},
 		{{"scenario_text", 1, text_or_empty(d->scenario_text), 0}, SWEEP},
 		{{"sweep_text", 1, text_or_empty(d->sweep_text), 0}, SWEEP},

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <vsweep/plugin.h>
 
+#include "common/error.h"
 #include "common/status.h"
 
 typedef enum vs_store_mode {
@@ -52,6 +53,17 @@ typedef struct vs_store_def {
 
 /* Defaults: create, record every step, shard "0/1", nothing else set. */
 vs_store_def vs_store_default_def(void);
+
+/* The results format this build writes (meta key `format`). Format 2
+ * turned the pose to R = Rz(yaw) Rx(pitch) Ry(roll); a format-1 file's
+ * pitch and roll mean the other axes, so it is never continued or merged. */
+#define VS_RESULTS_FORMAT "vsweep results 2"
+
+/* VS_RC_OK when format (a file's meta `format`) is VS_RESULTS_FORMAT or
+ * NULL (none: the identity checks report it); else VS_RC_INPUT with err
+ * "PATH: why" (format 1: the pose axes changed). */
+vs_rc vs_store_format_check(const char *path, const char *format,
+                            vs_error *err);
 
 /* A key/value of the file's meta table. */
 typedef struct vs_meta {

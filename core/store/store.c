@@ -242,6 +242,23 @@ static int meta_differs(sqlite3_stmt *q, const vs_meta *m)
 	           : sqlite3_column_double(q, 0) != m->number;
 }
 
+/* The stored meta `format` first: a file of another format is refused
+ * whatever else matches. */
+static vs_rc check_format(vs_store *st, vs_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	char *format = NULL;
+	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = "
+	                       "'format'", -1, &q, NULL) != SQLITE_OK)
+		return VS_RC_OK; /* no meta table: check_identity says so */
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		format = vs_strdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	vs_rc rc = vs_store_format_check(st->path, format, err);
+	free(format);
+	return rc;
+}
+
 /* The stored run is this one: identity meta rows and plugin builds.
  * VS_RC_INPUT (not this run's, or not a results file) or VS_RC_IO. */
 static vs_rc check_identity(vs_store *st, const vs_meta *meta,
@@ -385,8 +402,9 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 		fresh = 1;
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
-	if (!fresh && check_identity(st, meta, n_identity, def->plugins,
-	                             def->n_plugins, err))
+	if (!fresh && (check_format(st, err) ||
+	               check_identity(st, meta, n_identity, def->plugins,
+	                              def->n_plugins, err)))
 		goto fail;
 	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
 	 * open transaction, never consistency; 64 MiB of page cache keeps the

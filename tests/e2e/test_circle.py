@@ -106,11 +106,12 @@ class CircleTest(TempDirCase):
             cp, sp = math.cos(pitch), math.sin(pitch)
             cy, sy = math.cos(yaw), math.sin(yaw)
             rz = [[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]]
-            ry = [[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]]
-            rx = [[1, 0, 0], [0, cr, -sr], [0, sr, cr]]
+            # Rz(yaw) Rx(pitch) Ry(roll): pitch about X, roll about Y
+            rx = [[1, 0, 0], [0, cp, -sp], [0, sp, cp]]
+            ry = [[cr, 0, sr], [0, 1, 0], [-sr, 0, cr]]
             mul = lambda a, b: [[sum(a[i][k] * b[k][j] for k in range(3))
                                  for j in range(3)] for i in range(3)]
-            r = mul(mul(rz, ry), rx)
+            r = mul(mul(rz, rx), ry)
             want = [r[0] + [x], r[1] + [y], r[2] + [z], [0, 0, 0, 1]]
             for i in range(4):
                 for j in range(4):

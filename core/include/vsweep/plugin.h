@@ -72,7 +72,10 @@ typedef enum vs_log_level {
 /* The state of one actor at one step; what the host stores. */
 typedef struct vs_state {
 	double x, y, z;          /* m, actor origin, world frame */
-	double roll, pitch, yaw; /* rad, R = Rz(yaw) Ry(pitch) Rx(roll) */
+	double roll, pitch, yaw; /* rad, R = Rz(yaw) Rx(pitch) Ry(roll):
+	                            pitch about the actor's X (right)
+	                            axis, nose up +; roll about its Y
+	                            (forward) axis (results version 2) */
 	double vx, vy, vz;       /* m/s, velocity of the origin, world frame */
 	double wx, wy, wz;       /* rad/s, angular velocity, world frame */
 	double speed;            /* m/s, signed, along the actor's +Y */
@@ -262,6 +265,11 @@ typedef struct vs_plugin {
 	/* What the plugin writes into vs_create_args.outputs each step. */
 	const vs_output *outputs;
 	size_t n_outputs;
+	/* Behaviours: 1 when the behaviour follows the actor's route
+	 * (waypoints, their speeds and yaws), 0 when it ignores it. A sweep
+	 * that changes the route of an actor whose behaviour does not follow
+	 * one is refused (its change would have no effect). */
+	uint32_t follows_route;
 } vs_plugin;
 
 typedef const vs_plugin *(*vs_entry_fn)(const vs_host *host);

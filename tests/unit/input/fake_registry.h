@@ -21,17 +21,18 @@ static const vs_param fake_steer_params[] = {
 	{"steering_wheel_deg", 0, -720, 720, "deg", "held angle"},
 };
 
-#define FAKE_PLUGIN(kind, name, params, n)                                 \
+#define FAKE_PLUGIN(kind, name, params, n, route)                          \
 	{VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), kind, name, "1.0", "", \
-	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0}
+	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, route}
 
 static const vs_plugin fake_descs[] = {
 	FAKE_PLUGIN(VS_KIND_VEHICLE_MODEL, "kinematic_bicycle", fake_kin_params,
-	            1),
+	            1, 0),
 	FAKE_PLUGIN(VS_KIND_VEHICLE_MODEL, "bicycle_steady", fake_bicycle_params,
-	            5),
-	FAKE_PLUGIN(VS_KIND_BEHAVIOUR, "waypoints", NULL, 0),
-	FAKE_PLUGIN(VS_KIND_BEHAVIOUR, "constant_steer", fake_steer_params, 1),
+	            5, 0),
+	FAKE_PLUGIN(VS_KIND_BEHAVIOUR, "waypoints", NULL, 0, 1),
+	FAKE_PLUGIN(VS_KIND_BEHAVIOUR, "constant_steer", fake_steer_params, 1,
+	            0),
 };
 #define FAKE_N_PLUGINS 4
 

@@ -209,6 +209,22 @@ START_TEST(start_from_waypoints)
 }
 END_TEST
 
+/* With yaws and no start, the actor starts with heading yaw[0], not
+ * facing the second waypoint (+X here, yaw -pi/2). */
+START_TEST(start_from_yaw)
+{
+	vs_error err;
+	vs_scenario *s = parse(TOP "assets:\n  box: {length: 1, width: 1, "
+	                       "height: 1}\nactors:\n  - {id: 7, asset: box, "
+	                       "speed: 1, waypoints: [[1, 2, 3], [11, 2, 3]], "
+	                       "yaw: [-1.2, -1.5707963267948966]}\n", &err);
+	ck_assert_msg(s, "%s", err.msg);
+	ck_assert_double_eq(s->actors[0].start_yaw, -1.2);
+	ck_assert_double_eq(s->actors[0].start_pos[2], 3);
+	vs_scenario_destroy(s);
+}
+END_TEST
+
 START_TEST(defaults)
 {
 	vs_error err;
@@ -457,6 +473,7 @@ static Suite *scenario_suite(void)
 	TCase *tc = tcase_create("good");
 	tcase_add_test(tc, design_example_parses);
 	tcase_add_test(tc, design_example_binds);
+	tcase_add_test(tc, start_from_yaw);
 	tcase_add_loop_test(tc, start_from_waypoints, 0, 5);
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, load_file);

@@ -49,6 +49,26 @@ static const char design_list[] =
 	"  - list:\n"
 	"      - [{actor: 1, dimension: {length: 5}}]\n";
 
+/* A route with yaws starts with heading yaw[0] (DESIGN.md, "Variations"),
+ * not facing its second waypoint (here +Y, yaw 0). */
+START_TEST(yaw_change_sets_start_heading)
+{
+	vs_error err;
+	vs_sweep *sw = parse("vsweep: 1\nblocks:\n  - list:\n      - [{actor: "
+	                     "2, speed: 5, waypoints: [[0,0,0],[0,60,0]], "
+	                     "yaw: [0.4, 0]}]\n", &err);
+	ck_assert_msg(sw, "%s", err.msg);
+	char *json = NULL;
+	vs_scenario *v = vs_sweep_variant(sw, seed, 0, &json, &err);
+	ck_assert_msg(v, "%s", err.msg);
+	ck_assert_double_eq(v->actors[1].start_yaw, 0.4);
+	ck_assert_double_eq(v->actors[1].start_pos[1], 0);
+	free(json);
+	vs_scenario_destroy(v);
+	vs_sweep_destroy(sw);
+}
+END_TEST
+
 START_TEST(list_blocks)
 {
 	vs_error err;
@@ -255,7 +275,8 @@ typedef struct bad_case {
 	"allowed: actor, speed, waypoints, yaw, dimension, dimension.length, " \
 	"dimension.width, dimension.height, dimension.front_overhang, "       \
 	"dimension.rear_overhang, start, start.position, start.yaw, start.x, " \
-	"start.y, start.z, start.s, start.offset, param, value"
+	"start.y, start.z, start.s, start.offset, attach, attach.offset, "    \
+	"attach.heading, attach.slope, param, value"
 
 static const bad_case bad_cases[] = {
 	/* the file */
@@ -305,7 +326,7 @@ static const bad_case bad_cases[] = {
 	{V "[{speed: 1}]\n", "w.yaml:4:10: change: missing required key 'actor'"},
 	{V "[{actor: 1}]\n",
 	 "w.yaml:4:10: change: actor 1: give a property to change (speed, "
-	 "waypoints, yaw, dimension, start or param)"},
+	 "waypoints, yaw, dimension, start, attach or param)"},
 	{V "[{actor: 1, colour: 1}]\n",
 	 "w.yaml:4:21: unknown key 'colour' in change; " ALLOWED_CHANGE},
 	/* varyActorProperties' limitations */
@@ -324,6 +345,13 @@ static const bad_case bad_cases[] = {
 	 "waypoint"},
 	{V "[{actor: 3, speed: 1, waypoints: [[0,0,0],[1,0,0]]}]\n",
 	 "w.yaml:4:31: actor 3: has no behaviour to follow waypoints"},
+	/* a route change on a behaviour that follows no route */
+	{V "[{actor: 1, speed: 1, waypoints: [[0,0,0],[1,0,0]]}]\n",
+	 "w.yaml:4:31: actor 1: its behaviour 'constant_steer' does not "
+	 "follow a route, so a waypoints change has no effect"},
+	{V "[{actor: 1, speed: [1, 2]}]\n",
+	 "w.yaml:4:21: actor 1: its behaviour 'constant_steer' does not "
+	 "follow a route, so a speed vector change has no effect"},
 	{V "[{actor: 2, speed: 1, waypoints: [[0,0,0]]}]\n",
 	 "w.yaml:4:42: waypoints: needs at least 2 rows, got 1"},
 	{V "[{actor: 2, speed: 1, waypoints: [[0,0,0],[0,0,0]]}]\n",
@@ -346,6 +374,17 @@ static const bad_case bad_cases[] = {
 	{V "[{actor: 1, dimension: {front_overhang: 2, rear_overhang: 2.5}}]\n",
 	 "w.yaml:4:52: actor 1: front_overhang + rear_overhang (4.5 m) must be "
 	 "less than length (4 m) for a vehicle with 2 axles"},
+	/* impossible bodies (track 1.7 m, wheelbase 2.5 m, overhangs 0.8 and
+	 * 0.7 m; a length change keeps the axles, moving the rear bumper) */
+	{V "[{actor: 1, dimension.width: 1.5}]\n",
+	 "w.yaml:4:21: actor 1: track (1.7 m) must be narrower than the width "
+	 "(1.5 m)"},
+	{V "[{actor: 1, dimension.length: 3}]\n",
+	 "w.yaml:4:21: actor 1: axle 2 (y = -1.8 m) lies outside the body "
+	 "(length 3 m): an axle must be inside the body"},
+	{V "[{actor: 1, dimension.length: 2}]\n",
+	 "w.yaml:4:21: actor 1: length (2 m) must be longer than the wheelbase "
+	 "(2.5 m)"},
 	{V "[{actor: 1, start.position: [1, 2]}]\n",
 	 "w.yaml:4:37: start.position: expected a list of 3 numbers, got 2"},
 	{V "[{actor: 1, start: {position: [1, 2, 3], x: 1}}]\n",
@@ -419,6 +458,7 @@ static Suite *sweep_suite(void)
 	TCase *tc = tcase_create("good");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, list_blocks);
+	tcase_add_test(tc, yaw_change_sets_start_heading);
 	tcase_add_loop_test(tc, good_variant, 0,
 	                    sizeof good_cases / sizeof good_cases[0]);
 	tcase_add_test(tc, single);

@@ -65,6 +65,9 @@ static const bad_case bad_cases[] = {
 	{G "{actor: 1, speed: {uniform: [1, 2]}}\n",
 	 "w.yaml:4:28: speed: uniform is for random blocks; a grid axis takes "
 	 "{values: [...]} or {from, to, step}"},
+	{G "{actor: 1, speed: 1, waypoints: {values: [[[0,0,0],[1,0,0]]]}}\n",
+	 "w.yaml:4:30: actor 1: its behaviour 'constant_steer' does not "
+	 "follow a route, so a waypoints change has no effect"},
 	{G "{actor: 2, speed: 1, waypoints: {from: 0, to: 1, step: 1}}\n",
 	 "w.yaml:4:41: waypoints: a range takes one-number properties; give "
 	 "waypoints its values as a list (values: [...])"},
@@ -78,8 +81,8 @@ static const bad_case bad_cases[] = {
 	 "speed, waypoints, yaw, dimension.length, dimension.width, "
 	 "dimension.height, dimension.front_overhang, dimension.rear_overhang, "
 	 "start.position, start.yaw, start.x, start.y, start.z, start.s, "
-	 "start.offset, param, value, "
-	 "values"},
+	 "start.offset, attach.offset, attach.heading, attach.slope, param, "
+	 "value, values"},
 	{G "{speed: {values: [1]}}\n",
 	 "w.yaml:4:9: grid axis: missing required key 'actor'"},
 	{G "{actor: 9, speed: {values: [1]}}\n",

@@ -4,6 +4,7 @@
  * geometry of the path the waypoints describe. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,6 +348,86 @@ START_TEST(corner_hermite)
 }
 END_TEST
 
+/* With yaw given, the actor passes waypoint i with heading yaw[i] within
+ * 0.02 rad (DESIGN.md, "Variations"): the heading at the step where its
+ * origin is nearest each waypoint, on routes whose curvature a sedan
+ * reaches (a corner, an S, a lane change with diagonal yaws). */
+START_TEST(headings_at_waypoints)
+{
+	static const double wp[3][12] = {
+		{0, 0, 0, 50, 0, 0, 80, 30, 0, 80, 80, 0},
+		{0, 0, 0, 40, 20, 0, 80, 0, 0, 120, 20, 0},
+		{0, 0, 0, 40, 0, 0, 60, 4, 0, 100, 4, 0}};
+	static const double yaw[3][4] = {
+		{-PI / 2, -PI / 2, 0, 0},
+		{-PI / 2, -PI / 4, -PI * 3 / 4, -PI / 2},
+		{-PI / 2, -PI / 2 + 0.2, -PI / 2, -PI / 2}};
+	static const double sp[] = {8};
+	vs_actor_info a = sedan_info();
+	a.waypoints = wp[_i];
+	a.n_waypoints = 4;
+	a.yaw = yaw[_i];
+	a.n_yaw = 4;
+	a.speed = sp;
+	run r;
+	run_start(&r, &a, wp[_i][0], wp[_i][1], yaw[_i][0]);
+	double best[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+	double head[4] = {yaw[_i][0], 0, 0, 0};
+	best[0] = 0;
+	while (r.k < 3000) {
+		run_step(&r);
+		for (int i = 1; i < 4; i++) {
+			double d = hypot(r.s.x - wp[_i][3 * i],
+			                 r.s.y - wp[_i][3 * i + 1]);
+			if (d < best[i] && r.s.speed > 0.5) {
+				best[i] = d;
+				head[i] = r.s.yaw;
+			}
+		}
+	}
+	for (int i = 0; i < 3; i++) {
+		double e = remainder(head[i] - yaw[_i][i], 2 * PI);
+		printf("route %d waypoint %d: heading off by %.4f rad, passed "
+		       "%.4f m away\n", _i, i + 1, e, best[i]);
+		ck_assert_msg(fabs(e) < 0.02 && best[i] < 0.2,
+		              "route %d waypoint %d: heading off by %g rad, "
+		              "passed %g m away", _i, i + 1, e, best[i]);
+	}
+	run_end(&r);
+}
+END_TEST
+
+/* A route whose yaws ask for a bend tighter than the vehicle turns (a
+ * sedan of wheelbase 3 m at 45 deg: radius 3 m) fails at create, naming
+ * the waypoint: a 2 m jog sideways in 2 m with both ends heading +X. */
+START_TEST(unreachable_yaw_fails)
+{
+	static const double wp[] = {0, 0, 0, 40, 0, 0, 42, 2, 0};
+	static const double yaw[] = {-PI / 2, -PI / 2, -PI / 2};
+	vs_loaded_plugin lp = {0};
+	open_built("plugins/waypoints.so", &lp);
+	vs_actor_info a = sedan_info();
+	a.waypoints = wp;
+	a.n_waypoints = 3;
+	a.yaw = yaw;
+	a.n_yaw = 3;
+	vs_create_args args = {sizeof args, &a, NULL, NULL, &fake_host, NULL,
+	                       NULL};
+	void *b = NULL;
+	fake_log_clear();
+	ck_assert_int_eq(lp.desc->create(&args, &b), VS_ERROR);
+	ck_assert_ptr_null(b);
+	ck_assert_msg(strstr(fake_log_text(), "waypoint 3 cannot be met"), "%s",
+	              fake_log_text());
+	/* the same jog over 40 m is within reach */
+	static const double wp2[] = {0, 0, 0, 40, 0, 0, 80, 2, 0};
+	a.waypoints = wp2;
+	b = create_ok(lp.desc, &a, NULL);
+	lp.desc->destroy(b);
+	vs_plugin_close(&lp);
+}
+END_TEST
+
 /* A closed route (last waypoint = first): progress only moves forward, so
  * the actor goes round once and stops where it started instead of
  * "arriving" at once. */
@@ -444,6 +525,8 @@ static Suite *waypoints_suite(void)
 	tcase_add_test(tc, stops_at_last_waypoint);
 	tcase_add_test(tc, corner_arc);
 	tcase_add_test(tc, corner_hermite);
+	tcase_add_loop_test(tc, headings_at_waypoints, 0, 3);
+	tcase_add_test(tc, unreachable_yaw_fails);
 	tcase_add_test(tc, closed_loop);
 	tcase_add_test(tc, starts_from_rest);
 	tcase_add_test(tc, turns_around);

@@ -16,6 +16,7 @@
 
 #include "input/scenario.h"
 #include "plugin/registry.h"
+#include "sim/attach.h"
 #include "sim/sim.h"
 
 #define PI 3.14159265358979323846
@@ -112,11 +113,11 @@ static const vs_param drive_params[] = {
 static const vs_plugin arc_d = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_VEHICLE_MODEL,
 	"arc", "1", "", NULL, 0, t_create, arc_reset, arc_step, NULL,
-	t_destroy, NULL, 0};
+	t_destroy, NULL, 0, 0};
 static const vs_plugin drive_d = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
 	"drive", "1", "", drive_params, 4, drive_create, drive_reset, NULL,
-	drive_step, t_destroy, NULL, 0};
+	drive_step, t_destroy, NULL, 0, 0};
 static vs_loaded_plugin loaded[2] = {{"arc.so", NULL, &arc_d},
                                      {"drive.so", NULL, &drive_d}};
 static vs_loaded_plugin *loaded_ptrs[2] = {&loaded[0], &loaded[1]};
@@ -188,9 +189,10 @@ static pose make_pose(double x, double y, double z, double yaw,
 {
 	double cy = cos(yaw), sy = sin(yaw), cp = cos(pitch), sp = sin(pitch);
 	double cr = cos(roll), sr = sin(roll);
-	pose p = {{{cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr},
-	           {sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr},
-	           {-sp, cp * sr, cp * cr}},
+	/* Rz(yaw) Rx(pitch) Ry(roll), multiplied out by hand */
+	pose p = {{{cy * cr - sy * sp * sr, -sy * cp, cy * sr + sy * sp * cr},
+	           {sy * cr + cy * sp * sr, cy * cp, sy * sr - cy * sp * cr},
+	           {-cp * sr, sp, cp * cr}},
 	          {x, y, z}};
 	return p;
 }
@@ -346,7 +348,7 @@ START_TEST(fixed_keeps_its_transform)
 	 * angle is the Rx factor */
 	const double pp[3] = {0.1 + 0.3, 1.5 - 1, 3.6 + 0.2};
 	const double cp[3] = {0.2, 0.3, 1.0};
-	pose rot = make_pose(0, 0, 0, 30 * DEG, 0, 10 * DEG);
+	pose rot = make_pose(0, 0, 0, 30 * DEG, 10 * DEG, 0);
 	pose back = make_pose(-cp[0], -cp[1], -cp[2], 0, 0, 0);
 	pose C = mul(&rot, &back);
 	for (int i = 0; i < 3; i++)
@@ -425,6 +427,37 @@ START_TEST(fixed_slope_is_a_pitch)
 }
 END_TEST
 
+/* The pose turns heading, then pitch about the actor's X (right) axis,
+ * then roll about its Y (forward) axis (results format 2). So the
+ * forward axis R (0, 1, 0) = (-sin y cos p, cos y cos p, sin p) whatever
+ * the roll, nose up for p > 0, and the right axis R (1, 0, 0) dips by
+ * -cos p sin r; the former order Rz Ry(pitch) Rx(roll) fails both. */
+START_TEST(pose_axes_heading_pitch_roll)
+{
+	static const double a[][3] = {{0, 0.3, 0}, {0, 0, 0.3},
+	                              {0.7, 0.2, -0.5}, {-2.1, -0.4, 1.1},
+	                              {3.0, 1.2, 0.25}};
+	for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) {
+		vs_state st = {0};
+		st.yaw = a[i][0];
+		st.pitch = a[i][1];
+		st.roll = a[i][2];
+		double R[9];
+		vs_state_rotation(&st, R);
+		double y = a[i][0], p = a[i][1], r = a[i][2];
+		ck_assert_double_eq_tol(R[1], -sin(y) * cos(p), 1e-15);
+		ck_assert_double_eq_tol(R[4], cos(y) * cos(p), 1e-15);
+		ck_assert_double_eq_tol(R[7], sin(p), 1e-15);
+		ck_assert_double_eq_tol(R[6], -cos(p) * sin(r), 1e-15);
+		ck_assert_double_eq_tol(R[8], cos(p) * cos(r), 1e-15);
+		/* the right axis is level in the heading's plane when the
+		 * roll is 0, whatever the pitch */
+		if (r == 0)
+			ck_assert_double_eq_tol(R[6], 0, 1e-15);
+	}
+}
+END_TEST
+
 /* Placement at start, fixed: every pair of (Front, Origin, Rear,
  * imported) points, with an offset, heading and slope: the child's point
  * lands on the parent's plus the offset, turned by Rz(h) Rx(s). */
@@ -458,7 +491,7 @@ START_TEST(placement_fixed_all_points)
 	apply(&Q, cpos[ci], got);
 	for (int k = 0; k < 3; k++)
 		ck_assert_double_eq_tol(got[k], want[k], 1e-9);
-	pose rot = make_pose(0, 0, 0, -120 * DEG, 0, 35 * DEG);
+	pose rot = make_pose(0, 0, 0, -120 * DEG, 35 * DEG, 0);
 	pose PR = mul(&P, &rot);
 	for (int i = 0; i < 3; i++)
 		for (int j = 0; j < 3; j++)
@@ -653,6 +686,7 @@ int main(void)
 	tcase_add_test(tc, trailer_tractrix);
 	tcase_add_test(tc, fixed_keeps_its_transform);
 	tcase_add_loop_test(tc, fixed_slope_is_a_pitch, 0, 2);
+	tcase_add_test(tc, pose_axes_heading_pitch_roll);
 	tcase_add_loop_test(tc, placement_fixed_all_points, 0, 16);
 	tcase_add_loop_test(tc, placement_trailer_points, 0, 8);
 	tcase_add_test(tc, road_train_stays_connected);

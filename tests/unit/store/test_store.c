@@ -281,14 +281,14 @@ START_TEST(pose_view_is_rz_ry_rx)
 		ck_assert_int_eq(sqlite3_column_int(s, 2), k);
 		ck_assert_double_eq_tol(sqlite3_column_double(s, 3), k * 0.01,
 		                        1e-15);
-		/* R = Rz(yaw) Ry(pitch) Rx(roll), multiplied out by hand. */
+		/* R = Rz(yaw) Rx(pitch) Ry(roll), multiplied out by hand. */
 		double cy = cos(v->yaw), sy = sin(v->yaw);
 		double cp = cos(v->pitch), sp = sin(v->pitch);
 		double cr = cos(v->roll), sr = sin(v->roll);
 		double m[16] = {
-			cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr,
-			v->x, sy * cp, sy * sp * sr + cy * cr,
-			sy * sp * cr - cy * sr, v->y, -sp, cp * sr, cp * cr,
+			cy * cr - sy * sp * sr, -sy * cp, cy * sr + sy * sp * cr,
+			v->x, sy * cr + cy * sp * sr, cy * cp,
+			sy * sr - cy * sp * cr, v->y, -cp * sr, sp, cp * cr,
 			v->z, 0, 0, 0, 1};
 		for (int i = 0; i < 16; i++)
 			ck_assert_double_eq_tol(sqlite3_column_double(s, 4 + i),
