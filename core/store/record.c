@@ -43,7 +43,7 @@ static int entries(const vs_store_def *d, const char *created,
                    entry e[VS_STORE_META_MAX])
 {
 	const entry all[] = {
-		{{"format", 1, "vsweep results 1", 0}, SWEEP},
+		{{"format", 1, "vsweep results 2", 0}, SWEEP},
 		{{"vsweep_version", 1, VS_VERSION, 0}, SWEEP},
 		{{"scenario_text", 1, text_or_empty(d->scenario_text), 0}, SWEEP},
 		{{"sweep_text", 1, text_or_empty(d->sweep_text), 0}, SWEEP},

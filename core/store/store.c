@@ -30,11 +30,11 @@
 #include "common/util.h"
 #include "store/busy.h"
 
-/* Rows per multi-row INSERT: 23 columns x 50 = 1150 parameters, well under
+/* Rows per multi-row INSERT: 24 columns x 50 = 1200 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
  * program run per 50 rows). */
 #define ROWS_PER_INSERT 50
-#define STATE_COLS 23
+#define STATE_COLS 24
 #define STATE_REALS 17 /* x .. roll_r */
 
 struct vs_store {
@@ -85,7 +85,7 @@ static vs_rc prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
 static char *state_insert_sql(int rows)
 {
 	const char *head = "INSERT INTO state VALUES ";
-	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
 	char *sql = vs_xcalloc(1, n);
 	strcpy(sql, head);
@@ -475,7 +475,8 @@ void vs_store_rollback(vs_store *st)
 	}
 }
 
-static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
+static void bind_state(sqlite3_stmt *s, int base, int64_t variant,
+                       const vs_state_row *r)
 {
 	const vs_state *v = &r->s;
 	const vs_wheel_acc *w = &r->w;
@@ -483,14 +484,15 @@ static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
 		v->x, v->y, v->z, v->roll, v->pitch, v->yaw,
 		v->vx, v->vy, v->vz, v->wx, v->wy, v->wz,
 		v->steer, w->dist, w->turn, w->roll_l, w->roll_r};
-	sqlite3_bind_int64(s, base + 1, r->actor_id);
-	sqlite3_bind_int64(s, base + 2, r->step);
+	sqlite3_bind_int64(s, base + 1, variant);
+	sqlite3_bind_int64(s, base + 2, r->actor_id);
+	sqlite3_bind_int64(s, base + 3, r->step);
 	for (int i = 0; i < STATE_REALS; i++)
-		sqlite3_bind_double(s, base + 3 + i, vals[i]);
+		sqlite3_bind_double(s, base + 4 + i, vals[i]);
 	/* Map location: lanes are numbered from 1 in the lane table; NULLs
 	 * (no map, or not recorded) cost no payload bytes. */
 	const vs_map_row *m = &r->m;
-	int c = base + 3 + STATE_REALS;
+	int c = base + 4 + STATE_REALS;
 	if (m->lane >= 0) {
 		sqlite3_bind_int(s, c, m->lane + 1);
 		sqlite3_bind_int(s, c + 1, m->on_lane);
@@ -507,7 +509,8 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 	int64_t i = 0;
 	while (r->n_rows - i >= ROWS_PER_INSERT) {
 		for (int k = 0; k < ROWS_PER_INSERT; k++)
-			bind_state(st->ins_many, k * STATE_COLS, &r->rows[i + k]);
+			bind_state(st->ins_many, k * STATE_COLS,
+			           (int64_t)r->variant, &r->rows[i + k]);
 		int rc = sqlite3_step(st->ins_many);
 		sqlite3_reset(st->ins_many);
 		if (rc != SQLITE_DONE)
@@ -515,7 +518,7 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 		i += ROWS_PER_INSERT;
 	}
 	for (; i < r->n_rows; i++) {
-		bind_state(st->ins_one, 0, &r->rows[i]);
+		bind_state(st->ins_one, 0, (int64_t)r->variant, &r->rows[i]);
 		int rc = sqlite3_step(st->ins_one);
 		sqlite3_reset(st->ins_one);
 		if (rc != SQLITE_DONE)
