@@ -13,15 +13,9 @@ from vsweep_e2e import SRC, TempDirCase, query, run, scenario  # noqa: E402
 
 def idioms():
     """(title, SQL) of every query of tools/bench/queries.sql."""
-    out, title = [], None
-    with open(os.path.join(SRC, "tools", "bench", "queries.sql")) as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith("--"):
-                title = line[2:].strip()
-            elif line:
-                out.append((title, line.rstrip(";")))
-    return out
+    sys.path.insert(0, os.path.join(SRC, "tools", "bench"))
+    import queries
+    return queries.queries()
 
 
 class QueryPlans(TempDirCase):
