@@ -50,7 +50,7 @@ typedef struct cli_run_args {
 	char record[1024];                 /* canonical --record list */
 	char signals[1024];                /* "" none, "*" all, else names */
 	int plugin_log;                    /* vs_sim_opts.plugin_log */
-	int no_wheels, no_map;
+	int no_wheels, no_map, no_state;
 	double variant_timeout;            /* s; 0: none */
 	long variant_memory;               /* MB; 0: the default share;
 	                                    * -1: no limit (given as 0) */

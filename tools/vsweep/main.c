@@ -151,6 +151,7 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.record_every = (int)a->record_every,
 		.no_wheels = a->no_wheels,
 		.no_map = a->no_map,
+		.no_state = a->no_state,
 		.record = a->record,
 		.signals = a->signals[0] ? a->signals : NULL,
 		.plugin_log = a->plugin_log,
