@@ -27,6 +27,8 @@ static const char usage[] =
 	"                           [--variant-memory MB]\n"
 	"                           [--lock-timeout SECONDS]\n"
 	"                           [--progress-interval SECONDS]\n"
+	"                           [--variants 3,17,40-45 |\n"
+	"                            --variants-from RESULTS.db --where SQL]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	"  vsweep status results.db\n"
@@ -118,7 +120,8 @@ static void print_resume_hint(const char *why, int argc, char **argv)
 	fprintf(stderr, "%s\n", has_resume ? "" : " --resume");
 }
 
-static int cmd_run(const cli_run_args *a, int argc, char **argv)
+static int cmd_run(const cli_run_args *a, cli_drill *drill, int argc,
+                   char **argv)
 {
 	vs_registry *reg = NULL;
 	vs_scenario *scn = NULL;
@@ -126,6 +129,10 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	int status = load_inputs(a, &reg, &scn, &sw);
 	if (status)
 		goto out;
+	int drilling = drill->list || drill->from || drill->where;
+	if (drilling && (status = cli_drill_indices(drill, a, sw->count)))
+		goto out;
+	vs_index_source drill_src = {cli_drill_next, drill};
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -164,6 +171,10 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
 		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
 		.variant_memory = a->variant_memory,
+		/* Drill-down: just the chosen variants, in a file of its own
+		 * kind (merge refuses it as a shard). */
+		.source = drilling ? &drill_src : NULL,
+		.shard_label = drilling ? "variants" : NULL,
 	};
 	vs_run_summary sum;
 	vs_error err = {{0}};
@@ -199,6 +210,13 @@ out:
 	vs_scenario_destroy(scn);
 	vs_registry_destroy(reg);
 	return status;
+}
+
+/* vsweep's own run options: --progress-interval and the drill-down's. */
+static int run_option(void *own, const char *o, const char *v, int *takes)
+{
+	int rc = cli_progress_option(NULL, o, v, takes);
+	return rc == CLI_NOT_MINE ? cli_drill_option(own, o, v, takes) : rc;
 }
 
 static int cmd_check(const cli_run_args *a)
@@ -314,15 +332,18 @@ int main(int argc, char **argv)
 		return cli_export(argc, argv);
 
 	cli_run_args a;
-	int rc = cli_run_parse(&prog, argc, argv, &a, cli_progress_option,
-	                       NULL);
+	cli_drill drill = {0};
+	int rc = cli_run_parse(&prog, argc, argv, &a, run_option, &drill);
 	if (rc)
 		return rc;
 	if (a.jobs == 0)
 		a.jobs = online_cores();
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "run"))
-		return cmd_run(&a, argc, argv);
+	if (!strcmp(cmd, "run")) {
+		rc = cmd_run(&a, &drill, argc, argv);
+		free(drill.idx);
+		return rc;
+	}
 	if (!strcmp(cmd, "check"))
 		return cmd_check(&a);
 	if (!strcmp(cmd, "plugins")) {
