@@ -5,9 +5,9 @@ SELECT variant_id, max(abs(vx)) FROM actor_state GROUP BY variant_id;
 -- per-variant aggregate, one actor
 SELECT variant_id, max(abs(vx)) FROM actor_state WHERE actor_id = 1 GROUP BY variant_id;
 -- params join, one actor
-SELECT json_extract(i.params, '$.a1_speed') AS p, max(s.vx) FROM variant_info i JOIN actor_state s ON s.variant_id = i.variant_id WHERE s.actor_id = 1 GROUP BY i.variant_id;
+SELECT json_extract(i.params, '$.actor1.speed') AS p, max(s.vx) FROM variant_info i JOIN actor_state s ON s.variant_id = i.variant_id WHERE s.actor_id = 1 GROUP BY i.variant_id;
 -- params join, all actors
-SELECT i.variant_id, json_extract(i.params, '$.a1_speed'), avg(s.x) FROM variant_info i JOIN actor_state s USING (variant_id) GROUP BY i.variant_id;
+SELECT i.variant_id, json_extract(i.params, '$.actor1.speed'), avg(s.x) FROM variant_info i JOIN actor_state s USING (variant_id) GROUP BY i.variant_id;
 -- one step across all variants
 SELECT variant_id, actor_id, x, y FROM actor_state WHERE step = 100;
 -- time window across all variants
