@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "estimate.h"
 #include "export.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
@@ -120,6 +121,37 @@ static void print_resume_hint(const char *why, int argc, char **argv)
 	fprintf(stderr, "%s\n", has_resume ? "" : " --resume");
 }
 
+/* The run options of the command line (cmd_run; cmd_check calibrates
+ * its estimate with them). */
+static vs_run_opts run_opts(const cli_run_args *a, int jobs)
+{
+	return (vs_run_opts){
+		.out = a->out,
+		.jobs = jobs,
+		.shard_k = a->shard_k,
+		.shard_n = a->shard_n,
+		.mode = a->resume      ? VS_STORE_RESUME
+		        : a->overwrite ? VS_STORE_OVERWRITE
+		                       : VS_STORE_CREATE,
+		.record_every = (int)a->record_every,
+		.no_wheels = a->no_wheels,
+		.no_map = a->no_map,
+		.no_state = a->no_state,
+		.record = a->record,
+		.signals = a->signals[0] ? a->signals : NULL,
+		.plugin_log = a->plugin_log,
+		.variant_timeout = a->variant_timeout,
+		.lock_timeout = a->lock_timeout,
+		/* a line in place on a terminal; full lines for a log */
+		.progress = isatty(STDERR_FILENO),
+		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
+		 * them in this one, where ASan and debuggers see the host. */
+		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
+		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
+		.variant_memory = a->variant_memory,
+	};
+}
+
 static int cmd_run(const cli_run_args *a, cli_drill *drill, int argc,
                    char **argv)
 {
@@ -147,35 +179,11 @@ static int cmd_run(const cli_run_args *a, cli_drill *drill, int argc,
 
 	/* first: it may set cli_progress_note, read below */
 	int jobs = (int)cli_fmu_jobs(reg, a->jobs);
-	vs_run_opts o = {
-		.out = a->out,
-		.jobs = jobs,
-		.shard_k = a->shard_k,
-		.shard_n = a->shard_n,
-		.mode = a->resume      ? VS_STORE_RESUME
-		        : a->overwrite ? VS_STORE_OVERWRITE
-		                       : VS_STORE_CREATE,
-		.record_every = (int)a->record_every,
-		.no_wheels = a->no_wheels,
-		.no_map = a->no_map,
-		.no_state = a->no_state,
-		.record = a->record,
-		.signals = a->signals[0] ? a->signals : NULL,
-		.plugin_log = a->plugin_log,
-		.variant_timeout = a->variant_timeout,
-		.lock_timeout = a->lock_timeout,
-		/* a line in place on a terminal; full lines for a log */
-		.progress = isatty(STDERR_FILENO),
-		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
-		 * them in this one, where ASan and debuggers see the host. */
-		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
-		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
-		.variant_memory = a->variant_memory,
-		/* Drill-down: just the chosen variants, in a file of its own
-		 * kind (merge refuses it as a shard). */
-		.source = drilling ? &drill_src : NULL,
-		.shard_label = drilling ? "variants" : NULL,
-	};
+	vs_run_opts o = run_opts(a, jobs);
+	/* Drill-down: just the chosen variants, in a file of its own kind
+	 * (merge refuses it as a shard). */
+	o.source = drilling ? &drill_src : NULL;
+	o.shard_label = drilling ? "variants" : NULL;
 	vs_run_summary sum;
 	vs_error err = {{0}};
 	if (a->progress && !o.progress)
@@ -234,6 +242,8 @@ static int cmd_check(const cli_run_args *a)
 			       vs_block_kind_name(sw->blocks[i].kind),
 			       (unsigned long long)sw->blocks[i].count);
 		printf("variants: %llu\n", (unsigned long long)sw->count);
+		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
+		cli_estimate(scn, sw, reg, &o, o.jobs);
 	}
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
