@@ -11,23 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "estimate.h"
 #include "common/util.h"
-
-/* The indices the calibration runs: the first and the last variant. */
-typedef struct pick {
-	uint64_t idx[2];
-	int n, next;
-} pick;
-
-static int pick_next(void *ctx, uint64_t *i)
-{
-	pick *p = ctx;
-	if (p->next >= p->n)
-		return 0;
-	*i = p->idx[p->next++];
-	return 1;
-}
 
 static double file_bytes(const char *path)
 {
@@ -37,10 +23,10 @@ static double file_bytes(const char *path)
 
 /* Runs the variants of p into path; 0, or -1 with a message. */
 static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
-                     vs_registry *reg, const vs_run_opts *base, pick *p,
+                     vs_registry *reg, const vs_run_opts *base, cli_drill *p,
                      const char *path, vs_run_summary *sum)
 {
-	vs_index_source src = {pick_next, p};
+	vs_index_source src = {cli_drill_next, p};
 	vs_run_opts o = *base;
 	o.out = path;
 	o.mode = VS_STORE_CREATE;
@@ -65,24 +51,26 @@ void cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	char empty[64], some[64];
 	snprintf(empty, sizeof empty, "%s/empty.db", dir);
 	snprintf(some, sizeof some, "%s/some.db", dir);
-	pick none = {{0, 0}, 0, 0};
-	pick two = {{0, sw->count - 1}, sw->count > 1 ? 2 : 1, 0};
+	/* The first and the last variant (the one variant of a seed). */
+	uint64_t idx[2] = {0, sw->count - 1};
+	cli_drill none = {.idx = idx, .n = 0};
+	cli_drill two = {.idx = idx, .n = sw->count > 1 ? 2 : 1};
 	vs_run_summary s0, s2;
 	if (calibrate(scn, sw, reg, base, &none, empty, &s0) == 0 &&
 	    calibrate(scn, sw, reg, base, &two, some, &s2) == 0) {
 		double e = file_bytes(empty), b = file_bytes(some);
-		double per_variant = (b - e) / two.n;   /* bytes */
+		double per_variant = (b - e) / (double)two.n;   /* bytes */
 		double per_step = s2.actor_steps > 0
 		                          ? (b - e) / (double)s2.actor_steps
 		                          : 0;
 		double size = e + per_variant * (double)sw->count;
-		double secs = s2.seconds / two.n * (double)sw->count /
+		double secs = s2.seconds / (double)two.n * (double)sw->count /
 		              (jobs > 0 ? jobs : 1);
 		printf("estimate (--record %s, --record-every %d): %.3g MB, "
 		       "%.1f bytes per actor-step; %.3g s on %d threads "
 		       "(calibrated on %d variants)\n", base->record,
 		       base->record_every, size / 1e6, per_step, secs, jobs,
-		       two.n);
+		       (int)two.n);
 	}
 	vs_remove_db_files(empty);
 	vs_remove_db_files(some);
