@@ -54,6 +54,8 @@ struct vs_store {
 	vs_store_busy busy;       /* waits out other programs' locks */
 	int lock_fd;              /* vs_store_writer_lock's; -1: none */
 	int fresh_fail;           /* made by a failed open: remove on close */
+	int sweep_changed;        /* resumed with another sweep (extend) */
+	sqlite3_stmt *each;       /* vs_store_next_variant's cursor */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -245,9 +247,11 @@ static int meta_differs(sqlite3_stmt *q, const vs_meta *m)
 /* The stored run is this one: identity meta rows and plugin builds.
  * VS_RC_INPUT (not this run's, or not a results file) or VS_RC_IO. */
 static vs_rc check_identity(vs_store *st, const vs_meta *meta,
-                            int n_identity, const vs_plugin_row *plugins,
-                            int n_plugins, vs_error *err)
+                            int n_identity, const vs_store_def *def,
+                            vs_error *err)
 {
+	const vs_plugin_row *plugins = def->plugins;
+	int n_plugins = def->n_plugins;
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(st->db,
 	                       "SELECT value FROM meta WHERE key = ?", -1, &q,
@@ -259,7 +263,13 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 	vs_rc rc = VS_RC_OK;
 	for (int i = 0; i < n_identity && !rc; i++) {
 		sqlite3_bind_text(q, 1, meta[i].key, -1, SQLITE_STATIC);
-		if (meta_differs(q, &meta[i])) {
+		int grows = def->extend &&
+		            (!strcmp(meta[i].key, "sweep_text") ||
+		             !strcmp(meta[i].key, "variant_count"));
+		int differs = meta_differs(q, &meta[i]);
+		if (differs && grows) {
+			st->sweep_changed = 1;
+		} else if (differs) {
 			vs_error_set(err,
 			             "%s: cannot resume: its %s differs from this "
 			             "run's; use --overwrite or another -o",
@@ -385,8 +395,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 		fresh = 1;
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
-	if (!fresh && check_identity(st, meta, n_identity, def->plugins,
-	                             def->n_plugins, err))
+	if (!fresh && check_identity(st, meta, n_identity, def, err))
 		goto fail;
 	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
 	 * open transaction, never consistency; 64 MiB of page cache keeps the
@@ -447,6 +456,28 @@ int64_t vs_store_variant_at(vs_store *st, int64_t n)
 {
 	return query_int(st, "SELECT variant_id FROM variant ORDER BY "
 	                 "variant_id LIMIT 1 OFFSET ?", n);
+}
+
+int vs_store_sweep_changed(const vs_store *st)
+{
+	return st->sweep_changed;
+}
+
+int vs_store_next_variant(vs_store *st, int64_t *id, const char **params)
+{
+	if (!st->each &&
+	    sqlite3_prepare_v2(st->db, "SELECT variant_id, params FROM "
+	                       "variant ORDER BY variant_id", -1, &st->each,
+	                       NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st->each) != SQLITE_ROW) {
+		sqlite3_finalize(st->each);
+		st->each = NULL;
+		return 0;
+	}
+	*id = sqlite3_column_int64(st->each, 0);
+	*params = (const char *)sqlite3_column_text(st->each, 1);
+	return 1;
 }
 
 vs_rc vs_store_begin(vs_store *st, vs_error *err)
@@ -751,6 +782,7 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_log);
 	sqlite3_finalize(st->ins_name);
 	sqlite3_finalize(st->get_name);
+	sqlite3_finalize(st->each);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
 		if (!st->fresh_fail)
