@@ -40,7 +40,8 @@ static void add(uint64_t **idx, size_t *n, size_t *cap, uint64_t i)
 	(*idx)[(*n)++] = i;
 }
 
-/* "3,17,40-45": numbers and inclusive ranges; 0 or -1 when malformed. */
+/* "3,17,40-45": numbers and inclusive ranges (of at most 10^7 indices,
+ * so a typo cannot exhaust memory); 0, or -1 when malformed. */
 static int parse_list(const char *text, uint64_t **idx, size_t *n,
                       size_t *cap)
 {
@@ -58,7 +59,7 @@ static int parse_list(const char *text, uint64_t **idx, size_t *n,
 			if (*s < '0' || *s > '9')
 				return -1;
 			b = strtoull(s, &end, 10);
-			if (errno || b < a || b - a > 100000000ull)
+			if (errno || b < a || b - a > 10000000ull)
 				return -1;
 		}
 		for (unsigned long long i = a; i <= b; i++)
