@@ -6,7 +6,13 @@
 -- A variant's state rows are one contiguous rowid range [row_lo, row_hi] of
 -- `state`, written in variant order by the single writer. The views join on
 -- that range (CROSS JOIN fixes the loop order: variants outside, rows
--- inside), so per-variant queries need no index and inserts maintain none.
+-- inside), so a per-variant scan reads each variant's rows in place.
+-- Each row also carries its variant_id, and state_key (variant_id,
+-- actor_id, step) serves the analyst's equality filters: one actor, one
+-- step, two actors at the same step. Since variants are written in
+-- ascending order, its inserts land at the right edge (docs/results.md,
+-- "Query speed", has the measured costs); with an index to use, SQLite
+-- never builds an automatic one per variant.
 
 CREATE TABLE meta (              -- the sweep's own record
   key   TEXT PRIMARY KEY,
@@ -93,6 +99,7 @@ CREATE TABLE summary (
 -- One row per actor per recorded step. An integral REAL such as 0 costs no
 -- payload bytes, so planar motion pays nothing for z, roll and pitch.
 CREATE TABLE state (
+  variant_id INTEGER NOT NULL,
   actor_id INTEGER NOT NULL,
   step     INTEGER NOT NULL,
   x REAL, y REAL, z REAL,            -- m, actor origin, world
@@ -108,6 +115,7 @@ CREATE TABLE state (
   position REAL,                     -- normalised s in [0, 1]
   angle    REAL                      -- rad, lane tangent to travel
 );
+CREATE INDEX state_key ON state (variant_id, actor_id, step);
 
 -- The map's lanes, the same in every variant.
 CREATE TABLE lane (
@@ -126,12 +134,10 @@ CREATE VIEW lane_info AS
   FROM lane;
 
 CREATE VIEW map_location AS
-  SELECT v.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
+  SELECT s.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
          s.on_lane AS is_on_lane, l.lane_id AS lane_id,
          s.position AS position, s.angle AS angle
-  FROM variant v CROSS JOIN state s
-    ON s.rowid BETWEEN v.row_lo AND v.row_hi
-  CROSS JOIN lane l ON l.lane = s.lane;
+  FROM state s CROSS JOIN lane l ON l.lane = s.lane;
 
 CREATE VIEW variant_info AS
   SELECT variant_id,
@@ -198,15 +204,14 @@ CREATE VIEW actor_info AS
   FROM actor;
 
 CREATE VIEW actor_state AS
-  SELECT v.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
+  SELECT s.variant_id AS variant_id, s.actor_id AS actor_id, s.step AS step,
          CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
            / (SELECT den FROM step_decimal) AS t,
          s.x AS x, s.y AS y, s.z AS z,
          s.roll AS roll, s.pitch AS pitch, s.yaw AS yaw,
          s.vx AS vx, s.vy AS vy, s.vz AS vz,
          s.wx AS wx, s.wy AS wy, s.wz AS wz
-  FROM variant v CROSS JOIN state s
-    ON s.rowid BETWEEN v.row_lo AND v.row_hi;
+  FROM state s;
 
 -- Pose = [R t; 0 0 0 1], R = Rz(yaw) Rx(pitch) Ry(roll), row-major:
 -- heading, then pitch about the actor's X (right) axis, nose up positive,

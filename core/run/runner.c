@@ -134,7 +134,8 @@ static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
 		return;
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
-	                  o->no_wheels, o->no_map, o->signals, o->plugin_log};
+	                  o->no_wheels, o->no_map, o->signals, o->plugin_log,
+	                  o->no_state};
 	int rc = c ? vs_contain_run(c, s->variant, &so, res)
 	           : vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = vs_now() - t0;
@@ -567,6 +568,9 @@ static void build_record(record *rec, const vs_scenario *seed,
 	d->record = o->record ? o->record : "";
 	d->shard = rec->shard;
 	d->variant_count = sw->count;
+	/* A finished sweep may be extended (blocks appended, the last
+	 * random block's count raised): vs_run checks its variants. */
+	d->extend = mode == VS_STORE_RESUME && !o->source;
 	d->plugins = rec->plugins;
 	d->scenario_path = seed->path;
 	d->sweep_path = sw->path ? sw->path : "";
@@ -577,6 +581,46 @@ static void build_record(record *rec, const vs_scenario *seed,
 		add_plugin(rec, &seed->actors[i].vehicle_model);
 		add_plugin(rec, &seed->actors[i].behaviour);
 	}
+}
+
+/* Resumed with another sweep: every stored variant must be the same
+ * variant of this sweep (same params), which then becomes the file's
+ * sweep. VS_RC_INPUT when one is not. */
+static vs_rc check_extension(const vs_scenario *seed, const vs_sweep *sw,
+                             const record *rec, vs_store *st,
+                             vs_error *err)
+{
+	if (!vs_store_sweep_changed(st))
+		return VS_RC_OK;
+	int64_t id;
+	const char *stored;
+	while (vs_store_next_variant(st, &id, &stored)) {
+		char *json = NULL;
+		vs_error verr = {{0}};
+		vs_scenario *v = (uint64_t)id < sw->count
+		                         ? vs_sweep_variant(sw, seed, (uint64_t)id,
+		                                            &json, &verr)
+		                         : NULL;
+		int same = v && json && stored && !strcmp(json, stored);
+		vs_scenario_destroy(v);
+		free(json);
+		if (!same) {
+			vs_error_set(err, "%s: cannot resume: its sweep_text differs "
+			             "from this run's and does not extend it "
+			             "(variant %lld is not the same); use --overwrite "
+			             "or another -o", rec->def.path, (long long)id);
+			while (vs_store_next_variant(st, &id, &stored))
+				;
+			return VS_RC_INPUT;
+		}
+	}
+	vs_meta m[2] = {{"sweep_text", 1, rec->def.sweep_text, 0},
+	                {"variant_count", 0, NULL,
+	                 (double)rec->def.variant_count}};
+	for (int i = 0; i < 2; i++)
+		if (vs_store_set_meta(st, &m[i], err))
+			return VS_RC_IO;
+	return VS_RC_OK;
 }
 
 /* The map's lanes, so that map_location can name them. */
@@ -612,7 +656,9 @@ vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
 	vs_rc rc = vs_store_open(&rec.def, &st, err);
 	if (rc)
 		return rc;
-	rc = store_lanes(seed, st, err);
+	rc = check_extension(seed, sw, &rec, st, err);
+	if (!rc)
+		rc = store_lanes(seed, st, err);
 	if (!rc)
 		rc = run_store(seed, sw, o, st, sum, err);
 	vs_error cerr = {{0}};
@@ -647,7 +693,9 @@ vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
 	if (rc)
 		return rc;
 	int64_t n = vs_store_variant_count(st);
-	if (n < 0) {
+	if ((rc = check_extension(seed, sw, &rec, st, err)))
+		n = 0;
+	else if (n < 0) {
 		vs_error_set(err, "%s: cannot read its variants", path);
 		rc = VS_RC_IO;
 	}

@@ -36,6 +36,7 @@ typedef struct vs_run_opts {
 	int record_every;        /* >= 1 */
 	int no_wheels;           /* --record without wheels */
 	int no_map;              /* --record without map */
+	int no_state;            /* --record summary: no state rows */
 	const char *record;      /* what is stored, as given to --record */
 	double variant_timeout;  /* s of wall time per variant; 0: none */
 	double lock_timeout;     /* vs_store_def.lock_timeout */

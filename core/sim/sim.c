@@ -100,6 +100,7 @@ typedef struct sim {
 	double t;               /* s, the step being computed, for messages */
 	int log_level;          /* plugin messages at or above it are kept */
 	int no_wheels;          /* record no wheel accumulators */
+	int no_state;           /* record no rows (--record summary) */
 } sim;
 
 /* ---- failing a variant -------------------------------------------------- */
@@ -344,6 +345,8 @@ void vs_result_finish(vs_result *r)
 static void record(sim *S, int64_t step)
 {
 	vs_result *r = S->res;
+	if (S->no_state)
+		return;
 	if (r->n_rows + S->n > r->cap_rows) {
 		r->cap_rows = r->cap_rows ? r->cap_rows * 2 : 1024;
 		while (r->cap_rows < r->n_rows + S->n)
@@ -589,6 +592,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	S.world.loc = S.loc;
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
+	S.no_state = opts && opts->no_state;
 	S.sig.select = opts ? opts->signals : NULL;
 	S.log_level = opts && opts->plugin_log ? opts->plugin_log - 1
 	                                       : VS_LOG_WARNING;

@@ -21,6 +21,9 @@ typedef struct vs_sim_opts {
 	 * (rate-limited): VS_SIM_LOG_DEFAULT (warning), or a vs_log_level
 	 * plus 1 (so that a zeroed opts means the default). */
 	int plugin_log;
+	/* --record summary: no state (nor signal) rows at all; the map
+	 * still serves the summary's lane KPIs. */
+	int no_state;
 } vs_sim_opts;
 
 enum { VS_SIM_LOG_DEFAULT = 0, VS_SIM_LOG_NONE = 99 };

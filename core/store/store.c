@@ -30,11 +30,11 @@
 #include "common/util.h"
 #include "store/busy.h"
 
-/* Rows per multi-row INSERT: 23 columns x 50 = 1150 parameters, well under
+/* Rows per multi-row INSERT: 24 columns x 50 = 1200 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
  * program run per 50 rows). */
 #define ROWS_PER_INSERT 50
-#define STATE_COLS 23
+#define STATE_COLS 24
 #define STATE_REALS 17 /* x .. roll_r */
 
 struct vs_store {
@@ -54,6 +54,8 @@ struct vs_store {
 	vs_store_busy busy;       /* waits out other programs' locks */
 	int lock_fd;              /* vs_store_writer_lock's; -1: none */
 	int fresh_fail;           /* made by a failed open: remove on close */
+	int sweep_changed;        /* resumed with another sweep (extend) */
+	sqlite3_stmt *each;       /* vs_store_next_variant's cursor */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -85,7 +87,7 @@ static vs_rc prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
 static char *state_insert_sql(int rows)
 {
 	const char *head = "INSERT INTO state VALUES ";
-	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
 	char *sql = vs_xcalloc(1, n);
 	strcpy(sql, head);
@@ -262,9 +264,11 @@ static vs_rc check_format(vs_store *st, vs_error *err)
 /* The stored run is this one: identity meta rows and plugin builds.
  * VS_RC_INPUT (not this run's, or not a results file) or VS_RC_IO. */
 static vs_rc check_identity(vs_store *st, const vs_meta *meta,
-                            int n_identity, const vs_plugin_row *plugins,
-                            int n_plugins, vs_error *err)
+                            int n_identity, const vs_store_def *def,
+                            vs_error *err)
 {
+	const vs_plugin_row *plugins = def->plugins;
+	int n_plugins = def->n_plugins;
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(st->db,
 	                       "SELECT value FROM meta WHERE key = ?", -1, &q,
@@ -276,7 +280,13 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 	vs_rc rc = VS_RC_OK;
 	for (int i = 0; i < n_identity && !rc; i++) {
 		sqlite3_bind_text(q, 1, meta[i].key, -1, SQLITE_STATIC);
-		if (meta_differs(q, &meta[i])) {
+		int grows = def->extend &&
+		            (!strcmp(meta[i].key, "sweep_text") ||
+		             !strcmp(meta[i].key, "variant_count"));
+		int differs = meta_differs(q, &meta[i]);
+		if (differs && grows) {
+			st->sweep_changed = 1;
+		} else if (differs) {
 			vs_error_set(err,
 			             "%s: cannot resume: its %s differs from this "
 			             "run's; use --overwrite or another -o",
@@ -403,8 +413,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
 	if (!fresh && (check_format(st, err) ||
-	               check_identity(st, meta, n_identity, def->plugins,
-	                              def->n_plugins, err)))
+	               check_identity(st, meta, n_identity, def, err)))
 		goto fail;
 	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
 	 * open transaction, never consistency; 64 MiB of page cache keeps the
@@ -467,6 +476,28 @@ int64_t vs_store_variant_at(vs_store *st, int64_t n)
 	                 "variant_id LIMIT 1 OFFSET ?", n);
 }
 
+int vs_store_sweep_changed(const vs_store *st)
+{
+	return st->sweep_changed;
+}
+
+int vs_store_next_variant(vs_store *st, int64_t *id, const char **params)
+{
+	if (!st->each &&
+	    sqlite3_prepare_v2(st->db, "SELECT variant_id, params FROM "
+	                       "variant ORDER BY variant_id", -1, &st->each,
+	                       NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st->each) != SQLITE_ROW) {
+		sqlite3_finalize(st->each);
+		st->each = NULL;
+		return 0;
+	}
+	*id = sqlite3_column_int64(st->each, 0);
+	*params = (const char *)sqlite3_column_text(st->each, 1);
+	return 1;
+}
+
 vs_rc vs_store_begin(vs_store *st, vs_error *err)
 {
 	/* IMMEDIATE: the write lock is taken (or waited for) here, not
@@ -493,7 +524,8 @@ void vs_store_rollback(vs_store *st)
 	}
 }
 
-static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
+static void bind_state(sqlite3_stmt *s, int base, int64_t variant,
+                       const vs_state_row *r)
 {
 	const vs_state *v = &r->s;
 	const vs_wheel_acc *w = &r->w;
@@ -501,14 +533,15 @@ static void bind_state(sqlite3_stmt *s, int base, const vs_state_row *r)
 		v->x, v->y, v->z, v->roll, v->pitch, v->yaw,
 		v->vx, v->vy, v->vz, v->wx, v->wy, v->wz,
 		v->steer, w->dist, w->turn, w->roll_l, w->roll_r};
-	sqlite3_bind_int64(s, base + 1, r->actor_id);
-	sqlite3_bind_int64(s, base + 2, r->step);
+	sqlite3_bind_int64(s, base + 1, variant);
+	sqlite3_bind_int64(s, base + 2, r->actor_id);
+	sqlite3_bind_int64(s, base + 3, r->step);
 	for (int i = 0; i < STATE_REALS; i++)
-		sqlite3_bind_double(s, base + 3 + i, vals[i]);
+		sqlite3_bind_double(s, base + 4 + i, vals[i]);
 	/* Map location: lanes are numbered from 1 in the lane table; NULLs
 	 * (no map, or not recorded) cost no payload bytes. */
 	const vs_map_row *m = &r->m;
-	int c = base + 3 + STATE_REALS;
+	int c = base + 4 + STATE_REALS;
 	if (m->lane >= 0) {
 		sqlite3_bind_int(s, c, m->lane + 1);
 		sqlite3_bind_int(s, c + 1, m->on_lane);
@@ -525,7 +558,8 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 	int64_t i = 0;
 	while (r->n_rows - i >= ROWS_PER_INSERT) {
 		for (int k = 0; k < ROWS_PER_INSERT; k++)
-			bind_state(st->ins_many, k * STATE_COLS, &r->rows[i + k]);
+			bind_state(st->ins_many, k * STATE_COLS,
+			           (int64_t)r->variant, &r->rows[i + k]);
 		int rc = sqlite3_step(st->ins_many);
 		sqlite3_reset(st->ins_many);
 		if (rc != SQLITE_DONE)
@@ -533,7 +567,7 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 		i += ROWS_PER_INSERT;
 	}
 	for (; i < r->n_rows; i++) {
-		bind_state(st->ins_one, 0, &r->rows[i]);
+		bind_state(st->ins_one, 0, (int64_t)r->variant, &r->rows[i]);
 		int rc = sqlite3_step(st->ins_one);
 		sqlite3_reset(st->ins_one);
 		if (rc != SQLITE_DONE)
@@ -766,6 +800,7 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_log);
 	sqlite3_finalize(st->ins_name);
 	sqlite3_finalize(st->get_name);
+	sqlite3_finalize(st->each);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
 		if (!st->fresh_fail)

@@ -32,6 +32,14 @@ int64_t vs_store_variant_count(vs_store *st);
 /* The index of the n-th stored variant in ascending order, or -1. */
 int64_t vs_store_variant_at(vs_store *st, int64_t n);
 
+/* Opened with def.extend: 1 when the stored sweep_text or variant_count
+ * differs from this run's (the caller must check the stored variants). */
+int vs_store_sweep_changed(const vs_store *st);
+
+/* The stored variants in variant_id order, one per call: 1 with *id and
+ * *params (valid until the next call), 0 at the end. */
+int vs_store_next_variant(vs_store *st, int64_t *id, const char **params);
+
 vs_rc vs_store_begin(vs_store *st, vs_error *err);
 vs_rc vs_store_commit(vs_store *st, vs_error *err);
 /* Rolls back the open transaction, if any. */

@@ -220,6 +220,7 @@ static vs_rc run(const args *own, int rank, int size)
 			.record_every = (int)a->record_every,
 			.no_wheels = a->no_wheels,
 			.no_map = a->no_map,
+			.no_state = a->no_state,
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
 			.variant_memory = a->variant_memory,

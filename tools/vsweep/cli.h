@@ -2,6 +2,9 @@
 #ifndef VS_CLI_H
 #define VS_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "common/status.h"
 #include "plugin/registry.h"
 
@@ -50,7 +53,7 @@ typedef struct cli_run_args {
 	char record[1024];                 /* canonical --record list */
 	char signals[1024];                /* "" none, "*" all, else names */
 	int plugin_log;                    /* vs_sim_opts.plugin_log */
-	int no_wheels, no_map;
+	int no_wheels, no_map, no_state;
 	double variant_timeout;            /* s; 0: none */
 	long variant_memory;               /* MB; 0: the default share;
 	                                    * -1: no limit (given as 0) */
@@ -136,6 +139,19 @@ void cli_progress_stop(int final_line);
 
 /* --progress-interval S, as a cli_own_option (own unused). */
 int cli_progress_option(void *own, const char *o, const char *v, int *takes);
+
+/* Drill-down (cli_drill.c): --variants LIST, --variants-from FILE.db
+ * [--where SQL]; the chosen indices, ascending, once each. */
+typedef struct cli_drill {
+	const char *list, *from, *where;
+	uint64_t *idx;
+	size_t n, next;
+} cli_drill;
+int cli_drill_option(void *own, const char *o, const char *v, int *takes);
+/* Fills d->idx (indices below count) from the options; an exit status. */
+int cli_drill_indices(cli_drill *d, const cli_run_args *a, uint64_t count);
+/* vs_index_source.next over d->idx. */
+int cli_drill_next(void *ctx, uint64_t *i);
 
 /* `vsweep new-plugin NAME --kind K [-o DIR]` (cli_newplugin.c). */
 int cli_new_plugin(int argc, char **argv);

@@ -70,12 +70,22 @@ static int parse_shard(const char *s, cli_run_args *a)
 
 /* --record LIST: which attributes to store besides actor_state (always).
  * Canonical order, so equal choices compare equal on resume (the list is
- * part of the sweep's identity). */
+ * part of the sweep's identity). `summary` alone stores no per-step rows:
+ * variants, actors, events and the summary, whose lane KPIs still need
+ * the map. */
 static int parse_record(const char *v, cli_run_args *a)
 {
 	char buf[1024];
 	if (strlen(v) >= sizeof buf)
 		return -1;
+	a->no_state = !strcmp(v, "summary");
+	if (a->no_state) {
+		a->no_wheels = 1;
+		a->no_map = 0;
+		a->signals[0] = 0;
+		strcpy(a->record, "summary");
+		return 0;
+	}
 	snprintf(buf, sizeof buf, "%s", v);
 	int wheels = 0, map = 0;
 	char *save = NULL;
@@ -149,7 +159,8 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 			return cli_bad_usage(p, "--record takes a comma-"
 			                     "separated list of state, wheels, "
 			                     "map, signals (or signals=PLUGIN."
-			                     "OUTPUT,...); got '%s'", shown);
+			                     "OUTPUT,...), or summary alone; "
+			                     "got '%s'", shown);
 	} else if (!strcmp(o, "--plugin-log")) {
 		if (!v || cli_parse_plugin_log(v, a))
 			return cli_bad_usage(p, "--plugin-log takes debug, info, "

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "estimate.h"
 #include "export.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
@@ -27,6 +28,8 @@ static const char usage[] =
 	"                           [--variant-memory MB]\n"
 	"                           [--lock-timeout SECONDS]\n"
 	"                           [--progress-interval SECONDS]\n"
+	"                           [--variants 3,17,40-45 |\n"
+	"                            --variants-from RESULTS.db --where SQL]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	"  vsweep status results.db\n"
@@ -118,7 +121,39 @@ static void print_resume_hint(const char *why, int argc, char **argv)
 	fprintf(stderr, "%s\n", has_resume ? "" : " --resume");
 }
 
-static int cmd_run(const cli_run_args *a, int argc, char **argv)
+/* The run options of the command line (cmd_run; cmd_check calibrates
+ * its estimate with them). */
+static vs_run_opts run_opts(const cli_run_args *a, int jobs)
+{
+	return (vs_run_opts){
+		.out = a->out,
+		.jobs = jobs,
+		.shard_k = a->shard_k,
+		.shard_n = a->shard_n,
+		.mode = a->resume      ? VS_STORE_RESUME
+		        : a->overwrite ? VS_STORE_OVERWRITE
+		                       : VS_STORE_CREATE,
+		.record_every = (int)a->record_every,
+		.no_wheels = a->no_wheels,
+		.no_map = a->no_map,
+		.no_state = a->no_state,
+		.record = a->record,
+		.signals = a->signals[0] ? a->signals : NULL,
+		.plugin_log = a->plugin_log,
+		.variant_timeout = a->variant_timeout,
+		.lock_timeout = a->lock_timeout,
+		/* a line in place on a terminal; full lines for a log */
+		.progress = isatty(STDERR_FILENO),
+		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
+		 * them in this one, where ASan and debuggers see the host. */
+		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
+		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
+		.variant_memory = a->variant_memory,
+	};
+}
+
+static int cmd_run(const cli_run_args *a, cli_drill *drill, int argc,
+                   char **argv)
 {
 	vs_registry *reg = NULL;
 	vs_scenario *scn = NULL;
@@ -126,6 +161,10 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 	int status = load_inputs(a, &reg, &scn, &sw);
 	if (status)
 		goto out;
+	int drilling = drill->list || drill->from || drill->where;
+	if (drilling && (status = cli_drill_indices(drill, a, sw->count)))
+		goto out;
+	vs_index_source drill_src = {cli_drill_next, drill};
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -140,30 +179,11 @@ static int cmd_run(const cli_run_args *a, int argc, char **argv)
 
 	/* first: it may set cli_progress_note, read below */
 	int jobs = (int)cli_fmu_jobs(reg, a->jobs);
-	vs_run_opts o = {
-		.out = a->out,
-		.jobs = jobs,
-		.shard_k = a->shard_k,
-		.shard_n = a->shard_n,
-		.mode = a->resume      ? VS_STORE_RESUME
-		        : a->overwrite ? VS_STORE_OVERWRITE
-		                       : VS_STORE_CREATE,
-		.record_every = (int)a->record_every,
-		.no_wheels = a->no_wheels,
-		.no_map = a->no_map,
-		.record = a->record,
-		.signals = a->signals[0] ? a->signals : NULL,
-		.plugin_log = a->plugin_log,
-		.variant_timeout = a->variant_timeout,
-		.lock_timeout = a->lock_timeout,
-		/* a line in place on a terminal; full lines for a log */
-		.progress = isatty(STDERR_FILENO),
-		/* Plugins in child processes; VSWEEP_NO_CONTAINMENT=1 keeps
-		 * them in this one, where ASan and debuggers see the host. */
-		.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
-		.progress_note = cli_progress_note[0] ? cli_progress_note : NULL,
-		.variant_memory = a->variant_memory,
-	};
+	vs_run_opts o = run_opts(a, jobs);
+	/* Drill-down: just the chosen variants, in a file of its own kind
+	 * (merge refuses it as a shard). */
+	o.source = drilling ? &drill_src : NULL;
+	o.shard_label = drilling ? "variants" : NULL;
 	vs_run_summary sum;
 	vs_error err = {{0}};
 	if (a->progress && !o.progress)
@@ -200,6 +220,13 @@ out:
 	return status;
 }
 
+/* vsweep's own run options: --progress-interval and the drill-down's. */
+static int run_option(void *own, const char *o, const char *v, int *takes)
+{
+	int rc = cli_progress_option(NULL, o, v, takes);
+	return rc == CLI_NOT_MINE ? cli_drill_option(own, o, v, takes) : rc;
+}
+
 static int cmd_check(const cli_run_args *a)
 {
 	vs_registry *reg = NULL;
@@ -215,6 +242,8 @@ static int cmd_check(const cli_run_args *a)
 			       vs_block_kind_name(sw->blocks[i].kind),
 			       (unsigned long long)sw->blocks[i].count);
 		printf("variants: %llu\n", (unsigned long long)sw->count);
+		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
+		cli_estimate(scn, sw, reg, &o, o.jobs);
 	}
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
@@ -313,15 +342,18 @@ int main(int argc, char **argv)
 		return cli_export(argc, argv);
 
 	cli_run_args a;
-	int rc = cli_run_parse(&prog, argc, argv, &a, cli_progress_option,
-	                       NULL);
+	cli_drill drill = {0};
+	int rc = cli_run_parse(&prog, argc, argv, &a, run_option, &drill);
 	if (rc)
 		return rc;
 	if (a.jobs == 0)
 		a.jobs = online_cores();
 	const char *cmd = argv[1];
-	if (!strcmp(cmd, "run"))
-		return cmd_run(&a, argc, argv);
+	if (!strcmp(cmd, "run")) {
+		rc = cmd_run(&a, &drill, argc, argv);
+		free(drill.idx);
+		return rc;
+	}
 	if (!strcmp(cmd, "check"))
 		return cmd_check(&a);
 	if (!strcmp(cmd, "plugins")) {

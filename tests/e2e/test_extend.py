@@ -1,0 +1,86 @@
+"""Extending a finished sweep: `--resume` with a sweep file that appends a
+block and raises a random block's count runs just the new variants, and
+the file then equals a single run of the extended sweep, view by view; a
+sweep that changes a stored variant is refused as before."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import TempDirCase, query, run, scenario  # noqa: E402
+
+BASE = """\
+vsweep: 1
+seed: 3
+blocks:
+  - list:
+      - [{actor: 1, speed: 8}]
+      - [{actor: 1, speed: 12}]
+  - random:
+      count: %d
+      axes:
+        - {actor: 2, speed: {uniform: [5, 25]}}
+"""
+MORE = """\
+  - list:
+      - [{actor: 1, speed: 9}]
+"""
+VIEWS = {
+    "actor_state": "variant_id, actor_id, step",
+    "wheel_pose": "variant_id, actor_id, step, wheel",
+    "actor_info": "variant_id, actor_id",
+    "event": "variant_id, t, actor_id, kind",
+    "variant_summary": "variant_id",
+    "variant_info": "variant_id",
+}
+
+
+class Extend(TempDirCase):
+    def go(self, sweep, db, *extra):
+        return run("run", scenario("two_cars.yaml"), "--sweep", sweep, "-o",
+                   db, "--record-every", "20", *extra)
+
+    def test_extended_equals_single_run(self):
+        small = self.write("small.yaml", BASE % 3)
+        big = self.write("big.yaml", BASE % 5 + MORE)
+        ext, one = self.path("ext.db"), self.path("one.db")
+        rc, _, err = self.go(small, ext)
+        self.assertEqual(rc, 0, err)
+        rc, out, err = self.go(big, ext, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("3 done", out)
+        self.assertIn("5 already stored", out)
+        rc, _, err = self.go(big, one)
+        self.assertEqual(rc, 0, err)
+        for view, order in VIEWS.items():
+            cols = "*" if view != "variant_info" else \
+                "variant_id, status, error, params"
+            sql = "SELECT %s FROM %s ORDER BY %s" % (cols, view, order)
+            with self.subTest(view=view):
+                want = query(one, sql)
+                self.assertTrue(want or view == "event")
+                self.assertEqual(query(ext, sql), want)
+        meta = "SELECT key, value FROM meta WHERE key IN ('sweep_text', " \
+               "'variant_count') ORDER BY key"
+        self.assertEqual(query(ext, meta), query(one, meta))
+
+    def test_changed_variant_refused(self):
+        small = self.write("small.yaml", BASE % 3)
+        other = self.write("other.yaml",
+                           (BASE % 3).replace("speed: 12", "speed: 13"))
+        db = self.path("r.db")
+        rc, _, err = self.go(small, db)
+        self.assertEqual(rc, 0, err)
+        before = query(db, "SELECT variant_id, params FROM variant")
+        rc, _, err = self.go(other, db, "--resume")
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot resume: its sweep_text differs", err)
+        self.assertIn("variant 1", err)
+        self.assertEqual(query(db, "SELECT variant_id, params FROM variant"),
+                         before)
+        self.assertEqual(query(db, "SELECT value FROM meta WHERE key = "
+                               "'sweep_text'"), [(BASE % 3,)])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""The analyst's first queries on an overnight-sized results file.
+
+  tools/bench/queries.py VSWEEP [BASE_VSWEEP] [--actor-steps N] [--dir D]
+
+Builds, for 2 and for 8 actors per variant, a results file of at least N
+actor-steps (default 10 M) with VSWEEP, runs every query of queries.sql on
+it (wall time, rows per second, EXPLAIN QUERY PLAN, the ratio to a full
+scan of actor_state) and prints the write side: actor-steps per second and
+bytes per actor-step. With BASE_VSWEEP (a build of another layout, e.g.
+main's), the same files are written with it too, for the write-side
+comparison (its queries are not run: they may take hours)."""
+import argparse
+import os
+import sqlite3
+import subprocess
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STEP, DURATION = 0.01, 20.0      # s: 2001 steps per actor
+
+
+def scenario(n_actors):
+    """Ego circling, the others on straight parallel routes (m, m/s)."""
+    lines = ["vsweep: 1", "name: bench %d actors" % n_actors,
+             "step: %g" % STEP, "duration: %g" % DURATION,
+             "assets:",
+             "  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,",
+             "          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}",
+             "actors:",
+             "  - id: 1", "    name: ego", "    asset: sedan",
+             "    start: {position: [57.3, 0, 0], yaw: 0}", "    speed: 10",
+             "    behaviour: {plugin: constant_steer, "
+             "params: {steering_wheel_deg: 45}}"]
+    for a in range(2, n_actors + 1):
+        y = -100 - 5 * a
+        lines += ["  - id: %d" % a, "    name: car%d" % a, "    asset: sedan",
+                  "    waypoints: [[0, %d, 0], [400, %d, 0]]" % (y, y),
+                  "    speed: 10", "    behaviour: {plugin: waypoints}"]
+    return "\n".join(lines) + "\n"
+
+
+def sweep(count):
+    return ("vsweep: 1\nseed: 5\nblocks:\n  - random:\n      count: %d\n"
+            "      axes:\n        - {actor: 1, speed: {uniform: [5, 25]}}\n"
+            "        - {actor: 2, speed: {uniform: [5, 25]}}\n" % count)
+
+
+def write(vsweep, scen, swp, db):
+    t0 = time.monotonic()
+    p = subprocess.run([vsweep, "run", scen, "--sweep", swp, "-o", db,
+                        "--overwrite", "--record", "state,map"],
+                       capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    if p.returncode:
+        raise SystemExit(p.stderr)
+    con = sqlite3.connect(db)
+    n = con.execute("SELECT count(*) FROM state").fetchone()[0]
+    con.close()
+    return n, wall, os.path.getsize(db)
+
+
+def queries():
+    out, title = [], None
+    for line in open(os.path.join(HERE, "queries.sql")):
+        line = line.strip()
+        if line.startswith("--"):
+            title = line[2:].strip()
+        elif line:
+            out.append((title, line.rstrip(";")))
+    return out
+
+
+def run_queries(db, n_rows):
+    con = sqlite3.connect(db)
+    full = None
+    for title, q in queries():
+        plan = "; ".join(r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q))
+        t0 = time.monotonic()
+        rows = sum(1 for _ in con.execute(q))
+        wall = time.monotonic() - t0
+        full = full or wall
+        print("  %-44s %7.3f s %6.2fx full scan %9.3g actor-steps/s"
+              " (%d rows out)" % (title, wall, wall / full, n_rows / wall,
+                                  rows))
+        print("      plan: %s%s" % (plan, "   <-- AUTOMATIC INDEX"
+                                    if "AUTOMATIC" in plan else ""))
+    con.close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("vsweep")
+    ap.add_argument("base", nargs="?")
+    ap.add_argument("--actor-steps", type=float, default=10e6)
+    ap.add_argument("--dir", default="/tmp/vsweep-bench-queries")
+    a = ap.parse_args()
+    os.makedirs(a.dir, exist_ok=True)
+    for n_actors in (2, 8):
+        per_variant = n_actors * (round(DURATION / STEP) + 1)
+        count = int(-(-a.actor_steps // per_variant))
+        scen = os.path.join(a.dir, "a%d.yaml" % n_actors)
+        swp = os.path.join(a.dir, "a%d_sweep.yaml" % n_actors)
+        open(scen, "w").write(scenario(n_actors))
+        open(swp, "w").write(sweep(count))
+        print("== %d actors, %d variants" % (n_actors, count))
+        for label, exe in (("this", a.vsweep), ("base", a.base)):
+            if not exe:
+                continue
+            db = os.path.join(a.dir, "a%d_%s.db" % (n_actors, label))
+            n, wall, size = write(exe, scen, swp, db)
+            print("  write (%s): %d actor-steps in %.1f s wall: %.3g "
+                  "actor-steps/s, %.1f bytes/actor-step" %
+                  (label, n, wall, n / wall, size / n))
+            if label == "this":
+                run_queries(db, n)
+            os.remove(db)
+
+
+if __name__ == "__main__":
+    main()

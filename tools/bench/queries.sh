@@ -1,0 +1,17 @@
+#!/bin/sh
+# The analyst's query set on >= 10 M actor-steps (queries.py says how), with
+# the write side against a build of main: builds main's tree in
+# /tmp/vsweep-bench-main unless BASE=path/to/vsweep is given.
+# Usage: tools/bench/queries.sh [--actor-steps N]
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+if [ -z "$BASE" ]; then
+	src=/tmp/vsweep-bench-main
+	rm -rf "$src" && mkdir -p "$src"
+	git -C "$root" archive main | tar -x -C "$src"
+	meson setup "$src/build" "$src" >/dev/null
+	nice ninja -C "$src/build" tools/vsweep/vsweep >/dev/null
+	BASE="$src/build/tools/vsweep/vsweep"
+fi
+exec python3 "$here/queries.py" "$root/build/tools/vsweep/vsweep" "$BASE" "$@"

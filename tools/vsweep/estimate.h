@@ -1,0 +1,16 @@
+/* `vsweep check`'s estimate of the results file's size and the run's
+ * duration (cli_estimate.c). */
+#ifndef VS_CLI_ESTIMATE_H
+#define VS_CLI_ESTIMATE_H
+
+#include "input/scenario.h"
+#include "input/sweep.h"
+#include "plugin/registry.h"
+#include "run/runner.h"
+
+/* Prints the estimate for base's recording, calibrated on the first and
+ * last variants run into a scratch directory; silent when that fails. */
+void cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
+                  vs_registry *reg, const vs_run_opts *base, int jobs);
+
+#endif
