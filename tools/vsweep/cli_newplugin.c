@@ -53,7 +53,8 @@ static int find_template(char *out, size_t size)
 	}
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0 && *VS_TEMPLATE_FROM_BIN) {
+	static const char from_bin[] = VS_TEMPLATE_FROM_BIN;
+	if (n > 0 && from_bin[0]) {
 		exe[n] = 0;
 		char *slash = strrchr(exe, '/');
 		if (slash) {

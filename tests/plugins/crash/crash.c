@@ -61,10 +61,11 @@ static vs_status c_reset(void *instance, vs_state *state)
 	return VS_OK;
 }
 
-/* Volatile, so that the compiler keeps the faults it could prove. */
-static volatile int zero;
-static volatile double zero_d;
-static int *volatile null_ptr;
+/* Volatile, so that the compiler keeps the faults it could prove;
+ * maybe unused, as each build uses one. */
+static volatile int zero __attribute__((unused));
+static volatile double zero_d __attribute__((unused));
+static int *volatile null_ptr __attribute__((unused));
 #if defined(CRASH_LEAK)
 static char *volatile leaked[64];
 #endif
