@@ -9,7 +9,7 @@ const char *const vs_keys_scenario[] = {
 	"near_miss_ttc", "map",
 	"assets", "actors", NULL};
 const char *const vs_keys_asset[] = {
-	"length", "width", "height", "wheelbase", "track", "wheel_radius",
+	"kind", "length", "width", "height", "wheelbase", "track", "wheel_radius",
 	"front_overhang", "axles", "points", NULL};
 const char *const vs_keys_actor[] = {
 	"id", "name", "asset", "start", "speed", "waypoints", "yaw",

@@ -21,6 +21,7 @@
 #define MAX_ACTORS 4096 /* actor pairs are checked every step */
 #define DEFAULT_VEHICLE_MODEL "kinematic_bicycle"
 #define DEFAULT_ROUTE_BEHAVIOUR "waypoints"
+#define DEFAULT_CHARACTER_BEHAVIOUR "pedestrian"
 
 /* A name and where it is in an array, for sorted look-ups. */
 typedef struct name_ref {
@@ -132,6 +133,43 @@ out:
 	return rc;
 }
 
+/* kind: vehicle | character. A character is a person: the keys that
+ * place wheels mean nothing for it, so each is refused where it stands
+ * rather than ignored. */
+static int parse_kind(const vs_ydoc *doc, const vs_ynode *m, const char *what,
+                      vs_asset *a, vs_error *err)
+{
+	static const char *const wheel_keys[] = {
+		"axles", "wheelbase", "track", "wheel_radius", "front_overhang",
+		NULL};
+	const vs_ynode *n = vs_ymap_get(m, "kind");
+	const char *s;
+	a->kind = VS_ASSET_VEHICLE;
+	if (!n)
+		return 0;
+	if (vs_y_string(doc, n, "kind", &s, err))
+		return -1;
+	if (strcmp(s, "character") == 0) {
+		a->kind = VS_ASSET_CHARACTER;
+	} else if (strcmp(s, "vehicle") != 0) {
+		vs_error_at(err, doc->path, n->mark,
+		            "%s: kind must be 'vehicle' or 'character', got '%s'",
+		            what, s);
+		return -1;
+	}
+	for (int k = 0; a->kind == VS_ASSET_CHARACTER && wheel_keys[k]; k++) {
+		const vs_ynode *w = vs_ymap_get(m, wheel_keys[k]);
+		if (w) {
+			vs_error_at(err, doc->path, w->mark,
+			            "%s: %s: a character (kind: character) has "
+			            "no axles or wheels; remove it, or make the "
+			            "asset a vehicle", what, wheel_keys[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse_asset(const vs_ydoc *doc, const vs_ynode *key,
                        const vs_ynode *m, vs_asset *a, vs_error *err)
 {
@@ -140,6 +178,7 @@ static int parse_asset(const vs_ydoc *doc, const vs_ynode *key,
 	a->name = vs_strdup(key->str);
 	a->mark = key->mark;
 	if (vs_y_check_keys(doc, m, what, vs_keys_asset, err) ||
+	    parse_kind(doc, m, what, a, err) ||
 	    num_key(doc, m, what, "length", VS_Y_POSITIVE, 1, &a->length, err) ||
 	    num_key(doc, m, what, "width", VS_Y_POSITIVE, 1, &a->width, err) ||
 	    num_key(doc, m, what, "height", VS_Y_POSITIVE, 1, &a->height, err))
@@ -634,6 +673,59 @@ static int bind_use(const vs_scenario *scn, const vs_registry *reg,
 	return 0;
 }
 
+/* Whether actor i's behaviour can drive it (vs_plugin.drives): a
+ * vehicle behaviour writes a speed and a steering angle, which mean
+ * nothing without a vehicle model, and a character behaviour writes a
+ * point mass's motion, which a vehicle model cannot take. */
+static int check_drives(const vs_scenario *scn, int i, vs_error *err)
+{
+	const vs_actor_spec *a = &scn->actors[i];
+	const vs_plugin *d = a->behaviour.loaded->desc;
+	int character = vs_actor_is_character(scn, i);
+	uint32_t want = character ? VS_DRIVES_CHARACTER : VS_DRIVES_VEHICLE;
+	if (vs_plugin_drives(d) & want)
+		return 0;
+	vs_error_at(err, scn->path, a->behaviour.mark,
+	            "actor %lld (%s): behaviour '%s' drives %s only, and "
+	            "asset '%s' is a %s; %s", (long long)a->id, a->name,
+	            d->name, character ? "vehicles" : "characters",
+	            scn->assets[a->asset].name,
+	            character ? "character (kind: character)" : "vehicle",
+	            character ? "name a behaviour that drives characters, "
+	                        "such as " DEFAULT_CHARACTER_BEHAVIOUR
+	                      : "use it on an asset of kind: character");
+	return -1;
+}
+
+/* A character: no vehicle model (nothing to model: the behaviour moves
+ * it as a point mass); with a route and no behaviour named, the
+ * pedestrian one; with neither, it stands (a static object). */
+static int bind_character(vs_scenario *scn, const vs_registry *reg, int i,
+                          vs_error *err)
+{
+	vs_actor_spec *a = &scn->actors[i];
+	vs_plugin_use *vm = &a->vehicle_model, *bh = &a->behaviour;
+	if (vm->plugin || vm->fmu) {
+		vs_error_at(err, scn->path, vm->mark,
+		            "actor %lld (%s): vehicle_model: asset '%s' is a "
+		            "character (kind: character), which its behaviour "
+		            "moves as a point mass; remove vehicle_model",
+		            (long long)a->id, a->name, scn->assets[a->asset].name);
+		return -1;
+	}
+	if (!bh->plugin && a->n_waypoints == 0)
+		return 0;
+	if (!bh->plugin)
+		bh->mark = a->mark;
+	char what[96];
+	snprintf(what, sizeof what, "actor %lld: behaviour", (long long)a->id);
+	if (bind_use(scn, reg, bh,
+	             bh->plugin ? bh->plugin : DEFAULT_CHARACTER_BEHAVIOUR,
+	             VS_KIND_BEHAVIOUR, what, err))
+		return -1;
+	return check_drives(scn, i, err);
+}
+
 int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
                      vs_error *err)
 {
@@ -641,6 +733,11 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		vs_actor_spec *a = &scn->actors[i];
 		if (a->attach.present) /* moved by its parent: no plugins */
 			continue;
+		if (vs_actor_is_character(scn, i)) {
+			if (bind_character(scn, reg, i, err))
+				return -1;
+			continue;
+		}
 		char what[96];
 		snprintf(what, sizeof what, "actor %lld: vehicle_model",
 		         (long long)a->id);
@@ -679,7 +776,8 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		         (long long)a->id);
 		if (bind_use(scn, reg, bh,
 		             bh->plugin ? bh->plugin : DEFAULT_ROUTE_BEHAVIOUR,
-		             VS_KIND_BEHAVIOUR, what, err))
+		             VS_KIND_BEHAVIOUR, what, err) ||
+		    check_drives(scn, i, err))
 			return -1;
 	}
 	return 0;
@@ -784,6 +882,19 @@ void vs_scenario_destroy(vs_scenario *scn)
 	free(scn->text);
 	free(scn->path);
 	free(scn);
+}
+
+int vs_actor_is_character(const vs_scenario *scn, int i)
+{
+	return scn->assets[scn->actors[i].asset].kind == VS_ASSET_CHARACTER;
+}
+
+const char *vs_actor_kind_name(const vs_scenario *scn, int i)
+{
+	if (vs_actor_is_character(scn, i))
+		return "character";
+	return scn->assets[scn->actors[i].asset].n_axles > 0 ? "vehicle"
+	                                                      : "object";
 }
 
 int vs_scenario_find_actor(const vs_scenario *scn, int64_t id)

@@ -18,8 +18,17 @@ typedef struct vs_named_point {
 	double p[3]; /* m, actor frame */
 } vs_named_point;
 
+/* What an asset is (its kind: key). */
+typedef enum vs_asset_kind {
+	VS_ASSET_VEHICLE = 0,  /* the default: axles, or a static object
+	                          without them */
+	VS_ASSET_CHARACTER = 1 /* a person: no axles, no vehicle model; a
+	                          behaviour moves it as a point mass */
+} vs_asset_kind;
+
 typedef struct vs_asset {
 	char *name;
+	vs_asset_kind kind;
 	double length, width, height; /* m */
 	double front_overhang;        /* m, front bumper to front axle */
 	double track;                 /* m */
@@ -116,6 +125,14 @@ int vs_scenario_bind(vs_scenario *scn, const struct vs_registry *reg,
 vs_scenario *vs_scenario_clone(const vs_scenario *scn);
 
 void vs_scenario_destroy(vs_scenario *scn);
+
+/* 1 when actor i's asset is a character (kind: character). */
+int vs_actor_is_character(const vs_scenario *scn, int i);
+
+/* actor_info's kind of actor i: "vehicle" (an asset with axles),
+ * "character", or "object" (neither: a static obstacle, or a body moved
+ * by its parent or its own model). */
+const char *vs_actor_kind_name(const vs_scenario *scn, int i);
 
 /* Index of the actor with this ID, or -1. */
 int vs_scenario_find_actor(const vs_scenario *scn, int64_t id);

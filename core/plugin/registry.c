@@ -22,6 +22,7 @@
 /* ABI 1.1 added outputs and n_outputs at the end, then follows_route. */
 #define ABI_1_1_SIZE (offsetof(vs_plugin, n_outputs) + sizeof(size_t))
 #define ROUTE_SIZE (offsetof(vs_plugin, follows_route) + sizeof(uint32_t))
+#define DRIVES_SIZE (offsetof(vs_plugin, drives) + sizeof(uint32_t))
 
 /* dlsym returns an object pointer; ISO C has no conversion to a function
  * pointer, POSIX guarantees the representation is the same. */
@@ -171,6 +172,12 @@ int vs_plugin_follows_route(const vs_plugin *d)
 	return d && d->struct_size >= ROUTE_SIZE && d->follows_route != 0;
 }
 
+uint32_t vs_plugin_drives(const vs_plugin *d)
+{
+	uint32_t bits = d && d->struct_size >= DRIVES_SIZE ? d->drives : 0;
+	return bits ? bits : VS_DRIVES_VEHICLE;
+}
+
 /* Checks a descriptor the plugin returned; returns 0 or -1 with err set. */
 static int check_descriptor(const char *path, const vs_plugin *d,
                             vs_error *err)
@@ -231,6 +238,14 @@ static int check_descriptor(const char *path, const vs_plugin *d,
 		vs_error_at(err, path, none,
 		            "plugin '%s' (%s) has no %s function", d->name,
 		            kind_name(d->kind), missing);
+		return -1;
+	}
+	if (vs_plugin_drives(d) &
+	    ~(uint32_t)(VS_DRIVES_VEHICLE | VS_DRIVES_CHARACTER)) {
+		vs_error_at(err, path, none,
+		            "plugin '%s': drives has unknown bits 0x%x (want "
+		            "VS_DRIVES_VEHICLE and/or VS_DRIVES_CHARACTER)",
+		            d->name, (unsigned)vs_plugin_drives(d));
 		return -1;
 	}
 	return check_params(path, d, err) || check_outputs(path, d, err) ? -1

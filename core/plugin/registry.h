@@ -55,6 +55,10 @@ const vs_output *vs_plugin_outputs(const vs_plugin *d, size_t *n);
  * (ABI 1.1's follows_route, read only when struct_size covers it). */
 int vs_plugin_follows_route(const vs_plugin *d);
 
+/* The VS_DRIVES_* bits of a behaviour (ABI 1.1's drives, read only when
+ * struct_size covers it): VS_DRIVES_VEHICLE when it says none. */
+uint32_t vs_plugin_drives(const vs_plugin *d);
+
 /* A registry searching dirs, in order. Loads nothing: a plugin is loaded
  * when it is named (vs_registry_find), so no other library's code runs.
  * World-writable directories are refused (a note says so). Never fails

@@ -7,7 +7,13 @@
  * jerk come from finite differences of each actor's speed over the step
  * (the start counting as steady: acceleration 0 at step 0),
  * so a speed that jumps (a model that tracks its commanded speed at once)
- * shows as the jump over dt. A near_miss event marks the step where an
+ * shows as the jump over dt. A character (a pedestrian) on the lane
+ * ahead is a lead whichever way it walks, even across the lane, and its
+ * speed u is its velocity's component along the lane (u cos Angle), so a
+ * car closing on a crossing pedestrian has TTC = gap / v; only while the
+ * gap is positive (level with the car's body the person is beside it,
+ * and the footprints' distance is the measure) and while the person's
+ * origin is on the lane (on the kerb it is not in the way). A near_miss event marks the step where an
  * actor's TTC falls below the scenario's near_miss_ttc (again after it
  * rose above it). */
 #include "sim/safety.h"
@@ -27,6 +33,7 @@ struct vs_safety {
 	double *length;        /* m */
 	double *v, *a;         /* m/s, m/s^2: last step's speed and accel */
 	unsigned char *below;  /* TTC below near_miss_ttc last step */
+	unsigned char *person; /* a character: a lead whatever its angle */
 	int64_t steps;         /* steps seen */
 	double dt;             /* s */
 	double near_miss;      /* s; 0: none */
@@ -46,6 +53,7 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 	sf->v = vs_xcalloc(m, sizeof *sf->v);
 	sf->a = vs_xcalloc(m, sizeof *sf->a);
 	sf->below = vs_xcalloc(m, 1);
+	sf->person = vs_xcalloc(m, 1);
 	memcpy(sf->ids, ids, (size_t)n * sizeof *ids);
 	memcpy(sf->length, length, (size_t)n * sizeof *length);
 	sf->dt = dt;
@@ -54,6 +62,11 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 	sf->k.min_ttc = sf->k.min_thw = INFINITY;
 	sf->k.max_decel = sf->k.max_jerk = -INFINITY;
 	return sf;
+}
+
+void vs_safety_set_character(vs_safety *sf, int i)
+{
+	sf->person[i] = 1;
 }
 
 static double speed_of(const vs_state *s)
@@ -72,11 +85,17 @@ static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
 	double best_ds = INFINITY;
 	for (int j = 0; j < sf->n; j++) {
 		if (j == i || loc[j].lane != loc[i].lane ||
-		    fabs(loc[j].angle) >= VS_PI / 2)
+		    (fabs(loc[j].angle) >= VS_PI / 2 && !sf->person[j]))
 			continue;
 		double ds = (loc[j].position - loc[i].position) * l->length;
 		if (ds <= 0 && l->closed)
 			ds += l->length;
+		/* a person level with the car's body is beside it, not
+		 * ahead: min_distance and collisions judge that encounter */
+		if (sf->person[j] &&
+		    (!loc[j].on_lane ||
+		     ds <= 0.5 * (sf->length[i] + sf->length[j])))
+			continue;
 		if (ds > 0 && ds < best_ds) {
 			best_ds = ds;
 			best = j;
@@ -96,6 +115,8 @@ static void headway(vs_safety *sf, int64_t step, const vs_state *cur,
 		double ttc = INFINITY;
 		if (j >= 0) {
 			double u = speed_of(&cur[j]);
+			if (sf->person[j]) /* along the lane only */
+				u *= cos(loc[j].angle);
 			if (v > u)
 				ttc = fmax(gap, 0.0) / (v - u);
 			if (v > 0 && fmax(gap, 0.0) / v < sf->k.min_thw) {
@@ -163,5 +184,6 @@ void vs_safety_finish(vs_safety *sf, vs_result *res)
 	free(sf->v);
 	free(sf->a);
 	free(sf->below);
+	free(sf->person);
 	free(sf);
 }

@@ -22,6 +22,11 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
                             double dt, const struct vs_map *map,
                             double near_miss_ttc);
 
+/* Marks actor i a character (kind: character): a person on the lane ahead
+ * is a lead whichever way it walks (crossing, too), at its speed along
+ * the lane. */
+void vs_safety_set_character(vs_safety *sf, int i);
+
 /* Step k's states and map locations (NULL without a map); near_miss
  * events go to res. */
 void vs_safety_step(vs_safety *sf, int64_t step, const vs_state *cur,

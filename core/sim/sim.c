@@ -11,7 +11,9 @@
  * parents. Each step k = 1 .. steps - 1:
  *   1. every behaviour reads step k-1 (prev) and writes its control;
  *   2. every unattached actor's vehicle model moves it to step k (cur);
- *      an actor without one goes straight at its start speed;
+ *      an actor without one goes straight at its start speed, but a
+ *      character, which its behaviour moves as a point mass
+ *      (character.h);
  *   3. attached children follow their parents, parents first (attach.c);
  *   4. wheel accumulators, map locations and the monitor observe step k;
  *   5. step k is recorded when k is a multiple of record_every, and at a
@@ -48,6 +50,7 @@
 #include "plugin/registry.h"
 #include "sim/actor.h"
 #include "sim/attach.h"
+#include "sim/character.h"
 #include "sim/monitor.h"
 #include "sim/route_z.h"
 #include "sim/safety.h"
@@ -79,6 +82,7 @@ typedef struct actor {
 	vs_control ctl;          /* the behaviour's control for step k */
 	vs_wheel_acc wacc;       /* wheel accumulators at step k */
 	vs_route_z rz;           /* height along a 3-D route */
+	int character;           /* kind: character, moved by its behaviour */
 } actor;
 
 typedef struct sim {
@@ -297,14 +301,18 @@ static int call_behaviour(instance *in, int64_t k, const vs_state *self,
 {
 	double dt = in->sim->scn->step;
 	c->accel = NAN; /* ABI 1.1: "none", unless the behaviour sets it */
+	vs_character_control_clear(c);
 	vs_status st = in->desc->behaviour_step(in->inst, (double)k * dt, dt,
 	                                        self, c);
-	if (in->desc->abi_minor < 1)
+	if (in->desc->abi_minor < 1) {
 		c->accel = NAN; /* a 1.0 behaviour does not know the field */
-	return judge(in, CALL_STEP, st,
-	             isfinite(c->speed) && isfinite(c->steering_wheel) &&
-	                     !isinf(c->accel),
-	             k);
+		vs_character_control_clear(c);
+	}
+	int usable = in->sim->actors[in->actor].character
+		? vs_character_control_ok(c)
+		: isfinite(c->speed) && isfinite(c->steering_wheel) &&
+		          !isinf(c->accel);
+	return judge(in, CALL_STEP, st, usable, k);
 }
 
 /* Step k of a vehicle model: s holds step k-1 and receives step k. */
@@ -378,11 +386,10 @@ static void fill_actor_rows(sim *S)
 	                       sizeof *r->wheels);
 	for (int i = 0; i < S->n; i++) {
 		const vs_actor_spec *a = &scn->actors[i];
-		const vs_asset *as = &scn->assets[a->asset];
 		vs_actor_row *row = &r->actors[i];
 		row->actor_id = a->id;
 		row->name = a->name;
-		row->kind = as->n_axles > 0 ? "vehicle" : "object";
+		row->kind = vs_actor_kind_name(scn, i);
 		row->parent_id = a->attach.present ? a->attach.parent_id : 0;
 		row->attach_type = vs_attach_type_name(a->attach.type);
 		row->length = a->length;
@@ -425,6 +432,7 @@ static int start(sim *S)
 		const vs_actor_spec *a = &S->scn->actors[i];
 		actor *ac = &S->actors[i];
 		vs_sim_actor_info(S->scn, i, &ac->info);
+		ac->character = vs_actor_is_character(S->scn, i);
 		S->cur[i] = ac->info.start;
 		if (!a->vehicle_model.loaded && !a->attach.present) {
 			/* Nothing moves it: a static object, at rest. */
@@ -444,12 +452,17 @@ static int start(sim *S)
 		actor *ac = &S->actors[i];
 		if (ac->vm.desc && call_reset(&ac->vm, &S->cur[i]))
 			return -1;
+		/* Nothing else moves a character: its behaviour completes
+		 * the start state, as a vehicle model does (plugin.h). */
+		if (ac->character && ac->bh.desc &&
+		    call_reset(&ac->bh, &S->cur[i]))
+			return -1;
 		vs_route_z_init(&ac->rz, a,
 		                a->behaviour.loaded &&
 		                    vs_plugin_follows_route(
 		                        a->behaviour.loaded->desc));
 		vs_route_z_apply(&ac->rz, a, &S->cur[i]);
-		if (ac->bh.desc) {
+		if (ac->bh.desc && !ac->character) {
 			vs_state s0 = S->cur[i]; /* a behaviour only reads it */
 			if (call_reset(&ac->bh, &s0))
 				return -1;
@@ -494,6 +507,8 @@ static int step(sim *S, int64_t k)
 		if (ac->vm.desc &&
 		    call_vehicle(&ac->vm, k, &ac->ctl, &S->cur[i]))
 			return -1;
+		if (ac->character && ac->bh.desc)
+			vs_character_step(&S->prev[i], &ac->ctl, dt, &S->cur[i]);
 		vs_route_z_apply(&ac->rz, &S->scn->actors[i], &S->cur[i]);
 		vs_wheels_advance(&ac->wacc, &ac->info, &S->prev[i], &S->cur[i],
 		                  dt);
@@ -542,6 +557,9 @@ static void watch(sim *S)
 	S->safety = vs_safety_create(S->n, S->ids, length, S->scn->step,
 	                             S->map, S->scn->near_miss_ttc);
 	free(length);
+	for (int i = 0; i < S->n; i++)
+		if (S->actors[i].character)
+			vs_safety_set_character(S->safety, i);
 	S->monitor = vs_monitor_create(S->n, S->map);
 	for (int i = 0; i < S->n; i++) {
 		const vs_attach *at = &S->scn->actors[i].attach;

@@ -21,8 +21,7 @@ void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 		vs_actor_attr *t = &w->attrs[i];
 		t->id = a->id;
 		t->name = a->name;
-		t->kind = scn->assets[a->asset].n_axles > 0 ? "vehicle"
-		                                             : "object";
+		t->kind = vs_actor_kind_name(scn, i);
 		t->length = a->length;
 		t->width = a->width;
 		t->height = a->height;

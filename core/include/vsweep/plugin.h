@@ -98,6 +98,20 @@ typedef struct vs_control {
 	/* ---- ABI 1.1 (see above) */
 	double accel;          /* m/s^2, longitudinal acceleration; NaN: none,
 	                          track speed instead */
+	/* ---- ABI 1.1, character actors (an asset of kind: character has no
+	 * axles and no vehicle model): the host moves a character as a
+	 * point mass by what its behaviour writes here, and reads these
+	 * only for a character, from a behaviour whose descriptor's drives
+	 * has VS_DRIVES_CHARACTER. The host sets all five to NaN before
+	 * every behaviour_step; speed, steering_wheel and accel are then
+	 * not read. */
+	double x, y;           /* m, world: where the origin is at the end
+	                          of the step; NaN: moved by (vx, vy) * dt */
+	double vx, vy;         /* m/s, world: the origin's velocity at the
+	                          end of the step (required, finite) */
+	double yaw;            /* rad, RoadRunner yaw (0 faces +Y) at the end
+	                          of the step; NaN: facing along (vx, vy),
+	                          or as before while (vx, vy) is 0 */
 } vs_control;
 
 /* One actor as the scenario (and its variant) defines it. */
@@ -158,7 +172,9 @@ typedef enum vs_lane_relation {
 typedef struct vs_actor_attr {
 	int64_t id;
 	const char *name;
-	const char *kind;             /* "vehicle" or "object" */
+	const char *kind;             /* "vehicle", "character" (an asset of
+	                                 kind: character) or "object" (no
+	                                 axles, not a character) */
 	double length, width, height; /* m, bounding box */
 	int64_t parent_id;            /* 0: not attached */
 	const int64_t *children;      /* the actors attached to it */
@@ -248,7 +264,9 @@ typedef struct vs_plugin {
 	vs_status (*create)(const vs_create_args *args, void **instance);
 	/* Returns the instance to the actor's start. On entry *state is the
 	 * host's start state (args->actor->start); a vehicle model completes it
-	 * (velocities, steer) as the step-0 state, a behaviour only reads it. */
+	 * (velocities, steer) as the step-0 state, a behaviour only reads it
+	 * (except a behaviour driving a character, which nothing else moves:
+	 * it completes the state as a vehicle model does). */
 	vs_status (*reset)(void *instance, vs_state *state);
 	/* Vehicle models: advance one step from t - dt to t under control;
 	 * *state holds the model's previous output and receives step k. */
@@ -270,7 +288,16 @@ typedef struct vs_plugin {
 	 * that changes the route of an actor whose behaviour does not follow
 	 * one is refused (its change would have no effect). */
 	uint32_t follows_route;
+	/* Behaviours: which actors it can drive, VS_DRIVES_* bits. 0, or a
+	 * descriptor too small to hold the field: vehicles only. A scenario
+	 * naming a behaviour for an actor it cannot drive is an input
+	 * error. */
+	uint32_t drives;
 } vs_plugin;
+
+/* vs_plugin.drives bits. */
+#define VS_DRIVES_VEHICLE 1u   /* writes speed, steering_wheel, accel */
+#define VS_DRIVES_CHARACTER 2u /* writes x, y, vx, vy, yaw of vs_control */
 
 typedef const vs_plugin *(*vs_entry_fn)(const vs_host *host);
 

@@ -253,7 +253,8 @@ START_TEST(drives_straight)
 	ck_assert_int_eq(d->reset(inst, &s), VS_OK);
 	ck_assert_double_eq_tol(s.x, 5, 1e-12);
 	ck_assert_double_eq_tol(s.yaw, 0.3, 1e-12);
-	vs_control c = {10, 0, NAN};
+	vs_control c = {.speed = 10, .steering_wheel = 0,
+	                .accel = NAN};
 	for (int k = 1; k <= 100; k++)
 		ck_assert_int_eq(d->vehicle_step(inst, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);
@@ -283,7 +284,8 @@ START_TEST(error_status_fails)
 	void *inst = create_ok(d, &a, params);
 	vs_state s = a.start;
 	d->reset(inst, &s);
-	vs_control c = {10, 0, NAN};
+	vs_control c = {.speed = 10, .steering_wheel = 0,
+	                .accel = NAN};
 	vs_status st = VS_OK;
 	int k = 0;
 	while (st == VS_OK && k < 100) {

@@ -21,9 +21,11 @@ static const vs_param fake_steer_params[] = {
 	{"steering_wheel_deg", 0, -720, 720, "deg", "held angle"},
 };
 
-#define FAKE_PLUGIN(kind, name, params, n, route)                          \
+#define FAKE_PLUGIN_DRIVES(kind, name, params, n, route, drives)          \
 	{VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), kind, name, "1.0", "", \
-	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, route}
+	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, route, drives}
+#define FAKE_PLUGIN(kind, name, params, n, route)                          \
+	FAKE_PLUGIN_DRIVES(kind, name, params, n, route, 0)
 
 static const vs_plugin fake_descs[] = {
 	FAKE_PLUGIN(VS_KIND_VEHICLE_MODEL, "kinematic_bicycle", fake_kin_params,
@@ -33,15 +35,17 @@ static const vs_plugin fake_descs[] = {
 	FAKE_PLUGIN(VS_KIND_BEHAVIOUR, "waypoints", NULL, 0, 1),
 	FAKE_PLUGIN(VS_KIND_BEHAVIOUR, "constant_steer", fake_steer_params, 1,
 	            0),
+	FAKE_PLUGIN_DRIVES(VS_KIND_BEHAVIOUR, "pedestrian", NULL, 0, 1,
+	                   VS_DRIVES_CHARACTER),
 };
-#define FAKE_N_PLUGINS 4
+#define FAKE_N_PLUGINS 5
 
 static vs_loaded_plugin fake_loaded[FAKE_N_PLUGINS];
 static vs_loaded_plugin *fake_loaded_ptrs[FAKE_N_PLUGINS];
 static char fake_paths[FAKE_N_PLUGINS][64];
 static vs_registry fake_reg;
 
-/* The fake registry, holding the first n of fake_descs (n = 4: all). */
+/* The fake registry, holding the first n of fake_descs (n = 5: all). */
 static vs_registry *fake_registry(int n)
 {
 	for (int i = 0; i < FAKE_N_PLUGINS; i++) {

@@ -172,7 +172,8 @@ START_TEST(steady_radius)
 	const double h0 = s.yaw + PI / 2.0;
 	const double cx = gx - rho * sin(h0), cy = gy + rho * cos(h0);
 
-	vs_control c = {v, steady_cases[_i].wheel_deg * DEG, NAN};
+	vs_control c = {.speed = v, .steering_wheel = steady_cases[_i].wheel_deg * DEG,
+	                .accel = NAN};
 	const double dt = a.step;
 	double worst = 0.0;
 	for (int k = 1; k <= 6000; k++) {
@@ -315,7 +316,8 @@ START_TEST(linear_step_and_circle)
 	double ref[5] = {0.0, 0.0, s.yaw + PI / 2.0, 0.0, 0.0};
 	cg_of(&s, cg_y, &ref[3], &ref[4]);
 
-	vs_control c = {v, linear_cases[_i].wheel_deg * DEG, NAN};
+	vs_control c = {.speed = v, .steering_wheel = linear_cases[_i].wheel_deg * DEG,
+	                .accel = NAN};
 	const double dt = a.step;
 	const int n = 4000, sub = 1000; /* 40 s; RK4 at dt / 1000 */
 	const int tail = 1000;          /* the last 10 s: the circle */
@@ -405,7 +407,8 @@ START_TEST(steady_origin_slip)
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	/* step 0: straight ahead */
 	ck_assert_double_eq_tol(atan2(s.vy, s.vx), s.yaw + PI / 2.0, 1e-12);
-	vs_control c = {v, 45.0 * DEG, NAN};
+	vs_control c = {.speed = v, .steering_wheel = 45.0 * DEG,
+	                .accel = NAN};
 	for (int k = 1; k <= 1000; k++) {
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);
@@ -454,7 +457,8 @@ START_TEST(critical_speed)
 	ck_assert_double_eq_tol(vcrit, 36.742, 1e-3);
 	vs_state s = start_state(10.0);
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {10.0, 45.0 * DEG, NAN};
+	vs_control c = {.speed = 10.0, .steering_wheel = 45.0 * DEG,
+	                .accel = NAN};
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
 	vs_state before = s;
 	c.speed = crit_cases[_i].v;
@@ -543,7 +547,8 @@ START_TEST(linear_low_speed)
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	double gx, gy;
 	cg_of(&s, cg_y, &gx, &gy);
-	vs_control c = {v, 45.0 * DEG, NAN};
+	vs_control c = {.speed = v, .steering_wheel = 45.0 * DEG,
+	                .accel = NAN};
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
 	/* The first step starts on the course heading + beta: the centre is
 	 * l / delta to its left. */
@@ -598,7 +603,8 @@ START_TEST(straight)
 	memset(&s, 0, sizeof s);
 	s.yaw = -PI / 2; /* faces +X */
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {20.0, 0.0, NAN};
+	vs_control c = {.speed = 20.0, .steering_wheel = 0.0,
+	                .accel = NAN};
 	for (int k = 1; k <= 1000; k++)
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);

@@ -67,7 +67,8 @@ START_TEST(bicycle_constant_steer_circle)
 	rear_axle(&s, ry, &rx, &rye);
 	double cx = rx - R * sin(h0), cy = rye + R * cos(h0);
 
-	vs_control c = {v, circle_cases[_i].wheel_deg * DEG, NAN};
+	vs_control c = {.speed = v, .steering_wheel = circle_cases[_i].wheel_deg * DEG,
+	                .accel = NAN};
 	const int n = 20000; /* 200 s: several laps even at the slowest */
 	for (int k = 1; k <= n; k++) {
 		ck_assert_int_eq(d->vehicle_step(m, k * dt, dt, &c, &s), VS_OK);
@@ -118,7 +119,8 @@ START_TEST(bicycle_straight)
 	s.speed = 0;
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	ck_assert_double_eq(s.vx, 0.0);
-	vs_control c = {20.0, 0.0, NAN};
+	vs_control c = {.speed = 20.0, .steering_wheel = 0.0,
+	                .accel = NAN};
 	for (int k = 1; k <= 1000; k++)
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);
@@ -146,7 +148,8 @@ START_TEST(bicycle_ratio_param)
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {5.0, 15.0 * DEG, NAN};
+	vs_control c = {.speed = 5.0, .steering_wheel = 15.0 * DEG,
+	                .accel = NAN};
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_OK);
 	ck_assert_double_eq_tol(s.steer, 1.5 * DEG, 1e-15);
 	c.steering_wheel = 30.0 * DEG; /* 3 deg asked, 2 deg allowed */
@@ -196,7 +199,8 @@ START_TEST(bicycle_non_finite)
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
-	vs_control c = {NAN, 0.0, NAN};
+	vs_control c = {.speed = NAN, .steering_wheel = 0.0,
+	                .accel = NAN};
 	fake_log_clear();
 	ck_assert_int_eq(d->vehicle_step(m, 0.01, 0.01, &c, &s), VS_ERROR);
 	ck_assert_int_eq(fake_log_errors(), 1);
@@ -220,7 +224,8 @@ START_TEST(constant_steer_control)
 	vs_state s;
 	memset(&s, 0, sizeof s);
 	ck_assert_int_eq(d->reset(b, &s), VS_OK);
-	vs_control c = {0, 0, NAN};
+	vs_control c = {.speed = 0, .steering_wheel = 0,
+	                .accel = NAN};
 	ck_assert_int_eq(d->behaviour_step(b, 0.01, 0.01, &s, &c), VS_OK);
 	ck_assert_double_eq(c.speed, 10.0);
 	ck_assert_double_eq_tol(c.steering_wheel, -120.0 * PI / 180.0, 1e-15);
@@ -314,7 +319,8 @@ static vs_state drive_accel(const vs_plugin *d, double v0, double a, int n,
 	s.speed = v0;
 	ck_assert_int_eq(d->reset(m, &s), VS_OK);
 	/* speed is ignored when accel is given: a wrong one must not show */
-	vs_control c = {99.0, 0.0, a};
+	vs_control c = {.speed = 99.0, .steering_wheel = 0.0,
+	                .accel = a};
 	for (int k = 1; k <= n; k++)
 		ck_assert_int_eq(d->vehicle_step(m, k * 0.01, 0.01, &c, &s),
 		                 VS_OK);

@@ -39,7 +39,8 @@ static double speed_at(const vs_plugin *d, vs_actor_info a, double x)
 	a.start = s;
 	void *b = create_ok(d, &a, NULL);
 	ck_assert_int_eq(d->reset(b, &s), VS_OK);
-	vs_control c = {-1, -1, NAN};
+	vs_control c = {.speed = -1, .steering_wheel = -1,
+	                .accel = NAN};
 	ck_assert_int_eq(d->behaviour_step(b, 0.01, 0.01, &s, &c), VS_OK);
 	/* straight path, actor on it: no steering */
 	ck_assert_double_eq_tol(c.steering_wheel, 0.0, 1e-12);
@@ -163,7 +164,8 @@ static void run_step(run *r)
 	r->k++;
 	double t = r->k * r->dt;
 	vs_state prev = r->s;
-	vs_control c = {0, 0, NAN}; /* accel: none, as the host sets it */
+	vs_control c = {.speed = 0, .steering_wheel = 0,
+	                .accel = NAN}; /* accel: none, as the host sets it */
 	ck_assert_int_eq(r->bl.desc->behaviour_step(r->b, t, r->dt, &prev, &c),
 	                 VS_OK);
 	ck_assert_int_eq(r->ml.desc->vehicle_step(r->m, t, r->dt, &c, &r->s),
