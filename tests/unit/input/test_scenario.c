@@ -225,6 +225,50 @@ START_TEST(start_from_yaw)
 }
 END_TEST
 
+/* kind: character binds to the pedestrian behaviour by default, with no
+ * vehicle model; a character may be the parent of a fixed child; each
+ * actor's kind reads as actor_info has it. */
+START_TEST(character_binds)
+{
+	vs_error err;
+	vs_scenario *s = parse(TOP "assets:\n"
+	                           "  ped: {kind: character, length: 0.5, "
+	                           "width: 0.5, height: 1.8}\n"
+	                           "  pram: {length: 0.9, width: 0.6, height: "
+	                           "1.0}\n"
+	                           "  car: {kind: vehicle, length: 4, width: 2, "
+	                           "height: 1.5, wheelbase: 2.5}\n"
+	                           "actors:\n"
+	                           "  - {id: 1, asset: ped, speed: 1.4, "
+	                           "waypoints: [[0, 0, 0], [5, 0, 0]]}\n"
+	                           "  - {id: 2, asset: pram, attach: {parent: 1, "
+	                           "type: fixed, parent_point: Front}}\n"
+	                           "  - {id: 3, asset: car, start: {position: "
+	                           "[9, 9, 0]}}\n"
+	                           "  - {id: 4, asset: ped, start: {position: "
+	                           "[3, 3, 0]}}\n",
+	                       &err);
+	ck_assert_msg(s, "%s", err.msg);
+	ck_assert_int_eq(s->assets[0].kind, VS_ASSET_CHARACTER);
+	ck_assert_int_eq(s->assets[0].n_axles, 0);
+	ck_assert_int_eq(s->assets[1].kind, VS_ASSET_VEHICLE);
+	ck_assert_int_eq(s->assets[2].kind, VS_ASSET_VEHICLE);
+	ck_assert_int_eq(vs_scenario_bind(s, fake_registry(FAKE_N_PLUGINS),
+	                                  &err), 0);
+	ck_assert_ptr_null(s->actors[0].vehicle_model.loaded);
+	ck_assert_str_eq(s->actors[0].behaviour.loaded->desc->name,
+	                 "pedestrian");
+	ck_assert_int_eq(s->actors[1].attach.parent, 0);
+	/* a character without a route stands: no plugins at all */
+	ck_assert_ptr_null(s->actors[3].behaviour.loaded);
+	ck_assert_ptr_null(s->actors[3].vehicle_model.loaded);
+	ck_assert_str_eq(vs_actor_kind_name(s, 0), "character");
+	ck_assert_str_eq(vs_actor_kind_name(s, 1), "object");
+	ck_assert_str_eq(vs_actor_kind_name(s, 2), "vehicle");
+	vs_scenario_destroy(s);
+}
+END_TEST
+
 START_TEST(defaults)
 {
 	vs_error err;
@@ -295,7 +339,50 @@ typedef struct bad_case {
 	"allowed: id, name, asset, start, speed, waypoints, yaw, "      \
 	"vehicle_model, behaviour, attach"
 
+/* Lines 4-9: a character asset; actors from line 10, the first at 11. */
+#define PED                                                              \
+	"assets:\n  ped:\n    kind: character\n    length: 0.5\n"            \
+	"    width: 0.5\n    height: 1.8\n"
+#define WALKER                                                           \
+	"actors:\n  - id: 3\n    name: walker\n    asset: ped\n"               \
+	"    speed: 1.4\n    waypoints: [[0, 0, 0], [5, 0, 0]]\n"
+
 static const bad_case bad_cases[] = {
+	/* characters (kind: character) */
+	{TOP PED "    axles: [0.1]\n",
+	 "s.yaml:10:12: asset 'ped': axles: a character (kind: character) has "
+	 "no axles or wheels; remove it, or make the asset a vehicle", -1},
+	{TOP PED "    wheelbase: 0.3\n",
+	 "s.yaml:10:16: asset 'ped': wheelbase: a character (kind: character) "
+	 "has no axles or wheels", -1},
+	{TOP PED "    track: 0.3\n", "s.yaml:10:12: asset 'ped': track: a "
+	 "character", -1},
+	{TOP "assets:\n  ped: {kind: bicycle, length: 1, width: 1, height: 1}\n"
+	 "actors:\n  - {id: 1, asset: ped, start: {position: [0, 0, 0]}}\n",
+	 "s.yaml:5:15: asset 'ped': kind must be 'vehicle' or 'character', "
+	 "got 'bicycle'", -1},
+	{TOP PED WALKER "    behaviour: {plugin: constant_steer}\n",
+	 "s.yaml:16:25: actor 3 (walker): behaviour 'constant_steer' drives "
+	 "vehicles only, and asset 'ped' is a character (kind: character); "
+	 "name a behaviour that drives characters, such as pedestrian",
+	 FAKE_N_PLUGINS},
+	{TOP PED WALKER "    behaviour: {plugin: waypoints}\n",
+	 "s.yaml:16:25: actor 3 (walker): behaviour 'waypoints' drives "
+	 "vehicles only", FAKE_N_PLUGINS},
+	{TOP CAR ACTORS "    speed: 1\n    waypoints: [[0, 0, 0], [1, 0, 0]]\n"
+	                "    behaviour: {plugin: pedestrian}\n",
+	 "s.yaml:15:25: actor 1 (actor1): behaviour 'pedestrian' drives "
+	 "characters only, and asset 'car' is a vehicle; use it on an asset "
+	 "of kind: character", FAKE_N_PLUGINS},
+	{TOP PED WALKER "    vehicle_model: {plugin: kinematic_bicycle}\n",
+	 "s.yaml:16:29: actor 3 (walker): vehicle_model: asset 'ped' is a "
+	 "character (kind: character), which its behaviour moves as a point "
+	 "mass; remove vehicle_model", FAKE_N_PLUGINS},
+	{TOP PED "    points: {attach_hand: [0, 0.25, 0.9]}\n"
+	 "actors:\n  - {id: 1, asset: ped, start: {position: [0, 0, 0]}}\n"
+	 "  - {id: 2, asset: ped, attach: {parent: 1, type: trailer}}\n",
+	 "s.yaml:13:51: attach: type trailer needs a vehicle (an asset with "
+	 "axles); asset 'ped' has none, so use type fixed", -1},
 	/* the file */
 	{"", "s.yaml: empty file; a scenario starts with 'vsweep: 1'", -1},
 	{"[1]", "s.yaml:1:1: scenario: expected a mapping, got a list", -1},
@@ -332,9 +419,9 @@ static const bad_case bad_cases[] = {
 	{TOP "assets:\n  car:\n    length: -4\n",
 	 "s.yaml:6:13: length must be > 0, got -4", -1},
 	{TOP CAR "    colour: red\n",
-	 "s.yaml:10:5: unknown key 'colour' in asset 'car'; allowed: length, "
-	 "width, height, wheelbase, track, wheel_radius, front_overhang, "
-	 "axles, points", -1},
+	 "s.yaml:10:5: unknown key 'colour' in asset 'car'; allowed: kind, "
+	 "length, width, height, wheelbase, track, wheel_radius, "
+	 "front_overhang, axles, points", -1},
 	{TOP CAR "    track: 0\n", "s.yaml:10:12: track must be > 0, got 0", -1},
 	{TOP CAR "    axles: [1, -1]\n",
 	 "s.yaml:10:12: asset 'car': give either wheelbase or axles, not both",
@@ -476,6 +563,7 @@ static Suite *scenario_suite(void)
 	tcase_add_test(tc, start_from_yaw);
 	tcase_add_loop_test(tc, start_from_waypoints, 0, 5);
 	tcase_add_test(tc, defaults);
+	tcase_add_test(tc, character_binds);
 	tcase_add_test(tc, load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad");
