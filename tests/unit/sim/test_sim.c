@@ -10,6 +10,7 @@
 
 #include "plugin/registry.h"
 #include "sim/actor.h"
+#include "sim/character.h"
 #include "sim/sim.h"
 
 /* --- test plugins ------------------------------------------------------ */
@@ -398,6 +399,48 @@ START_TEST(tandem_rear_reference_is_group_centre)
 }
 END_TEST
 
+/* A character's point-mass step (character.h), against hand values: a
+ * walker at (1, 2) facing +Y given a velocity of 1.4 m/s along +X. */
+START_TEST(character_point_mass)
+{
+	const double dt = 0.1, pi = 3.14159265358979323846;
+	vs_state prev = {.x = 1, .y = 2, .z = 0.5, .yaw = 0}, cur;
+	vs_control c;
+	vs_character_control_clear(&c);
+	ck_assert(!vs_character_control_ok(&c)); /* vx, vy are required */
+	c.vx = 1.4;
+	c.vy = 0;
+	ck_assert(vs_character_control_ok(&c));
+	/* no position: moved by v dt; no yaw: facing the velocity, +X,
+	 * which is RoadRunner yaw -pi/2, turned through -pi/2 in dt */
+	vs_character_step(&prev, &c, dt, &cur);
+	ck_assert_double_eq_tol(cur.x, 1.14, 1e-12);
+	ck_assert_double_eq_tol(cur.y, 2, 1e-12);
+	ck_assert_double_eq(cur.z, 0.5);
+	ck_assert_double_eq_tol(cur.yaw, -pi / 2, 1e-12);
+	ck_assert_double_eq_tol(cur.speed, 1.4, 1e-12);
+	ck_assert_double_eq_tol(cur.wz, -pi / 2 / dt, 1e-9);
+	/* a position and a yaw given: taken as they are; walking backwards
+	 * (velocity against the heading) is a negative speed */
+	c.x = 5;
+	c.y = 6;
+	c.yaw = pi / 2; /* faces -X */
+	vs_character_step(&prev, &c, dt, &cur);
+	ck_assert_double_eq(cur.x, 5);
+	ck_assert_double_eq(cur.y, 6);
+	ck_assert_double_eq_tol(cur.speed, -1.4, 1e-12);
+	/* standing: the yaw stays as it was */
+	vs_character_control_clear(&c);
+	c.vx = c.vy = 0;
+	prev.yaw = 0.3;
+	vs_character_step(&prev, &c, dt, &cur);
+	ck_assert_double_eq(cur.yaw, 0.3);
+	ck_assert_double_eq(cur.wz, 0);
+	c.yaw = INFINITY;
+	ck_assert(!vs_character_control_ok(&c));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -411,6 +454,7 @@ int main(void)
 	tcase_add_test(tc, actor_rows_describe_actors);
 	tcase_add_test(tc, axles_follow_dimensions);
 	tcase_add_test(tc, tandem_rear_reference_is_group_centre);
+	tcase_add_test(tc, character_point_mass);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
