@@ -9,8 +9,8 @@ const char *const vs_keys_scenario[] = {
 	"near_miss_ttc", "map",
 	"assets", "actors", NULL};
 const char *const vs_keys_asset[] = {
-	"kind", "length", "width", "height", "wheelbase", "track", "wheel_radius",
-	"front_overhang", "axles", "points", NULL};
+	"kind", "length", "width", "height", "wheelbase", "track",
+	"wheel_radius", "front_overhang", "axles", "points", NULL};
 const char *const vs_keys_actor[] = {
 	"id", "name", "asset", "start", "speed", "waypoints", "yaw",
 	"vehicle_model", "behaviour", "attach", NULL};

@@ -98,7 +98,8 @@ static void run_one(const vs_plugin *p, long steps, double *cpu,
 	}
 	vs_state s = a.start;
 	p->reset(inst, &s);
-	vs_control c = {.speed = 15.0, .steering_wheel = 30.0 * 3.14159265358979323846 / 180.0,
+	vs_control c = {.speed = 15.0,
+	                .steering_wheel = 30.0 * 3.14159265358979323846 / 180.0,
 	                .accel = NAN};
 	double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	double w0 = clock_s(CLOCK_MONOTONIC);
