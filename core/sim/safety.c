@@ -15,7 +15,9 @@
  * and the footprints' distance is the measure) and while the person's
  * origin is on the lane (on the kerb it is not in the way). A near_miss event marks the step where an
  * actor's TTC falls below the scenario's near_miss_ttc (again after it
- * rose above it). */
+ * rose above it). Characters are left out of deceleration and jerk: a
+ * point mass that starts and stops within a step would outweigh every
+ * vehicle's braking. */
 #include "sim/safety.h"
 
 #include <math.h>
@@ -145,6 +147,8 @@ void vs_safety_step(vs_safety *sf, int64_t step, const vs_state *cur,
 	for (int i = 0; i < sf->n; i++) {
 		double v = speed_of(&cur[i]);
 		double a = sf->steps ? (v - sf->v[i]) / sf->dt : 0.0; /* m/s^2 */
+		if (sf->person[i])
+			continue; /* starts and stops at once: not a KPI */
 		if (sf->steps >= 1 && -a > sf->k.max_decel) {
 			sf->k.max_decel = -a;
 			sf->k.max_decel_actor = sf->ids[i];

@@ -24,7 +24,8 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 
 /* Marks actor i a character (kind: character): a person on the lane ahead
  * is a lead whichever way it walks (crossing, too), at its speed along
- * the lane. */
+ * the lane; it has no deceleration or jerk KPI (it starts and stops at
+ * once). */
 void vs_safety_set_character(vs_safety *sf, int i);
 
 /* Step k's states and map locations (NULL without a map); near_miss

@@ -160,6 +160,10 @@ class WalkTest(TempDirCase):
         self.assertEqual(at[1250][5:], (0.0, 0.0))      # at the corner
         self.assertLess(math.hypot(at[1250][2] - 14, at[1250][3]), MM)
         self.assertLess(math.hypot(at[1800][2] - 14, at[1800][3] - 7), MM)
+        # a point mass starting and stopping at once has no deceleration
+        # or jerk KPI (it would be 1.4 / 0.01 = 140 m/s^2)
+        self.assertEqual(query(db, "SELECT max_deceleration, max_jerk FROM "
+                                   "variant_summary"), [(None, None)])
 
     def test_speeds_per_waypoint(self):
         # 1.0 -> 2.0 m/s over 14 m: 2 * 14 / 3 = 9.333 s; 2.0 -> 0.5 m/s
