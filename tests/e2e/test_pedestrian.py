@@ -310,6 +310,15 @@ class RefusedTest(TempDirCase):
                          "mass; remove vehicle_model")
 
 
+class ListedTest(unittest.TestCase):
+    def test_plugins_says_what_pedestrian_drives(self):
+        rc, out, err = run("plugins")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("\npedestrian 1.0.0 (behaviour, drives characters) — ",
+                      out)
+        self.assertIn("\nwaypoints 1.0.0 (behaviour) — ", out)
+
+
 class ShippedScenarioTest(TempDirCase):
     def test_crossing_sweep(self):
         # 4 car speeds x 9 start delays; the car at v reaches the crossing

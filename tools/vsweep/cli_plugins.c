@@ -69,8 +69,17 @@ int cli_plugins(vs_registry *reg)
 	cli_registry_notes(reg);
 	for (int i = 0; i < reg->n; i++) {
 		const vs_plugin *p = reg->plugins[i]->desc;
-		printf("\n%s %s (%s) — %s\n  %s\n", p->name,
-		       p->version ? p->version : "", kind_name(p->kind),
+		/* a behaviour for characters says so: naming it for a
+		 * vehicle (or a vehicle's for a character) is refused */
+		uint32_t drives = vs_plugin_drives(p);
+		const char *who =
+			p->kind != VS_KIND_BEHAVIOUR ||
+			        !(drives & VS_DRIVES_CHARACTER) ? ""
+			: drives & VS_DRIVES_VEHICLE ? ", drives vehicles and "
+			                               "characters"
+			                             : ", drives characters";
+		printf("\n%s %s (%s%s) — %s\n  %s\n", p->name,
+		       p->version ? p->version : "", kind_name(p->kind), who,
 		       p->doc ? p->doc : "", reg->plugins[i]->path);
 		for (size_t k = 0; k < p->n_params; k++) {
 			const vs_param *q = &p->params[k];
