@@ -179,6 +179,18 @@ class WalkTest(TempDirCase):
         self.assertLess(math.hypot(at[450][2] - s, at[450][3]), MM)
         self.assertAlmostEqual(at[450][5], 1 + 3 / 28 * 4.5, delta=1e-9)
 
+    def test_a_ramp(self):
+        # a 3-D route (DESIGN.md): 10 m along +X rising 1 m at 1 m/s
+        # (horizontal): z = 0.1 t, pitch atan(0.1), as for any route
+        self.duration = 8
+        db = self.run_ok(head(8) + walker("[[0, 0, 0], [10, 0, 1]]", "1"))
+        for step, x, z, pitch in query(db, "SELECT step, x, z, pitch FROM "
+                                           "actor_state WHERE actor_id = 2 "
+                                           "AND step % 100 = 0"):
+            self.assertAlmostEqual(x, step * DT, delta=1e-9)
+            self.assertAlmostEqual(z, 0.1 * step * DT, delta=1e-9)
+            self.assertAlmostEqual(pitch, math.atan(0.1), delta=1e-12)
+
     def test_a_parent_of_a_fixed_child(self):
         # a pram pushed ahead: its Rear at the walker's Front, so its
         # origin is 0.25 + 0.45 = 0.7 m ahead along the walking direction
