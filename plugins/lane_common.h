@@ -245,9 +245,13 @@ static inline int lc_reaches_in(const lc_lane *lc, int64_t id,
 
 /* The lead: the nearest other actor ahead whose MapLocation is in the
  * reference lane or the lane after it, or in a neighbour lane with its
- * body reaching into this one, travelling its way (|angle| < 90 deg). *gap is bumper to bumper along s (m): the centres' distance
- * minus half of each length; *v_lead its speed (m/s). Returns its ID, or
- * 0 when the lane ahead is free (within the lane and its successor). */
+ * body reaching into this one, travelling its way (|angle| < 90 deg) —
+ * or a character (a pedestrian) on such a lane whichever way it walks,
+ * crossing too, while its origin is on the lane (at the kerb it is not in
+ * the way). *gap is bumper to bumper along s (m): the centres' distance
+ * minus half of each length; *v_lead its speed along the lane (m/s; a
+ * character's speed times cos angle, 0 across the lane). Returns its ID,
+ * or 0 when the lane ahead is free (within the lane and its successor). */
 static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
                               double length, double *gap, double *v_lead)
 {
@@ -259,17 +263,19 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 	const char *next = lc->host->lane_link(lc->ctx, lc->lane,
 	                                       VS_LANE_SUCCESSOR);
 	int64_t best = 0;
-	double best_ds = HUGE_VAL;
+	double best_ds = HUGE_VAL, best_along = 1.0;
 	for (size_t i = 0; i < n; i++) {
 		if (ids[i] == self_id)
 			continue;
 		vs_lane_location o;
-		if (lc->host->map_location(lc->ctx, ids[i], &o) ||
-		    fabs(o.angle) >= LC_PI / 2)
+		if (lc->host->map_location(lc->ctx, ids[i], &o))
 			continue;
 		const vs_actor_attr *a = lc->host->actor_attr(lc->ctx, ids[i]);
 		if (!a || a->parent_id)
 			continue; /* a trailer is behind its tractor */
+		int person = a->kind && strcmp(a->kind, "character") == 0;
+		if (person ? !o.is_on_lane : fabs(o.angle) >= LC_PI / 2)
+			continue;
 		double ds; /* m, centre to centre along s */
 		if (strcmp(o.lane, lc->lane) == 0) {
 			ds = o.s - s;
@@ -287,11 +293,12 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 			best_ds = ds;
 			best = ids[i];
 			*gap = ds - 0.5 * (length + a->length);
+			best_along = person ? cos(o.angle) : 1.0;
 		}
 	}
 	if (best) {
 		const vs_state *st = lc->host->previous_state(lc->ctx, best);
-		*v_lead = st ? st->speed : 0.0;
+		*v_lead = st ? st->speed * best_along : 0.0;
 	}
 	return best;
 }

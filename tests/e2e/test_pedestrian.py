@@ -284,6 +284,44 @@ class CollisionTest(TempDirCase):
         self.assertAlmostEqual(ttc, (60 - 10 * 4.28 - 2.65) / 10, delta=1e-9)
 
 
+class IdmTest(TempDirCase):
+    """idm (and lane_follow's lane keeping) on the road along +X: a
+    pedestrian standing in the car's lane is its lead (IDM stops behind it
+    at the jam gap s0, where the IDM acceleration a (1 - (s0 / s)^2) is 0
+    at rest); one standing at the kerb, off the lane, is not."""
+
+    def drive(self, stand_y):
+        db = self.path("i.db")
+        text = (head(40, True) +
+                "  - id: 1\n    asset: sedan\n"
+                "    start: {position: [0, -1.75, 0], yaw: %r}\n"
+                "    speed: 10\n"
+                "    behaviour: {plugin: idm, params: {v0: 10, s0: 2}}\n"
+                % (-math.pi / 2) +
+                walker("[[50, -6, 0], [50, %r, 0]]" % stand_y, "1.4"))
+        rc, _, err = run("run", self.write("i.yaml", text), "-o", db)
+        self.assertEqual(rc, 0, err)
+        return db
+
+    def test_stops_behind_a_pedestrian_in_its_lane(self):
+        db = self.drive(-1.75)
+        (x, vx, vy), = query(db, "SELECT x, vx, vy FROM actor_state "
+                                 "WHERE actor_id = 1 AND step = 4000")
+        v = math.hypot(vx, vy)
+        self.assertLess(v, 0.01)
+        # bumper to bumper: 50 - x - (4.8 + 0.5) / 2
+        self.assertAlmostEqual(50 - x - 2.65, 2.0, delta=0.05)
+        self.assertEqual(query(db, "SELECT collisions FROM variant_summary"),
+                         [(0,)])
+
+    def test_ignores_a_pedestrian_at_the_kerb(self):
+        db = self.drive(-4.0)  # the lane ends at y = -3.5
+        rows = query(db, "SELECT step, x FROM actor_state WHERE actor_id = 1 "
+                         "AND step % 250 = 0")
+        for step, x in rows:
+            self.assertAlmostEqual(x, 10 * step * DT, delta=1e-6)
+
+
 class RefusedTest(TempDirCase):
     def refused(self, text):
         p = self.write("bad.yaml", text)
