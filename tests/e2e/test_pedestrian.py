@@ -14,7 +14,8 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, query, run, scenario  # noqa: E402
+from vsweep_e2e import (TempDirCase, differences, query, run,  # noqa: E402
+                        scenario)
 
 DT = 0.01  # s, every scenario's step here
 MM = 1e-3  # m
@@ -391,6 +392,18 @@ class ShippedScenarioTest(TempDirCase):
             ped_in = (d + 3.05 / 1.4, d + 5.45 / 1.4)
             meet = car_in[0] <= ped_in[1] and ped_in[0] <= car_in[1]
             self.assertEqual(collisions, int(meet), (v, d))
+
+    def test_same_rows_on_one_thread(self):
+        # the same stored rows whatever the thread count
+        dbs = []
+        for j in ("1", "2"):
+            dbs.append(self.path("j%s.db" % j))
+            rc, _, err = run("run", scenario("pedestrian_crossing.yaml"),
+                             "--sweep",
+                             scenario("pedestrian_crossing_sweep.yaml"),
+                             "-o", dbs[-1], "-j", j)
+            self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(*dbs), [])
 
 
 if __name__ == "__main__":
