@@ -41,7 +41,7 @@ CREATE TABLE actor (
   variant_id    INTEGER NOT NULL,
   actor_id      INTEGER NOT NULL,
   name          TEXT NOT NULL,
-  kind          TEXT NOT NULL,   -- 'vehicle' | 'object'
+  kind          TEXT NOT NULL,   -- 'vehicle' | 'character' | 'object'
   parent_id     INTEGER NOT NULL,-- 0: the world actor
   attach_type   TEXT,            -- NULL | 'trailer' | 'fixed'
   length        REAL NOT NULL,   -- m
