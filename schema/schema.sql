@@ -34,7 +34,8 @@ CREATE TABLE variant (
   params       TEXT NOT NULL,    -- JSON
   wall_seconds REAL NOT NULL,    -- s
   row_lo       INTEGER,          -- first state rowid, NULL if none
-  row_hi       INTEGER           -- last state rowid
+  row_hi       INTEGER,          -- last state rowid
+  label        TEXT              -- a list entry's label, or NULL
 );
 
 CREATE TABLE actor (
@@ -142,7 +143,7 @@ CREATE VIEW map_location AS
 CREATE VIEW variant_info AS
   SELECT variant_id,
          CASE status WHEN 1 THEN 'done' ELSE 'failed' END AS status,
-         error, params, wall_seconds
+         label, error, params, wall_seconds
   FROM variant;
 
 CREATE VIEW event AS
@@ -157,6 +158,7 @@ CREATE VIEW event AS
 CREATE VIEW variant_summary AS
   SELECT v.variant_id AS variant_id,
          CASE v.status WHEN 1 THEN 'done' ELSE 'failed' END AS status,
+         v.label AS label,
          v.params AS params,
          s.max_lat_acc AS max_lateral_acceleration,
          s.max_yaw_rate AS max_yaw_rate,

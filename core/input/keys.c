@@ -21,6 +21,7 @@ const char *const vs_keys_attach[] = {
 	"name", "parent", "type", "offset", "heading", "slope",
 	"child_point", "parent_point", NULL};
 const char *const vs_keys_sweep[] = {"vsweep", "seed", "blocks", NULL};
+const char *const vs_keys_entry[] = {"label", "changes", NULL};
 const char *const vs_keys_random[] = {"count", "axes", NULL};
 const char *const vs_keys_grid_dist[] = {"values", "from", "to", "step",
                                          NULL};
@@ -38,6 +39,7 @@ const vs_key_table vs_input_key_tables[] = {
 	{"actors[].vehicle_model, actors[].behaviour", vs_keys_plugin_use},
 	{"actors[].attach", vs_keys_attach},
 	{"sweep", vs_keys_sweep},
+	{"blocks[].list[]", vs_keys_entry},
 	{"blocks[].random", vs_keys_random},
 	{"grid axis property", vs_keys_grid_dist},
 	{"random axis property", vs_keys_random_dist},

@@ -17,6 +17,7 @@ extern const char *const vs_keys_plugin_use[]; /* vehicle_model:,
                                                   behaviour: */
 extern const char *const vs_keys_attach[];    /* an actor's attach: */
 extern const char *const vs_keys_sweep[];     /* the sweep file */
+extern const char *const vs_keys_entry[];     /* a list entry mapping */
 extern const char *const vs_keys_random[];    /* random: {...} */
 extern const char *const vs_keys_grid_dist[]; /* a grid axis's values */
 extern const char *const vs_keys_random_dist[]; /* a random axis's draw */

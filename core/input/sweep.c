@@ -72,6 +72,47 @@ static int parse_block(ctx *c, const vs_ynode *m, vs_block *b)
 	return -1;
 }
 
+/* Label order, then file order: equal labels end up side by side, the
+ * first written first. */
+static int label_cmp(const void *pa, const void *pb)
+{
+	const struct vs_label_ref *a = pa, *b = pb;
+	int d = strcmp(a->label, b->label);
+	if (d)
+		return d;
+	if (a->mark.line != b->mark.line)
+		return a->mark.line < b->mark.line ? -1 : 1;
+	return (a->mark.col > b->mark.col) - (a->mark.col < b->mark.col);
+}
+
+/* Labels name variants, so no two list entries share one: sorted, in
+ * O(n log n) for any number of entries. */
+static int check_labels(ctx *c)
+{
+	if (c->n_labels < 2)
+		return 0;
+	qsort(c->labels, (size_t)c->n_labels, sizeof *c->labels, label_cmp);
+	const struct vs_label_ref *dup = NULL;
+	for (int i = 1; i < c->n_labels; i++) {
+		const struct vs_label_ref *l = &c->labels[i];
+		if (strcmp(l->label, c->labels[i - 1].label))
+			continue;
+		/* the second of a pair that comes first in the file */
+		if (!dup || l->mark.line < dup->mark.line ||
+		    (l->mark.line == dup->mark.line && l->mark.col < dup->mark.col))
+			dup = l;
+	}
+	if (!dup)
+		return 0;
+	const struct vs_label_ref *first = dup - 1;
+	while (first > c->labels && !strcmp(first[-1].label, dup->label))
+		first--;
+	vs_error_at(c->err, c->doc->path, dup->mark,
+	            "label '%s' is already used (line %d); each labelled "
+	            "variant needs its own label", dup->label, first->mark.line);
+	return -1;
+}
+
 static int parse_root(ctx *c, vs_sweep *sw)
 {
 	const vs_ydoc *doc = c->doc;
@@ -104,6 +145,7 @@ static int parse_root(ctx *c, vs_sweep *sw)
 	for (int i = 0; i < blocks->n; i++) {
 		vs_block *b = &sw->blocks[sw->n_blocks++];
 		b->first = sw->count;
+		c->block = i + 1;
 		if (parse_block(c, blocks->kids[i], b))
 			return -1;
 		/* each block is at most VS_MAX_VARIANTS: no overflow */
@@ -116,7 +158,7 @@ static int parse_root(ctx *c, vs_sweep *sw)
 		}
 	}
 	sw->max_changes = c->max_changes;
-	return 0;
+	return check_labels(c);
 }
 
 vs_sweep *vs_sweep_parse(const char *path, const char *text, size_t len,
@@ -135,8 +177,9 @@ vs_sweep *vs_sweep_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	}
 	vs_ydoc *doc = vs_ydoc_parse(sw->path, text, len, err);
-	ctx c = {doc, seed, err, 0};
+	ctx c = {doc, seed, err, 0, 0, 0, NULL};
 	int rc = doc ? parse_root(&c, sw) : -1;
+	free(c.labels);
 	vs_ydoc_destroy(doc);
 	if (rc) {
 		vs_sweep_destroy(sw);
@@ -191,7 +234,7 @@ void vs_sweep_destroy(vs_sweep *sw)
 void vs_change_buf_init(vs_change_buf *b, const vs_sweep *sw)
 {
 	b->cap = sw->max_changes;
-	b->set = (vs_change_set){0, NULL, {0, 0}};
+	b->set = (vs_change_set){0, NULL, {0, 0}, NULL};
 	b->set.changes = vs_xcalloc((size_t)b->cap + 1, sizeof *b->set.changes);
 	b->draws = vs_xcalloc((size_t)b->cap + 1, sizeof *b->draws);
 }
@@ -200,7 +243,30 @@ void vs_change_buf_finish(vs_change_buf *b)
 {
 	free(b->set.changes);
 	free(b->draws);
-	*b = (vs_change_buf){{0, NULL, {0, 0}}, NULL, 0};
+	*b = (vs_change_buf){{0, NULL, {0, 0}, NULL}, NULL, 0};
+}
+
+/* The last block that starts at or before i (i < sw->count). */
+static const vs_block *block_of(const vs_sweep *sw, uint64_t i)
+{
+	int lo = 0, hi = sw->n_blocks - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+		if (sw->blocks[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return &sw->blocks[lo];
+}
+
+const char *vs_sweep_label(const vs_sweep *sw, uint64_t i)
+{
+	if (!sw || i >= sw->count)
+		return NULL;
+	const vs_block *bl = block_of(sw, i);
+	return bl->kind == VS_BLOCK_LIST ? bl->sets[i - bl->first].label
+	                                 : NULL;
 }
 
 int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
@@ -212,16 +278,7 @@ int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
 		            (unsigned long long)i, (unsigned long long)sw->count);
 		return -1;
 	}
-	/* The last block that starts at or before i. */
-	int lo = 0, hi = sw->n_blocks - 1;
-	while (lo < hi) {
-		int mid = lo + (hi - lo + 1) / 2;
-		if (sw->blocks[mid].first <= i)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	const vs_block *bl = &sw->blocks[lo];
+		const vs_block *bl = block_of(sw, i);
 	if (bl->kind != VS_BLOCK_LIST) {
 		vs_sweep_axes_changes(sw, bl, i, b);
 		return 0;
@@ -233,6 +290,7 @@ int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
 		       (size_t)set->n * sizeof *set->changes);
 	b->set.n = set->n;
 	b->set.mark = set->mark;
+	b->set.label = set->label;
 	return 0;
 }
 

@@ -16,7 +16,10 @@
  *     - grid: ...
  *     - random: ...
  *
- * list: one entry per variant, each a list of changes. A change is
+ * list: one entry per variant, each a list of changes, or a mapping
+ * {label: NAME, changes: [...]} that names the variant (a string of 1 to
+ * 200 characters, no control characters, unique in the sweep; stored in
+ * variant_info.label). A change is
  * {actor: ID, PROPERTY: VALUE, ...}, PROPERTY one of
  *   speed: 10 | [10, 15]             m/s, >= 0; a list is a speed vector
  *   waypoints: [[x,y,z], ...]        m, >= 2 rows, consecutive rows differ
@@ -117,6 +120,7 @@ typedef struct vs_change_set {
 	int n;
 	vs_change *changes;
 	vs_mark mark;
+	char *label;    /* a list entry's label (owned by the sweep), or NULL */
 } vs_change_set;
 
 typedef enum vs_block_kind {
@@ -189,6 +193,11 @@ int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
  * "{}" for no changes. With vs_sweep_changes, the params of variant i
  * without building it. */
 char *vs_change_set_json(const vs_change_set *set);
+
+/* Variant i's label (a list entry's label: the sweep's own string), or
+ * NULL for an unlabelled entry, a grid or random variant, or i out of
+ * range. O(log blocks). */
+const char *vs_sweep_label(const vs_sweep *sw, uint64_t i);
 
 /* Builds variant i: a clone of the seed with the variant's changes applied.
  * *params_json receives (malloc'd) the changes as a JSON object, e.g.

@@ -366,7 +366,7 @@ static int check_geometry(ctx *c, const vs_block *b, int64_t actor)
 static int check_block(ctx *c, const vs_block *b, int n_changes)
 {
 	vs_change_set tmpl = {0, vs_xcalloc((size_t)n_changes + 1,
-	                                    sizeof *tmpl.changes), b->mark};
+	                                    sizeof *tmpl.changes), b->mark, NULL};
 	for (int j = 0; j < b->n_axes; j++)
 		for (int i = 0; i < b->axes[j].n_props; i++)
 			tmpl.changes[tmpl.n++] = b->axes[j].props[i].proto;
@@ -529,5 +529,6 @@ void vs_sweep_axes_changes(const vs_sweep *sw, const vs_block *b, uint64_t i,
 	}
 	buf->set.n = nc;
 	buf->set.mark = b->mark;
+	buf->set.label = NULL;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/keys.h"
 #include "input/sweep_rules.h"
 #include "input/variant_build.h"
 
@@ -161,6 +162,61 @@ static int check_set(ctx *c, const vs_change_set *set)
 	return 0;
 }
 
+/* A label's characters: printable, so that every output (CSV, JSON, a
+ * terminal) shows it as written. */
+#define VS_LABEL_MAX 200
+
+/* {label: NAME, changes: [...]}: the label into set, *changes to the
+ * list of changes. */
+static int parse_entry(ctx *c, const vs_ynode *e, vs_change_set *set,
+                       const vs_ynode **changes)
+{
+	const vs_ynode *ln = vs_ymap_get(e, "label");
+	const char *label = NULL;
+	if (vs_ymap_get(e, "actor") && !vs_ymap_get(e, "changes")) {
+		/* a change written where its list belongs */
+		vs_error_at(c->err, c->doc->path, e->mark,
+		            "list entry (one variant: a list of changes, or "
+		            "{label: NAME, changes: [...]}): expected a list, "
+		            "got a mapping of a change; write [{actor: ...}]");
+		return -1;
+	}
+	if (vs_y_check_keys(c->doc, e, "list entry", vs_keys_entry, c->err) ||
+	    vs_sweep_need(c, e, "changes", "list entry", changes))
+		return -1;
+	if (!ln)
+		return 0;
+	if (ln->kind != VS_Y_SCALAR || vs_y_is_null(ln)) {
+		char got[64];
+		vs_error_at(c->err, c->doc->path, ln->mark,
+		            "label: expected a string, got %s",
+		            vs_y_describe(ln, got, sizeof got));
+		return -1;
+	}
+	if (vs_y_string(c->doc, ln, "label", &label, c->err))
+		return -1;
+	size_t len = strlen(label);
+	for (size_t k = 0; k < len; k++)
+		if ((unsigned char)label[k] < 0x20 || label[k] == 0x7f) {
+			vs_error_at(c->err, c->doc->path, ln->mark,
+			            "label: control character (code %d) at "
+			            "character %zu; a label is one line of "
+			            "printable text", label[k], k + 1);
+			return -1;
+		}
+	if (len > VS_LABEL_MAX) {
+		vs_error_at(c->err, c->doc->path, ln->mark,
+		            "label: %zu bytes long; at most %d", len,
+		            VS_LABEL_MAX);
+		return -1;
+	}
+	set->label = vs_strdup(label);
+	c->labels = vs_xrealloc(c->labels, (size_t)(c->n_labels + 1) *
+	                                       sizeof *c->labels);
+	c->labels[c->n_labels++] = (struct vs_label_ref){set->label, ln->mark};
+	return 0;
+}
+
 int vs_sweep_parse_list(ctx *c, const vs_ynode *body, vs_block *b)
 {
 	if (vs_y_nonempty_seq(c->doc, body, "list", "variant", c->err))
@@ -172,8 +228,11 @@ int vs_sweep_parse_list(ctx *c, const vs_ynode *body, vs_block *b)
 		const vs_ynode *e = body->kids[i];
 		vs_change_set *set = &b->sets[i];
 		set->mark = e->mark;
+		if (e->kind == VS_Y_MAP && parse_entry(c, e, set, &e))
+			return -1;
 		if (vs_y_seq(c->doc, e, "list entry (one variant: a list of "
-		                        "changes)", c->err))
+		                        "changes, or {label: NAME, changes: "
+		                        "[...]})", c->err))
 			return -1;
 		for (int k = 0; k < e->n; k++) {
 			if (vs_y_map(c->doc, e->kids[k], "change", c->err) ||
@@ -203,6 +262,7 @@ void vs_sweep_list_free(vs_block *b)
 			free(set->changes[i].values);
 		}
 		free(set->changes);
+		free(set->label);
 	}
 	free(b->sets);
 	b->sets = NULL;

@@ -24,6 +24,12 @@ typedef struct vs_sweep_ctx {
 	const vs_scenario *seed;
 	vs_error *err;
 	int max_changes; /* the most changes one variant has, so far */
+	int block;       /* the block being read, from 1 (for messages) */
+	int n_labels;    /* list entries' labels so far, for the check */
+	struct vs_label_ref {  /* that they are unique (malloc'd) */
+		const char *label; /* the set's */
+		vs_mark mark;      /* where it is written */
+	} *labels;
 } vs_sweep_ctx;
 
 /* A property key resolved: its row, and what names it. */

@@ -293,6 +293,9 @@ static void writer(runner *R, vs_store *st)
 			tx_start = vs_now();
 			tx_rows = 0;
 		}
+		/* set here, where the sweep is: no child process or result
+		 * copy has to carry it */
+		s->res.label = vs_sweep_label(R->sw, s->res.variant);
 		if (vs_store_put(st, &s->res, &R->io_err))
 			break;
 		tx_rows += s->res.n_rows;

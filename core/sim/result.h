@@ -115,6 +115,8 @@ typedef struct vs_result {
 	vs_variant_status status;
 	char error[1024];        /* the reason when failed */
 	char *params_json;       /* owned */
+	const char *label;       /* the variant's sweep label, or NULL;
+	                            borrowed from the sweep */
 	double wall_seconds;     /* s */
 	int n_actors;
 	vs_actor_row *actors;    /* owned array */

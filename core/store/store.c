@@ -123,7 +123,7 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 		             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		             &st->ins_summary, err);
 	if (!rc)
-		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?)",
+		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?,?)",
 		             &st->ins_variant, err);
 	if (!rc)
 		rc = prepare(st, "INSERT OR REPLACE INTO meta VALUES (?,?)",
@@ -774,6 +774,7 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 		sqlite3_bind_null(s, 6);
 		sqlite3_bind_null(s, 7);
 	}
+	bind_text_or_null(s, 8, r->label);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)

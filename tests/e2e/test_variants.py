@@ -1,4 +1,5 @@
-"""vsweep variants: the variant table (variant_id, block, kind, params)
+"""vsweep variants: the variant table (variant_id, block, kind, label,
+params)
 without a run. Expected rows come from the sweep format's rules (list
 entries in order, a grid's last axis varying fastest, a range's values
 from + k step), not from the program; the params of random draws are
@@ -51,11 +52,17 @@ class VariantsTest(TempDirCase):
                            fmt)
         self.assertEqual(rc, 0, err)
         if fmt == "json":
+            table = json.loads(out)
+            self.assertEqual({r["label"] for r in table}, {None})
             return [(r["variant_id"], r["block"], r["kind"], r["params"])
-                    for r in json.loads(out)]
+                    for r in table]
         rows = list(csv.reader(io.StringIO(out)))
-        self.assertEqual(rows[0], ["variant_id", "block", "kind", "params"])
-        return [(int(i), int(b), k, json.loads(p)) for i, b, k, p in rows[1:]]
+        self.assertEqual(rows[0], ["variant_id", "block", "kind", "label",
+                                   "params"])
+        # no entry here has a label: an empty field
+        self.assertEqual({r[3] for r in rows[1:]}, {""})
+        return [(int(i), int(b), k, json.loads(p))
+                for i, b, k, _, p in rows[1:]]
 
     def test_list_grid_random(self):
         sweep = self.write("sweep.yaml", SWEEP)
@@ -78,7 +85,7 @@ class VariantsTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         stored = query(db, "SELECT variant_id, params FROM variant_info "
                        "ORDER BY variant_id")
-        printed = [(int(r[0]), r[3]) for r in
+        printed = [(int(r[0]), r[4]) for r in
                    list(csv.reader(io.StringIO(out)))[1:]]
         self.assertEqual(printed, stored)
 

@@ -336,7 +336,7 @@ int cli_export(int argc, char **argv)
 	vs_error err = {{0}};
 	vs_registry *reg;
 	vs_scenario *seed, *v = NULL;
-	vs_change_buf b = {{0, NULL, {0, 0}}, NULL, 0};
+	vs_change_buf b = {{0, NULL, {0, 0}, NULL}, NULL, 0};
 	vs_sweep *sw = cli_load_sweep(a.scenario, a.sweep, a.plugin_path,
 	                              a.n_plugin_path, &reg, &seed, &err);
 	if (sw) {

@@ -1,5 +1,5 @@
 /* `vsweep variants`: the variant table of a sweep (variant_id, block,
- * kind, params) printed without running anything. Each row is computed
+ * kind, label, params) printed without running anything. Each row is computed
  * from the sweep and its index alone (vs_sweep_changes, no scenario
  * built) and written at once, so memory stays constant whatever the
  * number of variants; params is the JSON object that `vsweep run` stores
@@ -81,6 +81,24 @@ static void csv_quoted(const char *s)
 	putchar('"');
 }
 
+/* A JSON string, or null. A label holds no control characters (the
+ * sweep reader refuses them), so only quotes and backslashes need
+ * escaping; UTF-8 passes as it is. */
+static void json_string(const char *s)
+{
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
 /* One row per variant, in index order; the block is found by walking the
  * blocks alongside the index. */
 static int print_table(const vs_sweep *sw, int json)
@@ -89,7 +107,7 @@ static int print_table(const vs_sweep *sw, int json)
 	vs_change_buf_init(&b, sw);
 	vs_error err = {{0}};
 	int block = 0, rc = 0;
-	fputs(json ? "[" : "variant_id,block,kind,params\n", stdout);
+	fputs(json ? "[" : "variant_id,block,kind,label,params\n", stdout);
 	for (uint64_t i = 0; i < sw->count && !rc; i++) {
 		while (block + 1 < sw->n_blocks && sw->blocks[block + 1].first <= i)
 			block++;
@@ -100,13 +118,19 @@ static int print_table(const vs_sweep *sw, int json)
 		}
 		char *params = vs_change_set_json(&b.set);
 		const char *kind = vs_block_kind_name(sw->blocks[block].kind);
+		const char *label = b.set.label;
 		if (json) {
 			printf("%s\n{\"variant_id\":%llu,\"block\":%d,\"kind\":"
-			       "\"%s\",\"params\":%s}", i ? "," : "",
-			       (unsigned long long)i, block + 1, kind, params);
+			       "\"%s\",\"label\":", i ? "," : "",
+			       (unsigned long long)i, block + 1, kind);
+			json_string(label);
+			printf(",\"params\":%s}", params);
 		} else {
 			printf("%llu,%d,%s,", (unsigned long long)i, block + 1,
 			       kind);
+			if (label) /* an empty field: no label */
+				csv_quoted(label);
+			putchar(',');
 			csv_quoted(params);
 			putchar('\n');
 		}

@@ -310,8 +310,9 @@ static const bad_case bad_cases[] = {
 	{"vsweep: 1\nblocks:\n  - list: 5\n",
 	 "w.yaml:3:11: list: expected a list, got '5'"},
 	{V "{actor: 1, speed: 1}\n",
-	 "w.yaml:4:9: list entry (one variant: a list of changes): expected a "
-	 "list, got a mapping"},
+	 "w.yaml:4:9: list entry (one variant: a list of changes, or {label: "
+	 "NAME, changes: [...]}): expected a list, got a mapping of a change; "
+	 "write [{actor: ...}]"},
 	{V "[1]\n", "w.yaml:4:10: change: expected a mapping, got '1'"},
 	/* the actor */
 	{V "[{actor: 0, speed: 1}]\n",

@@ -230,7 +230,8 @@ START_TEST(views_have_contract_columns)
 	static const struct {
 		const char *view, *cols;
 	} want[] = {
-		{"variant_info", "variant_id,status,error,params,wall_seconds"},
+		{"variant_info", "variant_id,status,label,error,params,"
+		 "wall_seconds"},
 		{"actor_info", "variant_id,actor_id,name,kind,parent_id,"
 		 "attach_type,length,width,height,wheel_count,vehicle_model,"
 		 "behaviour"},
