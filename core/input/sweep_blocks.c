@@ -15,6 +15,7 @@
 #include "input/keys.h"
 #include "input/sweep_axes.h"
 #include "input/sweep_rules.h"
+#include "input/variant_build.h"
 
 typedef vs_sweep_ctx ctx;
 
@@ -359,6 +360,186 @@ static int check_geometry(ctx *c, const vs_block *b, int64_t actor)
 	return -1;
 }
 
+/* ---- impossible bodies over a grid ------------------------------------- */
+
+/* Dimension fields an actor has (length, width, height and the two
+ * overhangs); the rules let a block change each at most once. */
+#define BODY_FIELDS 5
+
+/* The axes of a grid that change an actor's dimensions, and for each the
+ * positions that can hold its worst values: a range's values are affine
+ * in the position, so only its ends; listed values, all of them. */
+typedef struct body_axis {
+	const vs_axis *ax;
+	uint64_t pos[2];   /* ends, when n_pos <= 2 and ends_only */
+	uint64_t n_pos;
+	int ends_only;
+} body_axis;
+
+static uint64_t body_pos(const body_axis *x, uint64_t i)
+{
+	return x->ends_only ? x->pos[i] : i;
+}
+
+/* The actor's dimension changes of the axes in xs, axis j at position
+ * k[j], into set (changes and values have room for every property). */
+static void body_set(int64_t actor, const body_axis *xs, int n,
+                     const uint64_t *k, vs_change_set *set, double *values)
+{
+	set->n = 0;
+	for (int j = 0; j < n; j++)
+		for (int i = 0; i < xs[j].ax->n_props; i++) {
+			const vs_axis_prop *p = &xs[j].ax->props[i];
+			if (p->proto.actor != actor ||
+			    p->proto.prop != VS_PROP_DIMENSION)
+				continue;
+			vs_change *ch = &set->changes[set->n];
+			*ch = p->proto;
+			values[set->n] = vs_axis_number(p, k[j]);
+			ch->values = &values[set->n++];
+			ch->n = 1;
+		}
+}
+
+/* "axis 2 (dimension.length = 3, dimension.width = 1.5)" for each axis of
+ * the worst variant, into buf; *at receives where the value of the axis
+ * that lowers the margin most (the culprit) is written. */
+static void body_where(int64_t actor, const body_axis *xs, int n,
+                       const uint64_t *k, int culprit, const vs_block *b,
+                       char *buf, size_t size, vs_mark *at)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int j = 0; j < n && len < size; j++) {
+		int w = snprintf(buf + len, size - len, "%saxis %d (",
+		                 j ? ", " : "", (int)(xs[j].ax - b->axes) + 1);
+		len += w > 0 ? (size_t)w : 0;
+		int first = 1;
+		for (int i = 0; i < xs[j].ax->n_props && len < size; i++) {
+			const vs_axis_prop *p = &xs[j].ax->props[i];
+			if (p->proto.actor != actor ||
+			    p->proto.prop != VS_PROP_DIMENSION)
+				continue;
+			w = snprintf(buf + len, size - len, "%s%s = %g",
+			             first ? "" : ", ", vs_prop_def_of(&p->proto)->name,
+			             vs_axis_number(p, k[j]));
+			len += w > 0 ? (size_t)w : 0;
+			first = 0;
+			if (j == culprit)
+				*at = p->kind == VS_DIST_VALUES ? p->marks[k[j]]
+				                                : p->at;
+		}
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, ")");
+	}
+}
+
+/* The body rules (an axle or imported point inside the body, the track
+ * narrower than the width, the length longer than the wheelbase) in
+ * every variant of a grid, for one actor. Each rule's margin is affine in
+ * the dimensions and each dimension sits on one axis, so a margin is a
+ * sum of one part per axis: its smallest value over the grid takes each
+ * axis at that axis's own worst position, found with the others held
+ * (variant_build.h). That worst variant is then built and checked as a
+ * list variant is, so the message is the same, with the block and the
+ * axes' values in front. Cost: the axes' positions times the margins,
+ * whatever the grid's size. */
+static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
+{
+	const vs_actor_spec *a =
+		&c->seed->actors[vs_scenario_find_actor(c->seed, actor)];
+	const vs_asset *as = &c->seed->assets[a->asset];
+	body_axis xs[BODY_FIELDS];
+	int n = 0, n_props = 0;
+	for (int j = 0; j < b->n_axes; j++) {
+		const vs_axis *ax = &b->axes[j];
+		int mine = 0, ends = 1;
+		for (int i = 0; i < ax->n_props; i++) {
+			const vs_axis_prop *p = &ax->props[i];
+			if (p->proto.actor != actor ||
+			    p->proto.prop != VS_PROP_DIMENSION)
+				continue;
+			mine++;
+			ends &= p->kind == VS_DIST_FIXED || p->kind == VS_DIST_RANGE;
+		}
+		if (!mine)
+			continue;
+		if (n == (int)(sizeof xs / sizeof xs[0]))
+			break; /* each field once per block: never reached */
+		n_props += mine;
+		body_axis *x = &xs[n++];
+		*x = (body_axis){ax, {0, ax->count - 1}, ax->count, ends};
+		if (ends)
+			x->n_pos = ax->count > 1 ? 2 : 1;
+	}
+	if (!n)
+		return 0;
+	vs_change changes[BODY_FIELDS];
+	double values[BODY_FIELDS];
+	vs_change_set set = {0, changes, b->mark, NULL};
+	uint64_t k[BODY_FIELDS], worst[BODY_FIELDS];
+	double base[VS_MAX_BODY_MARGINS], m[VS_MAX_BODY_MARGINS];
+	if (n_props > (int)(sizeof changes / sizeof changes[0]))
+		return 0; /* each field once per block: never reached */
+	for (int j = 0; j < n; j++)
+		k[j] = body_pos(&xs[j], 0);
+	body_set(actor, xs, n, k, &set, values);
+	int nm = vs_sweep_body_margins(a, as, &set, base);
+	/* lowest[j][r]: axis j's smallest part of margin r, at where[j][r] */
+	double (*lowest)[VS_MAX_BODY_MARGINS] =
+		vs_xcalloc((size_t)n, sizeof *lowest);
+	uint64_t (*where)[VS_MAX_BODY_MARGINS] =
+		vs_xcalloc((size_t)n, sizeof *where);
+	for (int j = 0; j < n; j++) {
+		for (int r = 0; r < nm; r++)
+			lowest[j][r] = 0, where[j][r] = k[j];
+		for (uint64_t q = 1; q < xs[j].n_pos; q++) {
+			uint64_t held = k[j];
+			k[j] = body_pos(&xs[j], q);
+			body_set(actor, xs, n, k, &set, values);
+			vs_sweep_body_margins(a, as, &set, m);
+			for (int r = 0; r < nm; r++)
+				if (m[r] - base[r] < lowest[j][r]) {
+					lowest[j][r] = m[r] - base[r];
+					where[j][r] = k[j];
+				}
+			k[j] = held;
+		}
+	}
+	int rc = 0;
+	for (int r = 0; r < nm && !rc; r++) {
+		double margin = base[r];
+		int culprit = 0;
+		for (int j = 0; j < n; j++) {
+			margin += lowest[j][r];
+			worst[j] = where[j][r];
+			if (lowest[j][r] < lowest[culprit][r])
+				culprit = j;
+		}
+		/* rounding aside, the margin says whether the worst variant
+		 * breaks rule r; building it says for sure, and how */
+		if (margin > 1e-9 * (fabs(base[r]) + 1))
+			continue;
+		body_set(actor, xs, n, worst, &set, values);
+		vs_actor_spec tmp = *a;
+		vs_error why = {{0}};
+		if (!vs_sweep_apply_dimensions(&tmp, as, &set, NULL, &why))
+			continue;
+		/* why reads "<sweep>:L:C: actor ...": keep from "actor" on */
+		const char *rule = strstr(why.msg, "actor ");
+		char axes[512];
+		vs_mark at = b->mark;
+		body_where(actor, xs, n, worst, culprit, b, axes, sizeof axes,
+		           &at);
+		vs_error_at(c->err, c->doc->path, at, "block %d (grid), %s: %s",
+		            c->block, axes, rule ? rule : why.msg);
+		rc = -1;
+	}
+	free(lowest);
+	free(where);
+	return rc;
+}
+
 /* varyActorProperties' rules over every variant of a grid or random
  * block: every variant changes the same properties, so the rules on which
  * properties change are checked once on a template; counts and geometry
@@ -378,8 +559,14 @@ static int check_block(ctx *c, const vs_block *b, int n_changes)
 				rc = check_yaw_counts(c, b, (prop_ref){&b->axes[j], p});
 			else if (p->proto.prop == VS_PROP_DIMENSION &&
 			         find_prop(b, p->proto.actor, VS_PROP_DIMENSION,
-			                   NULL).p == p)
+			                   NULL).p == p) {
 				rc = check_geometry(c, b, p->proto.actor);
+				/* a random draw that breaks them fails when
+				 * it is built (DESIGN.md "Variations") */
+				if (!rc && b->kind == VS_BLOCK_GRID)
+					rc = check_grid_bodies(c, b,
+					                       p->proto.actor);
+			}
 		}
 	free(tmpl.changes);
 	if (n_changes > c->max_changes)

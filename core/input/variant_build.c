@@ -80,10 +80,10 @@ static int check_body(const vs_actor_spec *a, const vs_asset *as,
 
 /* In the actor frame a length change moves every axle's y by dlength / 2,
  * since the origin stays at the middle of the box: that follows from
- * rear_overhang, which VS_PROPF_MOVES_REAR keeps in step. */
-int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
-                              const vs_change_set *set, const char *path,
-                              vs_error *err)
+ * rear_overhang, which VS_PROPF_MOVES_REAR keeps in step. Returns the
+ * last of a's dimension changes applied, or NULL for none. */
+static const vs_change *apply_sizes(vs_actor_spec *a, const vs_asset *as,
+                                    const vs_change_set *set)
 {
 	int n_axles = as->n_axles;
 	const vs_change *last = NULL;
@@ -102,6 +102,47 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
 			*m = v;
 		}
 	}
+	return last;
+}
+
+int vs_sweep_body_margins(const vs_actor_spec *seed, const vs_asset *as,
+                          const vs_change_set *set,
+                          double m[VS_MAX_BODY_MARGINS])
+{
+	vs_actor_spec a = *seed; /* numbers only: nothing it owns is touched */
+	apply_sizes(&a, as, set);
+	vs_geom_body b = {.length = a.length,
+	                  .front_overhang = a.front_overhang,
+	                  .rear_overhang = a.rear_overhang,
+	                  .asset_length = as->length,
+	                  .n_axles = as->n_axles,
+	                  .asset_axle_y = as->axle_y};
+	double axle_y[VS_MAX_AXLES], half = a.length / 2;
+	int n = vs_geom_axles(&b, axle_y), k = 0;
+	m[k++] = n >= 2 ? a.length - a.front_overhang - a.rear_overhang : 1;
+	m[k++] = n >= 1 ? a.width - as->track : 1;
+	m[k++] = n >= 2 ? a.length - (axle_y[0] - axle_y[n - 1]) : 1;
+	for (int i = 0; i < n; i++) {
+		m[k++] = half - axle_y[i];
+		m[k++] = half + axle_y[i];
+	}
+	for (int i = 0; i < as->n_points; i++) {
+		double q[3];
+		vs_geom_point_pos(&b, VS_GEOM_IMPORTED, as->points[i].p, q);
+		m[k++] = half - q[1];
+		m[k++] = half + q[1];
+		m[k++] = a.width / 2 - q[0];
+		m[k++] = a.width / 2 + q[0];
+	}
+	return k;
+}
+
+int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
+                              const vs_change_set *set, const char *path,
+                              vs_error *err)
+{
+	int n_axles = as->n_axles;
+	const vs_change *last = apply_sizes(a, as, set);
 	if (last && n_axles >= 2 &&
 	    !(a->front_overhang + a->rear_overhang < a->length)) {
 		vs_error_at(err, path ? path : "<sweep>", last->mark,

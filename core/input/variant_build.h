@@ -23,6 +23,20 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
                               const vs_change_set *set, const char *path,
                               vs_error *err);
 
+/* The body rules' margins, each affine in the dimensions (m): what
+ * length - front_overhang - rear_overhang, width - track, length -
+ * wheelbase, and each axle's and imported point's distances to the box's
+ * sides come to once the actor's dimension changes in set are applied to
+ * a copy of seed (nothing is checked; a is not changed). A body keeps
+ * the rules when all are positive (axles and points may touch the box:
+ * 0). Being affine, their smallest values over a grid's variants lie at
+ * each axis's own worst value (sweep_blocks.c relies on it). Returns how
+ * many: the same for every set on one asset. */
+#define VS_MAX_BODY_MARGINS (3 + 2 * VS_MAX_AXLES + 4 * VS_MAX_POINTS)
+int vs_sweep_body_margins(const vs_actor_spec *seed, const vs_asset *as,
+                          const vs_change_set *set,
+                          double m[VS_MAX_BODY_MARGINS]);
+
 /* Applies set to v (a clone of the seed): routes first, then what depends
  * on them (yaws, a derived start), dimensions, params. Returns 0, or -1
  * with err set when a change does not fit v (an actor or param v lacks,

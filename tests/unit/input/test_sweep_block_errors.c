@@ -166,6 +166,29 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:5:20: actor 1: front_overhang + rear_overhang must be less "
 	 "than length for a vehicle with 2 axles, but in this block length - "
 	 "front_overhang - rear_overhang can be as low as -1.8 m"},
+	/* impossible bodies over a grid (the car: track 1.7 m, wheelbase 2.5
+	 * m, overhangs 0.8 and 0.7 m; a length change keeps the axles, so
+	 * at length L the rear axle is at -(L/2 - (L - 3.3)) = L/2 - 3.3):
+	 * the worst value of each axis, named with its block and axis */
+	{G "{actor: 1, dimension.width: {values: [2, 1.5, 1.8]}}\n",
+	 "w.yaml:4:50: block 1 (grid), axis 1 (dimension.width = 1.5): actor "
+	 "1: track (1.7 m) must be narrower than the width (1.5 m)"},
+	{G "{actor: 1, dimension.length: {from: 3, to: 5, step: 0.5}}\n",
+	 "w.yaml:4:38: block 1 (grid), axis 1 (dimension.length = 3): actor 1: "
+	 "axle 2 (y = -1.8 m) lies outside the body (length 3 m): an axle must "
+	 "be inside the body"},
+	{G "{actor: 1, dimension.length: {from: 2, to: 5, step: 1}}\n",
+	 "w.yaml:4:38: block 1 (grid), axis 1 (dimension.length = 2): actor 1: "
+	 "length (2 m) must be longer than the wheelbase (2.5 m)"},
+	/* two axes: the variant that breaks the rule takes each axis's own
+	 * worst value (length 3.2 puts the rear axle at -1.7 m) */
+	{"vsweep: 1\nblocks:\n  - list: [[]]\n  - grid:\n"
+	 "      - {actor: 1, dimension.width: {values: [2.1, 1.9]}}\n"
+	 "      - {actor: 1, speed: {values: [1, 2, 3]}, "
+	 "dimension.length: {values: [4, 3.2, 5]}}\n",
+	 "w.yaml:6:79: block 2 (grid), axis 1 (dimension.width = 2.1), axis 2 "
+	 "(dimension.length = 3.2): actor 1: axle 2 (y = -1.7 m) lies outside "
+	 "the body (length 3.2 m)"},
 	/* random forms */
 	{"vsweep: 1\nblocks:\n  - random: [1]\n",
 	 "w.yaml:3:13: random: expected a mapping, got a list"},
