@@ -22,7 +22,9 @@
  * variant_info.label). A change is
  * {actor: ID, PROPERTY: VALUE, ...}, PROPERTY one of
  *   speed: 10 | [10, 15]             m/s, >= 0; a list is a speed vector
- *   waypoints: [[x,y,z], ...]        m, >= 2 rows, consecutive rows differ
+ *   waypoints: [[x,y,z], ...]        m, >= 2 rows, consecutive rows differ;
+ *                                    a row may be {road, lane, s, offset}
+ *                                    on the seed's OpenDRIVE map
  *   yaw: [y1, ..., yM]               rad, one per waypoint
  *   dimension: {length: 5, ...}      m, > 0: length width height
  *   dimension.length: 5              front_overhang rear_overhang

@@ -20,7 +20,8 @@ const vs_prop_def vs_prop_defs[] = {
      0, "m/s, >= 0: one speed, or a list (a speed per waypoint)"},
 {"waypoints",            VS_PROP_WAYPOINTS, NULL,       NULL,
      VS_SHAPE_ROWS,      VS_Y_ANY,      VS_APPLY_ROUTE,    NONE,
-     0, "m: rows [x, y, z], at least 2, consecutive rows differ"},
+     0, "m: rows [x, y, z] (or {road, lane, s, offset} on an OpenDRIVE "
+        "map), at least 2, consecutive rows differ"},
 {"yaw",                  VS_PROP_YAW,       NULL,       NULL,
      VS_SHAPE_LIST,      VS_Y_ANY,      VS_APPLY_YAW,      NONE,
      0, "rad: one yaw per waypoint"},

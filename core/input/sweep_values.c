@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "map/map.h"
+
 typedef vs_sweep_ctx ctx;
 
 int vs_sweep_actor(ctx *c, const vs_ynode *m, const char *what,
@@ -147,7 +149,10 @@ int vs_sweep_read_value(ctx *c, const vs_propkey *pk, const vs_ynode *val,
 	case VS_SHAPE_LIST:
 		return vs_y_numbers(doc, val, what, sign, v, n, c->err);
 	case VS_SHAPE_ROWS:
-		if (vs_y_rows(doc, val, what, 3, 2, VS_Y_DISTINCT, v, n, c->err))
+		/* rows [x, y, z], or points in lane coordinates on the seed's
+		 * map, resolved here as the scenario resolves its own */
+		if (vs_map_parse_points(doc, val, c->seed->map, what, 2, v, n,
+		                        c->err))
 			return -1;
 		*n *= 3; /* n counts values, not rows */
 		return 0;
