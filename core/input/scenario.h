@@ -66,7 +66,7 @@ typedef struct vs_actor_spec {
 	int has_start;
 	double start_pos[3];          /* m, actor origin, world */
 	double start_yaw;             /* rad */
-	const char *start_road;       /* start in OpenDRIVE lane coordinates:
+	const char *start_road;       /* start in lane coordinates:
 	                                 the road id (owned by the map), or
 	                                 NULL; then start_lane, start_s (m),
 	                                 start_offset (m), which the sweep

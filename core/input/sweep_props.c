@@ -61,11 +61,11 @@ const vs_prop_def vs_prop_defs[] = {
      0, "m: one coordinate of the start position"},
 {"start.s",              VS_PROP_START,     "s",        "start",
      VS_SHAPE_NUMBER,    VS_Y_NONNEG,   VS_APPLY_START,    M(start_s),
-     0, "m, >= 0: a start in OpenDRIVE lane coordinates, moved along the "
+     0, "m, >= 0: a start in lane coordinates, moved along the "
         "road's reference line"},
 {"start.offset",         VS_PROP_START,     "offset",   "start",
      VS_SHAPE_NUMBER,    VS_Y_ANY,      VS_APPLY_START,    M(start_offset),
-     0, "m: a start in OpenDRIVE lane coordinates, moved across its lane "
+     0, "m: a start in lane coordinates, moved across its lane "
         "(left > 0)"},
 {"attach.offset",        VS_PROP_ATTACH,    "offset",   "attach",
      VS_SHAPE_VEC3,      VS_Y_ANY,      VS_APPLY_START,    M(attach.offset),

@@ -201,16 +201,18 @@ void vs_map_settle(const vs_map *map, vs_state *s);
  * OpenDRIVE"): road id, lane id (in the lane section at s), s (m along
  * the road's reference line) and offset (m from the lane's centre, to the
  * left of the reference line > 0): xyz (m, z on the road surface) and the
- * lane's travel heading there (rad from +X). Returns 0, or -1 with why
- * (a message) when the map has no OpenDRIVE roads, or no such road, s or
- * lane. */
+ * lane's travel heading there (rad from +X). The map's hand-written
+ * roads take them too (lane_coords.c: s in plan along the reference line,
+ * the lane by its signed index), an OpenDRIVE road of the same id first.
+ * Returns 0, or -1 with why (a message) when the map has no roads, or no
+ * such road, s or lane. */
 int vs_map_odr_point(const vs_map *map, const char *road, int lane, double s,
                      double offset, double xyz[3], double *heading,
                      char *why, size_t why_size);
 
 /* A point where the scenario takes one: `[x, y, z]` (heading NAN), or
- * `{road: ID, lane: N, s: S, offset: O}` on the map's OpenDRIVE roads
- * (offset defaults to 0; heading is the lane's travel direction). Returns
+ * `{road: ID, lane: N, s: S, offset: O}` on the map's roads
+ * (vs_map_odr_point; offset defaults to 0; heading is the lane's travel direction). Returns
  * 0, or -1 with err set to "FILE:LINE:COL: what: message". */
 int vs_map_parse_point(const struct vs_ydoc *doc, const struct vs_ynode *n,
                        const vs_map *map, const char *what, double xyz[3],

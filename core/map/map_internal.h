@@ -205,6 +205,13 @@ void map_index_build(vs_map *m);
 /* Frees the grids. */
 void map_index_free(vs_map *m);
 
+/* vs_map_odr_point on the map's hand-written roads (lane_coords.c):
+ * 0 with xyz and heading, -1 with why, or 1 when no such road is among
+ * them and the map has OpenDRIVE roads (or none at all) to try. */
+int map_yaml_lane_point(const vs_map *m, const char *road, int lane,
+                        double s, double offset, double xyz[3],
+                        double *heading, char *why, size_t why_size);
+
 /* Wraps an angle to (-pi, pi]. */
 double map_wrap(double a);
 

@@ -443,9 +443,13 @@ int vs_map_odr_point(const vs_map *m, const char *road, int lane, double s,
 	for (int i = 0; net && i < net->n_roads && !r; i++)
 		if (strcmp(net->roads[i].id, road) == 0)
 			r = &net->roads[i];
+	int yaml = r ? 1 : map_yaml_lane_point(m, road, lane, s, offset, xyz,
+	                                       heading, why, why_size);
+	if (yaml != 1) /* a hand-written road's (lane_coords.c) */
+		return yaml;
 	if (!net) {
-		snprintf(why, why_size, "lane coordinates need an OpenDRIVE map "
-		         "(map: {opendrive: FILE})");
+		snprintf(why, why_size, "lane coordinates need a map with roads "
+		         "(map: {roads: [...]} or {opendrive: FILE})");
 		return -1;
 	}
 	if (!r) {

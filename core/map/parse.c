@@ -368,12 +368,15 @@ int vs_map_lane_coords(const vs_map *map, const vs_ynode *n,
 {
 	const vs_ynode *r = n->kind == VS_Y_MAP ? vs_ymap_get(n, "road") : NULL;
 	const vs_ynode *o = r ? vs_ymap_get(n, "offset") : NULL;
-	if (!r || !map || !map->odr)
+	if (!r || !map)
 		return -1;
 	*road = NULL;
-	for (int i = 0; i < map->odr->n_roads && !*road; i++)
+	for (int i = 0; map->odr && i < map->odr->n_roads && !*road; i++)
 		if (strcmp(map->odr->roads[i].id, r->str) == 0)
 			*road = map->odr->roads[i].id;
+	for (int i = 0; i < map->n_roads && !*road; i++) /* hand-written */
+		if (strcmp(map->roads[i].id, r->str) == 0)
+			*road = map->roads[i].id;
 	*lane = (int)strtol(vs_ymap_get(n, "lane")->str, NULL, 10);
 	*s = strtod(vs_ymap_get(n, "s")->str, NULL);
 	*offset = o ? strtod(o->str, NULL) : 0;

@@ -1,14 +1,17 @@
 """Waypoints changes in lane coordinates (sweep.md, "Properties"): a
 sweep's `waypoints` (a list change, grid values, random choices) may give
-points as {road, lane, s, offset} on the scenario's OpenDRIVE map. Such a
-sweep stores the same rows as the same sweep written with the world points
-worked out by hand: on tests/data/xodr/straight.xodr (road "1" along +X,
-lanes 1 and -1 3.5 m wide, so lane -1's centre is y = -1.75) the point
-(s, offset) of lane -1 is (s, -1.75 + offset, 0); on a full circle of
-radius R = 50 m (written here; the reference line starts at (R, 0)
-heading +Y, the left lanes inside) lane -1's centre at s is at radius
-R + 1.75 and angle s / R. Unknown roads and lanes and an s off the road
-are refused at FILE:LINE:COL."""
+points as {road, lane, s, offset} on the scenario's map, OpenDRIVE or
+hand-written. Such a sweep stores the same rows as the same sweep written
+with the world points worked out by hand: on a straight road along +X
+(tests/data/xodr/straight.xodr, or a hand-written `line`; lanes 1 and -1
+3.5 m wide, so lane -1's centre is y = -1.75) the point (s, offset) of
+lane -1 is (s, -1.75 + offset, 0); on a full circle of radius R = 50 m
+(an OpenDRIVE arc written here, or a hand-written `circle`; the
+reference line starts at (R, 0) heading +Y, the left lanes inside) lane
+-1's centre at s is at radius R + 1.75 and angle s / R. Unknown roads and
+lanes and an s off the road are refused at FILE:LINE:COL; a start in
+lane coordinates on a hand-written road faces the lane's travel
+direction."""
 import json
 import math
 import os
@@ -39,10 +42,22 @@ RING = """<?xml version="1.0" encoding="UTF-8"?>
 </OpenDRIVE>
 """ % {"len": 2 * math.pi * R, "r": R, "hdg": math.pi / 2, "k": 1 / R}
 
+# the same roads written by hand
+HAND_LINE = """
+  roads:
+    - id: "1"
+      line: [[0, 0, 0], [100, 0, 0]]
+      lanes: {left: 1, right: 1, width: 3.5}"""
+HAND_RING = """
+  roads:
+    - id: ring
+      circle: {center: [0, 0], radius: 50}
+      lanes: {left: 1, right: 1, width: 3.5}"""
+
 SCENARIO = """vsweep: 1
 step: 0.05
 duration: 3
-map: {opendrive: %s}
+map: %s
 assets:
   sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
           front_overhang: 0.9}
@@ -99,9 +114,9 @@ class LaneWaypointsTest(TempDirCase):
                 query(db, "SELECT variant_id, json_extract(params, "
                       "'$.actor1.waypoints') FROM variant_info ORDER BY 1"))
 
-    def same_rows(self, xodr, routes_lane, routes_world, where):
+    def same_rows(self, the_map, routes_lane, routes_world, where):
         scn = self.write("s.yaml", SCENARIO % (
-            xodr, world(where[0]), world(where[1])))
+            the_map, world(where[0]), world(where[1])))
         a, pa = self.rows(scn, self.write("a.yaml", sweep(*routes_lane)))
         b, pb = self.rows(scn, self.write("b.yaml", sweep(*routes_world)))
         self.assertEqual(len(a), 5 * 61)
@@ -117,72 +132,177 @@ class LaneWaypointsTest(TempDirCase):
                 for u, v in zip(p, q):
                     self.assertAlmostEqual(u, v, delta=1e-9)
 
-    def test_straight_road(self):
+    def straight(self, the_map):
         pts = [(5, None, -1), (40, 0.5, -1), (90, -0.25, -1), (60, 0, 1)]
         lane_pts = [lane("1", s, o, n) for s, o, n in pts]
         world_pts = [world(straight_point(s, o or 0.0, n)) for s, o, n in pts]
         routes = ([0, 1, 2], [0, 2], [1, 2])
-        self.same_rows(STRAIGHT,
+        self.same_rows(the_map,
                        [[lane_pts[i] for i in r] for r in routes],
                        [[world_pts[i] for i in r] for r in routes],
                        [straight_point(0), straight_point(100)])
 
-    def test_circle_road(self):
-        xodr = self.write("ring.xodr", RING)
+    def circle(self, the_map):
         ss = [(10, None), (25, 0.5), (45, -0.3)]
         lane_pts = [lane("ring", s, o) for s, o in ss]
         world_pts = [world(ring_point(s, o or 0.0)) for s, o in ss]
         routes = ([0, 1, 2], [0, 2], [1, 2])
-        self.same_rows(xodr,
+        self.same_rows(the_map,
                        [[lane_pts[i] for i in r] for r in routes],
                        [[world_pts[i] for i in r] for r in routes],
                        [ring_point(0), ring_point(30)])
 
-    def test_errors(self):
+    def test_straight_opendrive(self):
+        self.straight("{opendrive: %s}" % STRAIGHT)
+
+    def test_straight_hand_written(self):
+        self.straight(HAND_LINE)
+
+    def test_circle_opendrive(self):
+        self.circle("{opendrive: %s}" % self.write("ring.xodr", RING))
+
+    def test_circle_hand_written(self):
+        self.circle(HAND_RING)
+
+    def test_start_on_hand_written_road(self):
+        """start: {position: {road, lane, s}} on a hand-written circle:
+        the lane's point, facing its travel direction (lane -1 runs
+        counter-clockwise: heading s/R + pi/2 from +X, RoadRunner yaw
+        s/R); start.s moves it along the road, keeping the seed's yaw
+        (sweep.md)."""
+        scn = self.write("st.yaml", """vsweep: 1
+step: 0.1
+duration: 0.1
+map: %s
+assets:
+  box: {length: 4, width: 2, height: 1.5}
+actors:
+  - id: 1
+    asset: box
+    start: {position: %s}
+""" % (HAND_RING, lane("ring", 20, 0.25)))
+        sw = self.write("sw.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                        "      - {actor: 1, start.s: {values: [20, 70]}}\n")
+        db = self.path("st.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db)
+        self.assertEqual(rc, 0, err)
+        got = query(db, "SELECT x, y, z, yaw FROM actor_state WHERE step = 0 "
+                    "ORDER BY variant_id")
+        for (x, y, z, yaw), s in zip(got, [20, 70]):
+            want = ring_point(s, 0.25)
+            self.assertAlmostEqual(x, want[0], delta=1e-9)
+            self.assertAlmostEqual(y, want[1], delta=1e-9)
+            self.assertEqual(z, 0)
+            self.assertAlmostEqual(yaw, 20 / R, delta=1e-12)
+
+    def test_polyline_bend(self):
+        """On a polyline the lateral line through s turns from one
+        vertex's mitre line to the next's, as the lane edges do. Road
+        [[0,0],[100,0],[100,100]]: lane -1's centre (t = -1.75) meets
+        itself at (101.75, -1.75), so the mitre at the bend is x = 100 -
+        y on the first segment (ke = -1) and, in the second's frame
+        (along +Y, left = -X), along = +lateral (ks = 1); at s = 150
+        (halfway, f = 0.5) along = ks t + f (100 + (0 - ks) t) = -1.75 +
+        0.5 * 101.75 = 49.125, so the point is (101.75, 49.125); at s = 50
+        on the first segment (ks = 0, ke = -1, f = 0.5) along = 0.5 (100
+        + (-1 - 0)(-1.75)) = 50.875: (50.875, -1.75)."""
+        scn = self.write("pl.yaml", """vsweep: 1
+step: 0.1
+duration: 0.1
+map:
+  roads:
+    - id: bend
+      polyline: [[0, 0, 0], [100, 0, 0], [100, 100, 2]]
+      lanes: {right: 1, width: 3.5}
+assets:
+  box: {length: 4, width: 2, height: 1.5}
+actors:
+  - id: 1
+    asset: box
+    start: {position: %s}
+""" % lane("bend", 150))
+        sw = self.write("sw.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                        "      - {actor: 1, start.s: {values: [150, 50]}}\n")
+        db = self.path("pl.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db)
+        self.assertEqual(rc, 0, err)
+        got = query(db, "SELECT x, y, z FROM actor_state WHERE step = 0 "
+                    "ORDER BY variant_id")
+        # z rises 2 m along the second segment: 1 m halfway
+        for (x, y, z), want in zip(got, [(101.75, 49.125, 1.0),
+                                         (50.875, -1.75, 0.0)]):
+            for u, v in zip((x, y, z), want):
+                self.assertAlmostEqual(u, v, delta=1e-9)
+
+    def errors(self, the_map, cases):
         scn = self.write("s.yaml", SCENARIO % (
-            STRAIGHT, world([0, -1.75, 0]), world([100, -1.75, 0])))
-        head = "vsweep: 1\nblocks:\n"
-        change = "  - list:\n      - [{actor: 1, speed: 9, waypoints: [%s]}]\n"
-        axis = ("  - grid:\n      - {actor: 1, speed: 9, waypoints: "
-                "{values: [[[0, -1.75, 0], [9, -1.75, 0]], [%s]]}}\n")
-        good = lane("1", 5)
-        cases = [
-            (change % (good + ", " + lane("9", 50)),
-             "w.yaml:4:72: waypoints: road '9' is not in %s" % STRAIGHT),
-            (change % (good + ", " + lane("1", 50, n=-3)),
-             "w.yaml:4:72: waypoints: road '1' has no lane -3 at s = 50 m"),
-            (change % (good + ", " + lane("1", 150)),
-             "w.yaml:4:72: waypoints: s = 150 m is off road '1' (0 to "
-             "100 m)"),
-            (change % (good + ", {road: \"1\", s: 50}"),
-             "w.yaml:4:72: waypoints: missing required key 'lane'"),
-            (change % (good + ", {road: \"1\", lane: -1, s: -2}"),
-             "w.yaml:4:97: waypoints: s must be >= 0, got -2"),
-            (change % (good + ", " + good),
-             "w.yaml:4:72: waypoints: point 2 equals the one before"),
-            (change % good,
-             "w.yaml:4:42: waypoints: needs at least 2 points, got 1"),
-            (axis % (good + ", " + lane("1", 130)),
-             "w.yaml:4:113: waypoints: s = 130 m is off road '1' (0 to "
-             "100 m)"),
-        ]
+            the_map, world([0, -1.75, 0]), world([100, -1.75, 0])))
         for body, msg in cases:
             with self.subTest(body=body):
                 rc, _, err = run("check", scn, "--sweep",
-                                 self.write("w.yaml", head + body))
+                                 self.write("w.yaml", HEAD + body))
                 self.assertEqual(rc, 2, err)
-                self.assertIn(self.path(msg) if msg.startswith("w.yaml")
-                              else msg, err)
-        # without an OpenDRIVE map there are no lane coordinates
-        plain = self.write("p.yaml", (SCENARIO % (
-            STRAIGHT, world([0, -1.75, 0]), world([100, -1.75, 0])))
-            .replace("map: {opendrive: %s}\n" % STRAIGHT, ""))
-        rc, _, err = run("check", plain, "--sweep",
-                         self.write("w.yaml", head + change % (
-                             good + ", " + lane("1", 50))))
-        self.assertEqual(rc, 2, err)
-        self.assertIn("w.yaml:4:43: waypoints: lane coordinates need an "
-                      "OpenDRIVE map (map: {opendrive: FILE})", err)
+                self.assertIn(self.path(msg), err)
+
+    def test_errors_opendrive(self):
+        self.errors("{opendrive: %s}" % STRAIGHT, [
+            (CHANGE % (GOOD + ", " + lane("9", 50)),
+             "w.yaml:4:72: waypoints: road '9' is not in %s" % STRAIGHT),
+            (CHANGE % (GOOD + ", " + lane("1", 50, n=-3)),
+             "w.yaml:4:72: waypoints: road '1' has no lane -3 at s = 50 m"),
+            (CHANGE % (GOOD + ", " + lane("1", 150)),
+             "w.yaml:4:72: waypoints: s = 150 m is off road '1' (0 to "
+             "100 m)"),
+            (CHANGE % (GOOD + ", {road: \"1\", s: 50}"),
+             "w.yaml:4:72: waypoints: missing required key 'lane'"),
+            (CHANGE % (GOOD + ", {road: \"1\", lane: -1, s: -2}"),
+             "w.yaml:4:97: waypoints: s must be >= 0, got -2"),
+            (CHANGE % (GOOD + ", " + GOOD),
+             "w.yaml:4:72: waypoints: point 2 equals the one before"),
+            (CHANGE % GOOD,
+             "w.yaml:4:42: waypoints: needs at least 2 points, got 1"),
+            (AXIS % (GOOD + ", " + lane("1", 130)),
+             "w.yaml:4:113: waypoints: s = 130 m is off road '1' (0 to "
+             "100 m)"),
+        ])
+
+    def test_errors_hand_written(self):
+        self.errors(HAND_LINE, [
+            (CHANGE % (GOOD + ", " + lane("9", 50)),
+             "w.yaml:4:72: waypoints: road '9' is not on the map (its "
+             "roads: '1')"),
+            (CHANGE % (GOOD + ", " + lane("1", 50, n=2)),
+             "w.yaml:4:72: waypoints: road '1' has no lane 2 (lanes -1 to "
+             "1)"),
+            (CHANGE % (GOOD + ", " + lane("1", 100.5)),
+             "w.yaml:4:72: waypoints: s = 100.5 m is off road '1' (0 to "
+             "100 m)"),
+            (AXIS % (GOOD + ", " + lane("1", 130)),
+             "w.yaml:4:113: waypoints: s = 130 m is off road '1' (0 to "
+             "100 m)"),
+        ])
+        # a circle's s runs once round, and no lane crosses its centre
+        self.errors(HAND_RING, [
+            (CHANGE % (lane("ring", 5) + ", " + lane("ring", 315)),
+             "w.yaml:4:75: waypoints: s = 315 m is off road 'ring' (0 to "
+             "314.159 m)"),
+            (CHANGE % (lane("ring", 5) + ", " + lane("ring", 5, 52)),
+             "w.yaml:4:75: waypoints: offset 52 m puts the point past the "
+             "centre of road 'ring'"),
+        ])
+
+    def test_errors_without_map(self):
+        self.errors("null", [
+            (CHANGE % (GOOD + ", " + lane("1", 50)),
+             "w.yaml:4:43: waypoints: lane coordinates need a map with "
+             "roads (map: {roads: [...]} or {opendrive: FILE})")])
+
+
+HEAD = "vsweep: 1\nblocks:\n"
+CHANGE = "  - list:\n      - [{actor: 1, speed: 9, waypoints: [%s]}]\n"
+AXIS = ("  - grid:\n      - {actor: 1, speed: 9, waypoints: "
+        "{values: [[[0, -1.75, 0], [9, -1.75, 0]], [%s]]}}\n")
+GOOD = lane("1", 5)
 
 
 if __name__ == "__main__":
