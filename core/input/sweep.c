@@ -177,7 +177,7 @@ vs_sweep *vs_sweep_parse(const char *path, const char *text, size_t len,
 		return NULL;
 	}
 	vs_ydoc *doc = vs_ydoc_parse(sw->path, text, len, err);
-	ctx c = {doc, seed, err, 0, 0, 0, NULL};
+	ctx c = {doc, seed, err, 0, 0, 0, 0, NULL};
 	int rc = doc ? parse_root(&c, sw) : -1;
 	free(c.labels);
 	vs_ydoc_destroy(doc);
@@ -278,7 +278,7 @@ int vs_sweep_changes(const vs_sweep *sw, uint64_t i, vs_change_buf *b,
 		            (unsigned long long)i, (unsigned long long)sw->count);
 		return -1;
 	}
-		const vs_block *bl = block_of(sw, i);
+	const vs_block *bl = block_of(sw, i);
 	if (bl->kind != VS_BLOCK_LIST) {
 		vs_sweep_axes_changes(sw, bl, i, b);
 		return 0;

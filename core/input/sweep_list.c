@@ -162,8 +162,7 @@ static int check_set(ctx *c, const vs_change_set *set)
 	return 0;
 }
 
-/* A label's characters: printable, so that every output (CSV, JSON, a
- * terminal) shows it as written. */
+/* The longest label, bytes: a name, not a note. */
 #define VS_LABEL_MAX 200
 
 /* {label: NAME, changes: [...]}: the label into set, *changes to the
@@ -196,6 +195,8 @@ static int parse_entry(ctx *c, const vs_ynode *e, vs_change_set *set,
 	if (vs_y_string(c->doc, ln, "label", &label, c->err))
 		return -1;
 	size_t len = strlen(label);
+	/* printable only, so that every output (CSV, JSON, a terminal)
+	 * shows it as written, on one line */
 	for (size_t k = 0; k < len; k++)
 		if ((unsigned char)label[k] < 0x20 || label[k] == 0x7f) {
 			vs_error_at(c->err, c->doc->path, ln->mark,
@@ -211,8 +212,11 @@ static int parse_entry(ctx *c, const vs_ynode *e, vs_change_set *set,
 		return -1;
 	}
 	set->label = vs_strdup(label);
-	c->labels = vs_xrealloc(c->labels, (size_t)(c->n_labels + 1) *
-	                                       sizeof *c->labels);
+	if (c->n_labels == c->cap_labels) {
+		c->cap_labels = c->cap_labels ? 2 * c->cap_labels : 16;
+		c->labels = vs_xrealloc(c->labels, (size_t)c->cap_labels *
+		                                       sizeof *c->labels);
+	}
 	c->labels[c->n_labels++] = (struct vs_label_ref){set->label, ln->mark};
 	return 0;
 }

@@ -25,7 +25,8 @@ typedef struct vs_sweep_ctx {
 	vs_error *err;
 	int max_changes; /* the most changes one variant has, so far */
 	int block;       /* the block being read, from 1 (for messages) */
-	int n_labels;    /* list entries' labels so far, for the check */
+	int n_labels, cap_labels; /* list entries' labels so far, for
+	                             the check */
 	struct vs_label_ref {  /* that they are unique (malloc'd) */
 		const char *label; /* the set's */
 		vs_mark mark;      /* where it is written */
