@@ -180,9 +180,9 @@ int vs_map_lane_polyline(const vs_map *map, int i, double lateral,
 /* The road surface under (x, y) (m) for a body with RoadRunner yaw (rad;
  * 0 faces +Y): on an OpenDRIVE lane (one that is a lane for MapLocation),
  * the road's elevation with its superelevation there (z, m), and the
- * angles vs_map_settle describes (rad): roll, the nose-up slope ahead
- * (about the body's X), and pitch, the right-side-down bank (about its
- * Y), as R = Rz(yaw) Ry(pitch) Rx(roll) names them. Returns 1 on such a
+ * angles vs_map_settle describes (rad): pitch, the nose-up slope ahead
+ * (about the body's X), and roll, the right-side-down bank (about its
+ * Y), as R = Rz(yaw) Rx(pitch) Ry(roll) names them. Returns 1 on such a
  * lane; elsewhere (or without OpenDRIVE roads) 0 with z, pitch and roll
  * 0. Thread-safe. */
 int vs_map_surface(const vs_map *map, double x, double y, double yaw,
@@ -190,11 +190,11 @@ int vs_map_surface(const vs_map *map, double x, double y, double yaw,
 
 /* Puts a state on the road surface (vs_map_surface) when the map has
  * OpenDRIVE roads: sets its z, and its pitch and roll so that R = Rz(yaw)
- * Ry(pitch) Rx(roll) lays the body on the surface: roll (about the body's
- * lateral X axis) lifts the nose by the slope ahead, pitch (about its
- * forward Y axis) turns the right side down by the bank; off every road
- * z, pitch and roll are 0. Without OpenDRIVE roads (or a NULL map) the
- * state is left as it is. */
+ * Rx(pitch) Ry(roll) lays the body on the surface: pitch (about the
+ * body's lateral X axis) lifts the nose by the slope ahead, roll (about
+ * its forward Y axis) turns the right side down by the bank; off every
+ * road z, pitch and roll are 0. Without OpenDRIVE roads (or a NULL map)
+ * the state is left as it is. */
 void vs_map_settle(const vs_map *map, vs_state *s);
 
 /* The world point of OpenDRIVE lane coordinates (DESIGN.md "Roads from

@@ -424,13 +424,16 @@ int vs_map_surface(const vs_map *m, double x, double y, double yaw,
 	double gx = dzds * cos(h) - dzdt * sin(h);
 	double gy = dzds * sin(h) + dzdt * cos(h);
 	/* RoadRunner yaw: forward is Rz(yaw)·(0, 1, 0), right Rz(yaw)·(1,
-	 * 0, 0); R = Rz(yaw) Ry(pitch) Rx(roll) puts both on the surface
-	 * when Ry turns the right axis down by -atan(slope to the right) and
-	 * Rx lifts the forward axis by the slope ahead */
+	 * 0, 0). With R = Rz(yaw) Rx(pitch) Ry(roll) the forward axis is
+	 * Rz(yaw)·(0, cos p, sin p): it lies on the surface when tan p is
+	 * the slope ahead, mf. The right axis is Rz(yaw)·(cos r, sin r sin p,
+	 * -sin r cos p); on the surface its rise equals mr cos r + mf sin r
+	 * sin p, which gives tan r = -mr / sqrt(1 + mf^2): a road falling
+	 * to the right (mr < 0) rolls the body right, roll > 0. */
 	double mf = -gx * sin(yaw) + gy * cos(yaw);
 	double mr = gx * cos(yaw) + gy * sin(yaw);
-	*pitch = -atan(mr);
-	*roll = atan2(mf, sqrt(1 + mr * mr));
+	*pitch = atan(mf);
+	*roll = atan2(-mr, sqrt(1 + mf * mf));
 	return 1;
 }
 

@@ -155,15 +155,25 @@ class OpenDriveTest(TempDirCase):
                 if x > 20.5:  # on road 2: the hill under the origin
                     want, slope = hill(x - 20)
                     self.assertAlmostEqual(z, want, delta=1e-3)
-                    # R = Rz(yaw) Ry(pitch) Rx(roll): roll lifts the nose
-                    self.assertAlmostEqual(roll, math.atan(slope),
+                    # R = Rz(yaw) Rx(pitch) Ry(roll): pitch lifts the
+                    # nose by the slope ahead, nothing across
+                    self.assertAlmostEqual(pitch, math.atan(slope),
                                            delta=1e-4)
-                    self.assertAlmostEqual(pitch, 0, delta=1e-9)
+                    self.assertAlmostEqual(roll, 0, delta=1e-9)
                     checked += 1
                 elif x < -0.5:
                     self.assertEqual((z, roll, pitch), (0, 0, 0))
             self.assertEqual(seq, ["1", "100", "2"])
             self.assertGreater(checked, 100)
+            # the pose's forward axis (its second column) rises at the
+            # hill's slope: z component slope / sqrt(1 + slope^2)
+            for x, m32 in query(db, "SELECT s.x, p.m32 FROM actor_state s "
+                                "JOIN actor_pose p USING (variant_id, "
+                                "actor_id, step) WHERE variant_id = ? AND "
+                                "s.x > 20.5", v):
+                _, slope = hill(x - 20)
+                self.assertAlmostEqual(m32, slope / math.hypot(1, slope),
+                                       delta=1e-4)
             # over the top of the hill
             self.assertGreater(max(r[2] for r in rows), 4.99)
 

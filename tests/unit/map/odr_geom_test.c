@@ -228,22 +228,23 @@ START_TEST(odr_surface_closed_form)
 	vs_map *m = vs_map_load_opendrive(path, &err);
 	ck_assert_msg(m, "%s", err.msg);
 	/* along the hill facing +X (RoadRunner yaw -pi/2): the slope ahead
-	 * lifts the nose (Rx, the roll field), nothing across (Ry) */
+	 * lifts the nose (Rx, the pitch field), nothing across (Ry, roll) */
 	for (double s = 5; s < 200; s += 15) {
 		double z, pitch, roll, dz;
 		double want = hill_z(s, &dz);
 		ck_assert_int_eq(vs_map_surface(m, s, -1.75, -PI / 2, &z, &pitch,
 		                                &roll), 1);
 		ck_assert_double_eq_tol(z, want, MM);
-		ck_assert_double_eq_tol(roll, atan(dz), RAD);
-		ck_assert_double_eq_tol(pitch, 0, RAD);
+		ck_assert_double_eq_tol(pitch, atan(dz), RAD);
+		ck_assert_double_eq_tol(roll, 0, RAD);
 		/* facing -X: nose down */
 		vs_map_surface(m, s, 1.75, PI / 2, &z, &pitch, &roll);
-		ck_assert_double_eq_tol(roll, -atan(dz), RAD);
+		ck_assert_double_eq_tol(pitch, -atan(dz), RAD);
 	}
 	/* the banked curve: centre (0, 400), radius 100, falls to the right
 	 * (outside) by 0.05 rad, 2 m up; on lane -1 facing along the road
-	 * the right side is down: Ry turns the right axis down by 0.05 */
+	 * the right side is down: Ry (roll) turns the right axis down by
+	 * 0.05 */
 	for (double phi = 0.1; phi < 1; phi += 0.2) {
 		double t = -1.75, z, pitch, roll;
 		double x = 100 * sin(phi) - t * sin(phi);
@@ -251,8 +252,8 @@ START_TEST(odr_surface_closed_form)
 		ck_assert_int_eq(vs_map_surface(m, x, y, phi - PI / 2, &z,
 		                                &pitch, &roll), 1);
 		ck_assert_double_eq_tol(z, 2 + t * tan(0.05), MM);
-		ck_assert_double_eq_tol(pitch, 0.05, RAD);
-		ck_assert_double_eq_tol(roll, 0, RAD);
+		ck_assert_double_eq_tol(roll, 0.05, RAD);
+		ck_assert_double_eq_tol(pitch, 0, RAD);
 	}
 	/* off every road: flat ground at 0 */
 	double z = 1, pitch = 1, roll = 1;
