@@ -380,26 +380,27 @@ void map_index_build(vs_map *m)
 	free(v);
 
 	double box[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-	for (int i = 0; i < m->n_quads; i++) {
-		double b[4];
-		quad_box(&m->quads[i], b);
+	m->rec_box = vs_xcalloc((size_t)m->n_recs, sizeof *m->rec_box);
+	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
+		double *b = m->rec_box[i];
+		b[0] = b[1] = INFINITY;
+		b[2] = b[3] = -INFINITY;
+		if (map_is_patch(m, i)) {
+			const map_patch *q = map_patch_of(m, i);
+			double reach = m->info[i].reach;
+			for (int k = 0; k < 4; k++) {
+				box_add(b, q->x[k] - reach, q->y[k] - reach);
+				box_add(b, q->x[k] + reach, q->y[k] + reach);
+			}
+		} else if (map_is_ring(m, i)) {
+			const map_ring *r = map_ring_of(m, i);
+			box_add(b, r->ox - r->hi, r->oy - r->hi);
+			box_add(b, r->ox + r->hi, r->oy + r->hi);
+		} else {
+			quad_box(&m->quads[i], b);
+		}
 		box_add(box, b[0], b[1]);
 		box_add(box, b[2], b[3]);
-	}
-	for (int i = 0; i < m->n_patches; i++) {
-		double reach = m->info[m->n_recs - m->n_patches + i].reach;
-		for (int k = 0; k < 4; k++) {
-			box_add(box, m->patches[i].x[k] - reach,
-			        m->patches[i].y[k] - reach);
-			box_add(box, m->patches[i].x[k] + reach,
-			        m->patches[i].y[k] + reach);
-		}
-	}
-	for (uint32_t i = (uint32_t)m->n_quads;
-	     i < (uint32_t)(m->n_recs - m->n_patches); i++) {
-		const map_ring *r = map_ring_of(m, i);
-		box_add(box, r->ox - r->hi, r->oy - r->hi);
-		box_add(box, r->ox + r->hi, r->oy + r->hi);
 	}
 	double extent = fmax(box[2] - box[0], box[3] - box[1]);
 	cell = fmax(cell, extent / (MAX_CELLS_AXIS - 2));
@@ -425,6 +426,7 @@ void map_index_build(vs_map *m)
 
 void map_index_free(vs_map *m)
 {
+	free(m->rec_box);
 	for (int l = 0; l < m->n_levels; l++) {
 		free(m->levels[l].slots);
 		free(m->levels[l].cell_recs);

@@ -7,6 +7,8 @@
  * whatever the size of the map, and writes nothing but its own stack. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "map/map_internal.h"
 
@@ -235,9 +237,51 @@ static void consider(const vs_map *m, best *b, uint32_t id, int lane,
 		*b = (best){id, lane, k1, k2};
 }
 
+/* A short list of ints on the stack, on the heap past that. */
+#define LIST_STACK 16
+typedef struct list {
+	int n, cap;
+	int64_t *v;
+	int64_t own[LIST_STACK];
+} list;
+
+static void list_init(list *l)
+{
+	l->n = 0;
+	l->cap = LIST_STACK;
+	l->v = l->own;
+}
+
+static void list_free(list *l)
+{
+	if (l->v != l->own)
+		free(l->v);
+}
+
+static int list_has(const list *l, int64_t x)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i] == x)
+			return 1;
+	return 0;
+}
+
+static void list_push(list *l, int64_t x)
+{
+	if (l->n == l->cap) {
+		int64_t *v = vs_xcalloc((size_t)l->cap * 2, sizeof *v);
+		memcpy(v, l->v, (size_t)l->n * sizeof *v);
+		list_free(l);
+		l->v = v;
+		l->cap *= 2;
+	}
+	l->v[l->n++] = x;
+}
+
 typedef struct query {
 	double x, y, z, heading;
 	best on, near;
+	list origin; /* the lanes holding the point */
 } query;
 
 /* The fine cell of the point: the lanes of its records that contain the
@@ -263,6 +307,8 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 				         q->y, q->heading, &p, &a, &z);
 				consider(m, &q->on, id, l->lane, fabs(a),
 				         fabs(q->z - z));
+				if (!list_has(&q->origin, l->lane))
+					list_push(&q->origin, l->lane);
 			}
 			continue;
 		}
@@ -280,6 +326,8 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 			rec_eval(m, id, j, q->x, q->y, q->heading, &p, &a, &z);
 			consider(m, &q->on, id, f->first_lane + j, fabs(a),
 			         fabs(q->z - z));
+			if (!list_has(&q->origin, f->first_lane + j))
+				list_push(&q->origin, f->first_lane + j);
 		}
 	}
 }
@@ -429,14 +477,133 @@ static void search_near(const vs_map *m, query *q)
 	}
 }
 
-void vs_map_locate(const vs_map *m, double x, double y, double z,
-                   double travel_heading, vs_map_location *out)
+/* ---- the footprint ---------------------------------------------------- */
+
+/* A lane the footprint straddles, not holding the point: the record
+ * whose piece of it is nearest the point, and how near (m). */
+typedef struct straddle {
+	int32_t lane;
+	uint32_t rec;
+	double dist;
+} straddle;
+
+typedef struct straddles {
+	int n, cap;
+	straddle *v;
+	straddle own[LIST_STACK];
+} straddles;
+
+static void straddle_add(straddles *c, int32_t lane, uint32_t rec,
+                         double dist)
+{
+	for (int i = 0; i < c->n; i++) {
+		straddle *e = &c->v[i];
+		if (e->lane != lane)
+			continue;
+		if (dist < e->dist || (dist == e->dist && rec < e->rec))
+			*e = (straddle){lane, rec, dist};
+		return;
+	}
+	if (c->n == c->cap) {
+		straddle *v = vs_xcalloc((size_t)c->cap * 2, sizeof *v);
+		memcpy(v, c->v, (size_t)c->n * sizeof *v);
+		if (c->v != c->own)
+			free(c->v);
+		c->v = v;
+		c->cap *= 2;
+	}
+	c->v[c->n++] = (straddle){lane, rec, dist};
+}
+
+#define FOOT_CELLS 16 /* a footprint spanning more cells of a grid than
+                         this on either axis is looked up in a coarser
+                         one */
+
+/* The lanes the footprint overlaps, other than those holding the point,
+ * each with its piece nearest the point. */
+static void visit_footprint(const vs_map *m, const query *q,
+                            const map_rect *r, straddles *c)
+{
+	const map_grid *g = &m->levels[0];
+	int64_t x0 = 0, y0 = 0, x1 = -1, y1 = -1;
+	double e;
+	for (int l = 0; l < m->n_levels; l++) {
+		g = &m->levels[l];
+		locate_cell(g, r->box[0], r->box[1], &x0, &y0, &e);
+		locate_cell(g, r->box[2], r->box[3], &x1, &y1, &e);
+		if (x1 - x0 < FOOT_CELLS && y1 - y0 < FOOT_CELLS)
+			break;
+	}
+	x0 = max64(x0, 0);
+	y0 = max64(y0, 0);
+	x1 = x1 < g->nx - 1 ? x1 : g->nx - 1;
+	y1 = y1 < g->ny - 1 ? y1 : g->ny - 1;
+	list seen;
+	list_init(&seen);
+	for (int64_t iy = y0; iy <= y1; iy++)
+		for (int64_t ix = x0; ix <= x1; ix++) {
+			uint32_t n = 0;
+			const uint32_t *ids = cell_ids(g, ix, iy, &n);
+			for (uint32_t k = 0; ids && k < n; k++) {
+				uint32_t id = ids[k];
+				const double *b = m->rec_box[id];
+				if (b[2] <= r->box[0] || b[0] >= r->box[2] ||
+				    b[3] <= r->box[1] || b[1] >= r->box[3])
+					continue;
+				if (list_has(&seen, id))
+					continue;
+				list_push(&seen, id);
+				const map_info *f = &m->info[id];
+				for (int j = 0; j < f->n_lanes; j++) {
+					int32_t lane =
+						map_is_patch(m, id)
+							? m->slanes[f->across + j]
+							          .lane
+							: f->first_lane + j;
+					double d;
+					if (list_has(&q->origin, lane) ||
+					    !map_piece_straddled(m, id, j, r,
+					                         q->x, q->y, &d))
+						continue;
+					straddle_add(c, lane, id, d);
+				}
+			}
+		}
+	list_free(&seen);
+}
+
+/* The most aligned of the straddled lanes (as consider ranks them) and
+ * the distance to it; id -1 when there are none. */
+static best most_aligned(const vs_map *m, const query *q,
+                         const straddles *c, double *dist)
+{
+	best b = {-1, -1, 0, 0};
+	for (int i = 0; i < c->n; i++) {
+		const straddle *e = &c->v[i];
+		double p, a, z;
+		rec_eval(m, e->rec, e->lane - m->info[e->rec].first_lane, q->x,
+		         q->y, q->heading, &p, &a, &z);
+		int64_t was = b.id;
+		int was_lane = b.lane;
+		consider(m, &b, e->rec, e->lane, fabs(a), fabs(q->z - z));
+		if (b.id != was || b.lane != was_lane)
+			*dist = e->dist;
+	}
+	return b;
+}
+
+void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
+                             double travel_heading,
+                             const vs_map_footprint *fp,
+                             vs_map_location *out)
 {
 	*out = (vs_map_location){0, -1, 0, 0, 0};
 	if (!m || m->n_recs == 0 || !isfinite(x) || !isfinite(y) ||
 	    !isfinite(z) || !isfinite(travel_heading))
 		return;
-	query q = {x, y, z, travel_heading, {-1, -1, 0, 0}, {-1, -1, 0, 0}};
+	query q = {x, y, z, travel_heading, {-1, -1, 0, 0}, {-1, -1, 0, 0},
+	           {0}};
+	list_init(&q.origin);
 	const map_grid *g = &m->levels[0];
 	int64_t cx, cy;
 	double edge;
@@ -446,8 +613,29 @@ void vs_map_locate(const vs_map *m, double x, double y, double z,
 	if (cx >= 0 && cx < g->nx && cy >= 0 && cy < g->ny &&
 	    (ids = cell_ids(g, cx, cy, &n)))
 		visit_own(m, &q, ids, n);
+	/* a footprint beyond any map (or not finite) straddles nothing it
+	 * could find; the point alone decides then */
+	best st = {-1, -1, 0, 0};
+	double st_dist = 0;
+	if (fp && (fp->half_width > 0 || fp->half_length > 0) &&
+	    fp->half_width <= VS_MAP_MAX_COORD &&
+	    fp->half_length <= VS_MAP_MAX_COORD && isfinite(fp->yaw)) {
+		map_rect r;
+		map_rect_make(x, y, fmax(fp->half_width, 0),
+		              fmax(fp->half_length, 0), fp->yaw, &r);
+		straddles c = {0, LIST_STACK, NULL, {{0}}};
+		c.v = c.own;
+		visit_footprint(m, &q, &r, &c);
+		st = most_aligned(m, &q, &c, &st_dist);
+		if (c.v != c.own)
+			free(c.v);
+	}
+	list_free(&q.origin);
 	const best *b = &q.on;
-	if (q.on.id < 0) {
+	/* ties go to the lane holding the origin */
+	if (st.id >= 0 && (q.on.id < 0 || st.k1 < q.on.k1))
+		b = &st;
+	else if (q.on.id < 0) {
 		if (ids)
 			visit_near(m, &q, ids, n);
 		search_near(m, &q);
@@ -455,11 +643,17 @@ void vs_map_locate(const vs_map *m, double x, double y, double z,
 	}
 	double zl;
 
-	out->is_on_lane = b == &q.on;
+	out->is_on_lane = q.on.id >= 0;
 	out->lane = b->lane;
-	out->distance = b == &q.on ? 0 : b->k1;
+	out->distance = b == &q.on ? 0 : b == &st ? st_dist : b->k1;
 	rec_eval(m, (uint32_t)b->id, b->lane - m->info[b->id].first_lane, x, y,
 	         travel_heading, &out->position, &out->angle, &zl);
+}
+
+void vs_map_locate(const vs_map *m, double x, double y, double z,
+                   double travel_heading, vs_map_location *out)
+{
+	vs_map_locate_footprint(m, x, y, z, travel_heading, NULL, out);
 }
 
 

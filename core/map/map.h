@@ -79,9 +79,11 @@ typedef struct vs_map_road {
 	                          -1..-n_right (inner to outer) */
 } vs_map_road;
 
-/* Where a point is. */
+/* Where an actor is. */
 typedef struct vs_map_location {
-	int is_on_lane;   /* 1: between the lane's left and right boundaries */
+	int is_on_lane;   /* 1: the point (the actor origin) lies between the
+	                     left and right boundaries of some lane, not
+	                     necessarily the reported one */
 	int lane;         /* index into the map's lanes; -1: no lane at all
 	                     (empty map, or coordinates not finite) */
 	double position;  /* normalised s in [0, 1] along the lane's centre
@@ -91,6 +93,14 @@ typedef struct vs_map_location {
 	double distance;  /* m, in plan from the point to the lane's area;
 	                     0 on the lane */
 } vs_map_location;
+
+/* An actor's footprint: its bounding box projected on the ground, a
+ * rectangle centred on the actor origin. */
+typedef struct vs_map_footprint {
+	double half_width;  /* m, along the actor's X (right), >= 0 */
+	double half_length; /* m, along its Y (forward), >= 0 */
+	double yaw;         /* rad, RoadRunner yaw: 0 faces +Y */
+} vs_map_footprint;
 
 /* Builds a map from roads (n_roads >= 0; the strings and arrays are copied).
  * On error returns NULL and sets err to "road 'ID': message". */
@@ -134,6 +144,25 @@ int vs_map_find_lane(const vs_map *map, const char *uuid);
  * whatever the size of the map. */
 void vs_map_locate(const vs_map *map, double x, double y, double z,
                    double travel_heading, vs_map_location *out);
+
+/* MapLocation of an actor whose origin is at (x, y, z) (DESIGN.md: the
+ * most aligned of the lanes it straddles). Candidates are the lanes that
+ * hold the origin and those whose area the footprint overlaps (touching
+ * is not overlapping); the one with the smallest |angle| wins; ties go to
+ * a lane holding the origin, then to the smaller |dz|, then to the lower
+ * lane index. A lane is evaluated (position, angle, z) where it holds the
+ * origin, else at its piece of area nearest the origin (distance is that
+ * piece's distance). is_on_lane stays the origin's: 1 when the origin is
+ * on some lane, whichever is reported. When the footprint overlaps no
+ * lane and the origin is on none, the nearest lane, as vs_map_locate.
+ * fp NULL (or a footprint of zero size) is vs_map_locate. An OpenDRIVE
+ * lane's area is taken, for the overlap test alone, as the quadrilateral
+ * of its corners between two stations (its edges' bends, under a few
+ * millimetres, left out). Thread-safe. */
+void vs_map_locate_footprint(const vs_map *map, double x, double y, double z,
+                             double travel_heading,
+                             const vs_map_footprint *fp,
+                             vs_map_location *out);
 
 /* The travel direction DESIGN.md asks for: the plan direction of the
  * velocity (m/s), or below VS_MAP_SLOW_SPEED the heading of RoadRunner yaw

@@ -197,10 +197,33 @@ struct vs_map {
 	 * point far from any lane costs a few cells too. */
 	int n_levels;
 	map_grid levels[MAP_LEVELS];
+	double (*rec_box)[4]; /* n_recs: each record's plan box, xmin ymin
+	                         xmax ymax (m), bent edges included */
 };
 
 /* Builds the grids over the records (grid.c). */
 void map_index_build(vs_map *m);
+
+/* An actor's footprint in plan (footprint.c): its corners, its X axis
+ * (unit) and its box. */
+typedef struct map_rect {
+	double p[4][2];  /* m, corners in order */
+	double ax, ay;   /* the actor's X (right) in the world */
+	double box[4];   /* m: xmin ymin xmax ymax */
+} map_rect;
+
+/* The footprint centred on (x, y) (m) with these half extents (m) and
+ * RoadRunner yaw (rad). */
+void map_rect_make(double x, double y, double half_width,
+                   double half_length, double yaw, map_rect *r);
+
+/* Does the footprint overlap lane piece j of record id (j: the lane's
+ * entry across the record, map_across or map_slane)? If so returns 1 and
+ * sets dist to the plan distance (m) from (px, py) to that piece, 0 on
+ * it. */
+int map_piece_straddled(const vs_map *m, uint32_t id, int j,
+                        const map_rect *r, double px, double py,
+                        double *dist);
 
 /* Frees the grids. */
 void map_index_free(vs_map *m);

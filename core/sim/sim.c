@@ -536,10 +536,16 @@ static int observe(sim *S, int64_t k)
 		for (int i = 0; i < S->n; i++) {
 			vs_map_settle(S->map, &S->cur[i]); /* on the road */
 			const vs_state *s = &S->cur[i];
+			/* the most aligned of the lanes its footprint
+			 * straddles */
+			const vs_actor_info *in = &S->actors[i].info;
+			vs_map_footprint fp = {in->width / 2, in->length / 2,
+			                       s->yaw};
 			vs_map_location l;
-			vs_map_locate(S->map, s->x, s->y, s->z,
-			              vs_map_travel_heading(s->vx, s->vy, s->yaw),
-			              &l);
+			vs_map_locate_footprint(
+				S->map, s->x, s->y, s->z,
+				vs_map_travel_heading(s->vx, s->vy, s->yaw), &fp,
+				&l);
 			S->loc[i] = (vs_map_row){l.lane, l.is_on_lane,
 			                         l.position, l.angle};
 		}

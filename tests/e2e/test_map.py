@@ -64,6 +64,33 @@ def wrap(a):
     return math.pi - (math.pi - a) % (2 * math.pi)
 
 
+HW, HL = 1.9 / 2, 4.8 / 2  # m, the sedan's half width and half length
+BANDS = {1: (0, W), 2: (W, 2 * W), -1: (-W, 0), -2: (-2 * W, -W)}
+ROWS = [1, 2, -1, -2]      # lane_info order: left lanes, then right
+
+
+def straddled_lane(y, yaw, travel):
+    """The lane MapLocation reports on STRAIGHT for an origin at y with
+    RoadRunner yaw and travel direction (rad): among the lanes holding the
+    origin or overlapped by the footprint (a rectangle whose y extent is
+    y +- (|sin yaw| HW + |cos yaw| HL)), the smallest |angle|, then the
+    origin's lane, then lane_info order. None when the origin or an edge
+    of the footprint is within 1e-6 m of a boundary."""
+    reach = abs(math.sin(yaw)) * HW + abs(math.cos(yaw)) * HL
+    lo, hi = y - reach, y + reach
+    for b in (-2 * W, -W, 0, W, 2 * W):
+        if min(abs(lo - b), abs(hi - b), abs(y - b)) < 1e-6:
+            return None
+    origin = next(k for k, (a, b) in BANDS.items() if a < y < b)
+    cands = [k for k, (a, b) in BANDS.items() if a < hi and lo < b]
+
+    def key(k):
+        tangent = 0.0 if k < 0 else math.pi
+        return (round(abs(wrap(travel - tangent)), 9), k != origin,
+                ROWS.index(k))
+    return min(cands, key=key)
+
+
 class MapTest(TempDirCase):
     def lanes(self, db):
         return {(road, lane): lid for lid, road, lane in
@@ -80,30 +107,28 @@ class MapTest(TempDirCase):
                                   r"[0-9a-f]{4}-[0-9a-f]{12}\}$")
         self.assertEqual(query(db, "SELECT DISTINCT length, width FROM "
                                "lane_info"), [(300.0, 3.5)])
-        rows = query(db, "SELECT s.x, s.y, s.vx, s.vy, m.is_on_lane, "
+        rows = query(db, "SELECT s.x, s.y, s.vx, s.vy, s.yaw, m.is_on_lane, "
                      "m.lane_id, m.position, m.angle FROM actor_state s "
                      "JOIN map_location m USING (variant_id, actor_id, step) "
                      "ORDER BY s.step")
         self.assertEqual(len(rows), 601)
-        seq = []
-        for x, y, vx, vy, on, lid, pos, ang in rows:
-            # Right lanes (y < 0) run along +X; left lanes against it.
-            k = math.floor(abs(y) / W) + 1
-            lane = k if y > 0 else -k
-            if min(abs(y % W), W - abs(y % W)) < 1e-6:
-                continue  # on a boundary: either lane is right
+        seq, steps = [], []
+        for step, (x, y, vx, vy, yaw, on, lid, pos, ang) in enumerate(rows):
+            travel = math.atan2(vy, vx) if math.hypot(vx, vy) >= 0.1 \
+                else yaw + math.pi / 2
+            lane = straddled_lane(y, yaw, travel)
+            if lane is None:
+                continue  # an edge on a boundary: either lane is right
             self.assertEqual(on, 1)
             self.assertEqual(lid, ids[("main", lane)], (x, y))
             s = x / 300 if lane < 0 else (300 - x) / 300
             self.assertAlmostEqual(pos, s, places=9)
-            travel = math.atan2(vy, vx) if math.hypot(vx, vy) >= 0.1 \
-                else None
-            if travel is not None:
-                tangent = 0.0 if lane < 0 else math.pi
-                self.assertAlmostEqual(wrap(ang - wrap(travel - tangent)),
-                                       0, places=9)
+            tangent = 0.0 if lane < 0 else math.pi
+            self.assertAlmostEqual(wrap(ang - wrap(travel - tangent)),
+                                   0, places=9)
             if not seq or seq[-1] != lane:
                 seq.append(lane)
+                steps.append(step)
         self.assertEqual(seq, [-2, -1, 1])
         changes = query(db, "SELECT detail FROM event WHERE kind = "
                         "'lane_change' ORDER BY t")
@@ -112,14 +137,18 @@ class MapTest(TempDirCase):
                           for a, b in [(-2, -1), (-1, 1)]])
         self.assertEqual(query(db, "SELECT time_on_lane_pct, lane_changes "
                                "FROM variant_summary"), [(100.0, 2)])
-        # Each change is stamped at the first step whose stored position is
-        # past the boundary it crosses (y = -3.5, then y = 0).
-        ys = query(db, "SELECT t, y FROM actor_state ORDER BY step")
-        for (t_ev,), edge in zip(query(db, "SELECT t FROM event WHERE kind "
-                                       "= 'lane_change' ORDER BY t"),
-                                 (-W, 0.0)):
-            first = next(t for t, y in ys if y > edge)
-            self.assertAlmostEqual(t_ev, first, places=9)
+        # Each change is stamped at the first step whose footprint reaches
+        # into lane -1 (its left edge past y = -3.5), then the first whose
+        # footprint has left lane -1 (its right edge past y = 0): the car
+        # is in lane 1 only once it no longer straddles lane -1.
+        times = [t for (t,) in query(db, "SELECT t FROM event WHERE kind "
+                                     "= 'lane_change' ORDER BY t")]
+        self.assertEqual(len(times), 2)
+        for t_ev, step in zip(times, steps[1:]):
+            self.assertAlmostEqual(t_ev, step * 0.05, places=9)
+        # and the origin crossed y = 0 well before the second change
+        first_left = next(k for k, r in enumerate(rows) if r[1] > 0)
+        self.assertLess(first_left, steps[2])
 
     def test_round_the_articles_course(self):
         db = self.path("r.db")
