@@ -299,6 +299,160 @@ START_TEST(index_crowded_cell)
 }
 END_TEST
 
+/* Does a footprint (centre (x, y), half extents hw, hl along the actor's
+ * X and Y, RoadRunner yaw) overlap lane l, touching not counting? In the
+ * road's frame a straight lane is the box [0, L] x [lo, hi]: separating
+ * axes of two rectangles. A ring lane: the rectangle's nearest and
+ * farthest points from the centre, by clamping in its own frame. */
+static int bf_straddles(const bf_lane *l, double x, double y, double hw,
+                        double hl, double yaw)
+{
+	const vs_map_road *r = l->road;
+	double ax[2] = {cos(yaw), sin(yaw)}, ay[2] = {-sin(yaw), cos(yaw)};
+	double c[4][2];
+	for (int i = 0; i < 4; i++) {
+		double sx = i < 2 ? 1 : -1, sy = i % 2 ? 1 : -1;
+		c[i][0] = x + sx * hw * ax[0] + sy * hl * ay[0];
+		c[i][1] = y + sx * hw * ax[1] + sy * hl * ay[1];
+	}
+	if (r->is_circle) {
+		double dx = r->center[0] - x, dy = r->center[1] - y;
+		double u = dx * ax[0] + dy * ax[1], v = dx * ay[0] + dy * ay[1];
+		double nu = u - fmax(-hw, fmin(hw, u));
+		double nv = v - fmax(-hl, fmin(hl, v));
+		double near = hypot(nu, nv), far = 0;
+		for (int i = 0; i < 4; i++)
+			far = fmax(far, hypot(c[i][0] - r->center[0],
+			                      c[i][1] - r->center[1]));
+		return near < l->hi && far > l->lo;
+	}
+	const double *p = r->points;
+	double L = hypot(p[3] - p[0], p[4] - p[1]);
+	double ux = (p[3] - p[0]) / L, uy = (p[4] - p[1]) / L;
+	/* the lane's corners in the world */
+	double q[4][2];
+	for (int i = 0; i < 4; i++) {
+		double lx = i < 2 ? 0 : L, ly = i % 2 ? l->hi : l->lo;
+		q[i][0] = p[0] + lx * ux - ly * uy;
+		q[i][1] = p[1] + lx * uy + ly * ux;
+	}
+	const double axes[4][2] = {{ux, uy}, {-uy, ux}, {ax[0], ax[1]},
+	                           {ay[0], ay[1]}};
+	for (int a = 0; a < 4; a++) {
+		double plo = INFINITY, phi = -INFINITY;
+		double qlo = INFINITY, qhi = -INFINITY;
+		for (int i = 0; i < 4; i++) {
+			double t = c[i][0] * axes[a][0] + c[i][1] * axes[a][1];
+			plo = fmin(plo, t);
+			phi = fmax(phi, t);
+			t = q[i][0] * axes[a][0] + q[i][1] * axes[a][1];
+			qlo = fmin(qlo, t);
+			qhi = fmax(qhi, t);
+		}
+		if (phi <= qlo || qhi <= plo)
+			return 0;
+	}
+	return 1;
+}
+
+/* DESIGN.md's rule by brute force: among the lanes holding the point or
+ * straddled by the footprint, the smallest |angle|, then a lane holding
+ * the point, then the smaller |dz|, then the lower index; else the
+ * nearest lane. */
+static vs_map_location bf_locate_fp(const bf_map *b, double x, double y,
+                                    double z, double h, double hw,
+                                    double hl, double yaw)
+{
+	int best = -1, near = -1, any_in = 0, best_in = 0;
+	double best_a = 0, best_dz = 0, best_d = 0, near_d = 0;
+	vs_map_location out = {0, -1, 0, 0, 0};
+	for (int i = 0; i < b->n_lanes; i++) {
+		int in;
+		double d, p, a, zl;
+		bf_eval(&b->lanes[i], x, y, h, &in, &d, &p, &a, &zl);
+		any_in |= in;
+		if (near < 0 || d < near_d) {
+			near = i;
+			near_d = d;
+		}
+		if (!in && !bf_straddles(&b->lanes[i], x, y, hw, hl, yaw))
+			continue;
+		double dz = fabs(z - zl);
+		int better = best < 0 || fabs(a) < best_a;
+		if (best >= 0 && fabs(a) == best_a)
+			better = in != best_in ? in : dz < best_dz;
+		if (better) {
+			best = i;
+			best_in = in;
+			best_a = fabs(a);
+			best_dz = dz;
+			best_d = in ? 0 : d;
+		}
+	}
+	int i = best >= 0 ? best : near;
+	int in;
+	double d, zl;
+	bf_eval(&b->lanes[i], x, y, h, &in, &d, &out.position, &out.angle,
+	        &zl);
+	out.lane = i;
+	out.is_on_lane = any_in;
+	out.distance = best >= 0 ? best_d : near_d;
+	return out;
+}
+
+/* The footprint rule against the brute force: cars, trucks and a few
+ * footprints spanning many cells, near lanes and anywhere. */
+START_TEST(footprint_matches_brute_force)
+{
+	bf_map b;
+	bf_make(&b, 3000, 2024, 0);
+	vs_error err = {{0}};
+	vs_map *m = vs_map_create(b.roads, b.n_roads, &err);
+	ck_assert_msg(m, "%s", err.msg);
+	unsigned seed = 88;
+	int straddled = 0;
+	for (int k = 0; k < 2500; k++) {
+		double x, y;
+		if (k % 4) {
+			int i = (int)urand(&seed, 0, b.n_lanes);
+			double p[3], w = vs_map_lane(m, i)->width;
+			vs_map_lane_point(m, i, urand(&seed, 0, 1),
+			                  urand(&seed, -w, w), p, NULL);
+			x = p[0];
+			y = p[1];
+		} else {
+			x = urand(&seed, -100, 2100);
+			y = urand(&seed, -100, 2100);
+		}
+		double z = urand(&seed, -5, 5), h = urand(&seed, -PI, PI);
+		double yaw = urand(&seed, -PI, PI);
+		double hw = urand(&seed, 0.3, 1.5), hl = urand(&seed, 1, 8);
+		if (k % 97 == 0)
+			hl = urand(&seed, 50, 400); /* many cells, a coarse grid */
+		vs_map_footprint fp = {hw, hl, yaw};
+		vs_map_location got, point;
+		vs_map_location want = bf_locate_fp(&b, x, y, z, h, hw, hl, yaw);
+		vs_map_locate_footprint(m, x, y, z, h, &fp, &got);
+		vs_map_locate(m, x, y, z, h, &point);
+		straddled += point.lane != want.lane;
+		ck_assert_msg(got.lane == want.lane &&
+		                  got.is_on_lane == want.is_on_lane,
+		              "(%.17g, %.17g) %g x %g yaw %g: lane %d on %d, "
+		              "brute force %d on %d", x, y, hw, hl, yaw,
+		              got.lane, got.is_on_lane, want.lane,
+		              want.is_on_lane);
+		ck_assert_double_eq_tol(got.distance, want.distance,
+		                        1e-9 * fmax(1, want.distance));
+		ck_assert_double_eq_tol(got.position, want.position, 1e-9);
+		ck_angle_eq(got.angle, want.angle, 1e-9);
+	}
+	/* the footprint changed the answer often enough to matter */
+	ck_assert_int_gt(straddled, 120);
+	vs_map_unref(m);
+	bf_free(&b);
+}
+END_TEST
+
 /* Many threads reading one map see what one thread sees. */
 typedef struct job {
 	const vs_map *m;
@@ -363,5 +517,6 @@ TCase *index_tcase(void)
 	tcase_add_test(tc, index_sparse_map);
 	tcase_add_test(tc, index_crowded_cell);
 	tcase_add_test(tc, concurrent_readers);
+	tcase_add_test(tc, footprint_matches_brute_force);
 	return tc;
 }

@@ -657,6 +657,7 @@ static Suite *map_suite(void)
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, bad_map_tcase());
 	suite_add_tcase(s, index_tcase());
+	suite_add_tcase(s, straddle_tcase());
 	suite_add_tcase(s, odr_geom_tcase());
 	suite_add_tcase(s, odr_locate_tcase());
 	suite_add_tcase(s, odr_bad_tcase());

@@ -34,5 +34,6 @@ TCase *odr_geom_tcase(void);   /* odr_geom_test.c */
 TCase *odr_locate_tcase(void); /* odr_locate_test.c */
 TCase *odr_bad_tcase(void);    /* odr_bad_test.c */
 TCase *index_tcase(void);      /* brute_force.c */
+TCase *straddle_tcase(void);   /* straddle_test.c */
 
 #endif
