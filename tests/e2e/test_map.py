@@ -1,13 +1,15 @@
 """MapLocation end to end: an actor crossing the lanes of a straight road
-and one driving round the article's 57.3 m course. Lanes, s and angle are
-checked against plane geometry computed here from the stored positions."""
+and one driving round the article's 57.3 m course; the article's own car,
+which straddles the ring's reference line, and the shipped article
+scenario. Lanes, s and angle are checked against plane geometry computed
+here from the stored positions."""
 import math
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, query, run  # noqa: E402
+from vsweep_e2e import TempDirCase, query, run, scenario  # noqa: E402
 
 W = 3.5  # m, lane width
 
@@ -184,6 +186,48 @@ class MapTest(TempDirCase):
         # 45 s at 10 m/s on a 371 m lap: once past s = 1 back to 0.
         self.assertEqual(wraps, 1)
         self.assertEqual(query(db, "SELECT count(*) FROM event"), [(0,)])
+
+    def article_rows(self, path):
+        db = self.path("a.db")
+        rc, _, err = run("run", path, "-o", db)
+        self.assertEqual(rc, 0, err)
+        ids = self.lanes(db)
+        rows = query(db, "SELECT s.x, s.y, s.vx, s.vy, m.is_on_lane, "
+                     "m.lane_id, m.position, m.angle FROM actor_state s "
+                     "JOIN map_location m USING (variant_id, actor_id, step) "
+                     "ORDER BY s.step")
+        self.assertEqual(len(rows), 3001)
+        return ids, rows
+
+    def test_article_car_straddles_the_reference_line(self):
+        # The article's neutral-steer car circles on l / delta = 57.2958 m,
+        # 4 mm inside a 57.3 m reference line: its origin is in lane 1
+        # (clockwise), its footprint (1.9 m wide) reaches into lane -1,
+        # which runs counter-clockwise as the car does.
+        with open(scenario("article.yaml")) as f:
+            text = f.read()
+        text = text.replace("radius: 55.55}", "radius: 57.3}")
+        self.assertIn("radius: 57.3}", text)
+        ids, rows = self.article_rows(self.write("a.yaml", text))
+        rho = 3.0 / math.radians(3)
+        for x, y, vx, vy, on, lid, pos, ang in rows:
+            self.assertAlmostEqual(math.hypot(x - (57.3 - rho), y), rho,
+                                   places=6)
+            self.assertEqual((on, lid), (1, ids[("ring", -1)]))
+            self.assertLess(abs(ang), 1e-3)  # the circles' centres 4 mm apart
+
+    def test_shipped_article_drives_in_lane_minus_1(self):
+        ids, rows = self.article_rows(scenario("article.yaml"))
+        for x, y, vx, vy, on, lid, pos, ang in rows:
+            r = math.hypot(x, y)
+            # the footprint (0.95 m each side) inside lane -1's
+            # 55.55 .. 59.05 m
+            self.assertTrue(55.55 + 0.95 < r < 59.05 - 0.95, r)
+            self.assertEqual((on, lid), (1, ids[("ring", -1)]))
+            self.assertLess(abs(ang), 1e-3)
+            theta = math.atan2(y, x) % (2 * math.pi)
+            self.assertLess(min(abs(pos - theta / (2 * math.pi)),
+                                1 - abs(pos - theta / (2 * math.pi))), 1e-9)
 
 
 if __name__ == "__main__":
