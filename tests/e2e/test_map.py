@@ -139,16 +139,18 @@ class MapTest(TempDirCase):
                           for a, b in [(-2, -1), (-1, 1)]])
         self.assertEqual(query(db, "SELECT time_on_lane_pct, lane_changes "
                                "FROM variant_summary"), [(100.0, 2)])
-        # Each change is stamped at the first step whose footprint reaches
-        # into lane -1 (its left edge past y = -3.5), then the first whose
-        # footprint has left lane -1 (its right edge past y = 0): the car
-        # is in lane 1 only once it no longer straddles lane -1.
+        # Lanes -2 and -1 run the same way: equally aligned, the origin's
+        # lane wins, so the first change is stamped at the first step whose
+        # origin is past y = -3.5. Lane 1 runs against the car: the second
+        # comes at the first step whose footprint has left lane -1 (its
+        # right edge past y = 0), well after the origin crossed y = 0.
         times = [t for (t,) in query(db, "SELECT t FROM event WHERE kind "
                                      "= 'lane_change' ORDER BY t")]
         self.assertEqual(len(times), 2)
         for t_ev, step in zip(times, steps[1:]):
             self.assertAlmostEqual(t_ev, step * 0.05, places=9)
-        # and the origin crossed y = 0 well before the second change
+        self.assertEqual(steps[1], next(k for k, r in enumerate(rows)
+                                        if r[1] > -W))
         first_left = next(k for k, r in enumerate(rows) if r[1] > 0)
         self.assertLess(first_left, steps[2])
 
