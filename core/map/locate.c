@@ -128,6 +128,16 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
 	return quad_nearest(r, x, y, &qx, qy);
 }
 
+/* A patch lane at u along it: position, angle to travel_heading, z. */
+static void slane_eval(const map_slane *q, double u, double travel_heading,
+                       double *p, double *angle, double *z)
+{
+	double pos = q->p0 + u * (q->p1 - q->p0);
+	*p = pos > 0 ? (pos < 1 ? pos : 1) : 0;
+	*angle = map_wrap(travel_heading - q->h0 - u * q->dh);
+	*z = q->z0 + u * q->dz;
+}
+
 /* Lane k of the record's road at the point (px, py), or at the record's
  * point nearest it: the lane's position p in [0, 1], the angle from its
  * tangent there to travel_heading, and its z there. */
@@ -149,10 +159,7 @@ static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
 				q += j;
 				break;
 			}
-		double pos = q->p0 + u * (q->p1 - q->p0);
-		*p = pos > 0 ? (pos < 1 ? pos : 1) : 0;
-		*angle = map_wrap(travel_heading - q->h0 - u * q->dh);
-		*z = q->z0 + u * q->dz;
+		slane_eval(q, u, travel_heading, p, angle, z);
 		return;
 	}
 	if (map_is_ring(m, id)) {
@@ -219,10 +226,13 @@ typedef struct best {
 	int64_t id;  /* record; -1: none yet */
 	int lane;    /* index into vs_map.lanes */
 	double k1, k2;
+	int have;    /* 1: p and a hold the lane's position and angle */
+	double p, a;
 } best;
 
-static void consider(const vs_map *m, best *b, uint32_t id, int lane,
-                     double k1, double k2)
+static void consider_eval(const vs_map *m, best *b, uint32_t id, int lane,
+                          double k1, double k2, int have, double p,
+                          double a)
 {
 	int better;
 	if (b->id < 0 || k1 != b->k1)
@@ -234,7 +244,13 @@ static void consider(const vs_map *m, best *b, uint32_t id, int lane,
 	else
 		better = m->info[id].seg < m->info[b->id].seg;
 	if (better)
-		*b = (best){id, lane, k1, k2};
+		*b = (best){id, lane, k1, k2, have, p, a};
+}
+
+static void consider(const vs_map *m, best *b, uint32_t id, int lane,
+                     double k1, double k2)
+{
+	consider_eval(m, b, id, lane, k1, k2, 0, 0, 0);
 }
 
 /* A short list of ints on the stack, on the heap past that. */
@@ -298,15 +314,26 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 			                  f->reach, &x, &y) ||
 			    x < -1e-9 || x > 1 + 1e-9)
 				continue;
+			/* rec_eval finds (u, v) again, by map_patch_nearest:
+			 * the same solve, when its tighter box passes and
+			 * (u, v) is in the unit square; then u clamped */
+			int same = map_patch_in_box(map_patch_of(m, id), q->x,
+			                            q->y, 0) &&
+			           map_in_unit(x, y);
+			double u = fmin(fmax(x, 0), 1);
 			for (int j = 0; j < f->n_lanes; j++) {
 				const map_slane *l = &m->slanes[f->across + j];
 				if (!map_slane_holds(l, x, y))
 					continue;
 				double p, a, z;
-				rec_eval(m, id, l->lane - f->first_lane, q->x,
-				         q->y, q->heading, &p, &a, &z);
-				consider(m, &q->on, id, l->lane, fabs(a),
-				         fabs(q->z - z));
+				if (same)
+					slane_eval(l, u, q->heading, &p, &a, &z);
+				else
+					rec_eval(m, id, l->lane - f->first_lane,
+					         q->x, q->y, q->heading, &p, &a,
+					         &z);
+				consider_eval(m, &q->on, id, l->lane, fabs(a),
+				              fabs(q->z - z), 1, p, a);
 				if (!list_has(&q->origin, l->lane))
 					list_push(&q->origin, l->lane);
 			}
@@ -324,8 +351,8 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 				continue;
 			double p, a, z;
 			rec_eval(m, id, j, q->x, q->y, q->heading, &p, &a, &z);
-			consider(m, &q->on, id, f->first_lane + j, fabs(a),
-			         fabs(q->z - z));
+			consider_eval(m, &q->on, id, f->first_lane + j, fabs(a),
+			              fabs(q->z - z), 1, p, a);
 			if (!list_has(&q->origin, f->first_lane + j))
 				list_push(&q->origin, f->first_lane + j);
 		}
@@ -577,7 +604,7 @@ static void visit_footprint(const vs_map *m, const query *q,
 static best most_aligned(const vs_map *m, const query *q,
                          const straddles *c, double *dist)
 {
-	best b = {-1, -1, 0, 0};
+	best b = {-1, -1, 0, 0, 0, 0, 0};
 	for (int i = 0; i < c->n; i++) {
 		const straddle *e = &c->v[i];
 		double p, a, z;
@@ -585,7 +612,8 @@ static best most_aligned(const vs_map *m, const query *q,
 		         q->y, q->heading, &p, &a, &z);
 		int64_t was = b.id;
 		int was_lane = b.lane;
-		consider(m, &b, e->rec, e->lane, fabs(a), fabs(q->z - z));
+		consider_eval(m, &b, e->rec, e->lane, fabs(a), fabs(q->z - z),
+		              1, p, a);
 		if (b.id != was || b.lane != was_lane)
 			*dist = e->dist;
 	}
@@ -601,8 +629,8 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	if (!m || m->n_recs == 0 || !isfinite(x) || !isfinite(y) ||
 	    !isfinite(z) || !isfinite(travel_heading))
 		return;
-	query q = {x, y, z, travel_heading, {-1, -1, 0, 0}, {-1, -1, 0, 0},
-	           {0}};
+	query q = {x, y, z, travel_heading, {-1, -1, 0, 0, 0, 0, 0},
+	           {-1, -1, 0, 0, 0, 0, 0}, {0}};
 	list_init(&q.origin);
 	const map_grid *g = &m->levels[0];
 	int64_t cx, cy;
@@ -615,7 +643,7 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 		visit_own(m, &q, ids, n);
 	/* a footprint beyond any map (or not finite) straddles nothing it
 	 * could find; the point alone decides then */
-	best st = {-1, -1, 0, 0};
+	best st = {-1, -1, 0, 0, 0, 0, 0};
 	double st_dist = 0;
 	if (fp && (fp->half_width > 0 || fp->half_length > 0) &&
 	    fp->half_width <= VS_MAP_MAX_COORD &&
@@ -641,11 +669,15 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 		search_near(m, &q);
 		b = &q.near;
 	}
-	double zl;
-
 	out->is_on_lane = q.on.id >= 0;
 	out->lane = b->lane;
 	out->distance = b == &q.on ? 0 : b == &st ? st_dist : b->k1;
+	if (b->have) {
+		out->position = b->p;
+		out->angle = b->a;
+		return;
+	}
+	double zl;
 	rec_eval(m, (uint32_t)b->id, b->lane - m->info[b->id].first_lane, x, y,
 	         travel_heading, &out->position, &out->angle, &zl);
 }

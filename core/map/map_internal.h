@@ -2,6 +2,7 @@
 #ifndef VS_MAP_INTERNAL_H
 #define VS_MAP_INTERNAL_H
 
+#include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -290,6 +291,30 @@ static inline const map_patch *map_patch_of(const vs_map *m, uint32_t id)
 static inline const map_psurf *map_psurf_of(const vs_map *m, uint32_t id)
 {
 	return &m->psurf[id - (uint32_t)(m->n_recs - m->n_patches)];
+}
+
+/* Is (px, py) within reach (m) of a patch's corners' box (and a
+ * rounding margin)? */
+static inline int map_patch_in_box(const map_patch *q, double px, double py,
+                                   double reach)
+{
+	const double m = reach + 1e-9 * (1 + fabs(px) + fabs(py));
+	return !((px < q->x[0] - m && px < q->x[1] - m && px < q->x[2] - m &&
+	          px < q->x[3] - m) ||
+	         (px > q->x[0] + m && px > q->x[1] + m && px > q->x[2] + m &&
+	          px > q->x[3] + m) ||
+	         (py < q->y[0] - m && py < q->y[1] - m && py < q->y[2] - m &&
+	          py < q->y[3] - m) ||
+	         (py > q->y[0] + m && py > q->y[1] + m && py > q->y[2] + m &&
+	          py > q->y[3] + m));
+}
+
+/* Are (u, v) in a patch's unit square, up to rounding? */
+static inline int map_in_unit(double u, double v)
+{
+	const double slack = 1e-9;
+	return u >= -slack && u <= 1 + slack && v >= -slack &&
+	       v <= 1 + slack;
 }
 
 /* (u, v) of the point (px, py) in a patch (map_patch), for points

@@ -6,7 +6,6 @@
 
 #include "map/map_internal.h"
 
-#define UV_SLACK 1e-9 /* rounding margin on u and v */
 
 static double cross(double ax, double ay, double bx, double by)
 {
@@ -21,11 +20,6 @@ static double u_of_v(double hx, double hy, double ex, double ey, double fx,
 	return fabs(dx) >= fabs(dy) ? (hx - fx * v) / dx : (hy - fy * v) / dy;
 }
 
-static int in_unit(double u, double v)
-{
-	return u >= -UV_SLACK && u <= 1 + UV_SLACK && v >= -UV_SLACK &&
-	       v <= 1 + UV_SLACK;
-}
 
 /* How far (u, v) is outside the unit square, in either. */
 static double outside(double u, double v)
@@ -37,15 +31,7 @@ int map_patch_uv(const map_patch *q, double px, double py, double reach,
                  double *u, double *v)
 {
 	/* most patches of a cell are nowhere near: their box says so */
-	const double m = reach + 1e-9 * (1 + fabs(px) + fabs(py));
-	if ((px < q->x[0] - m && px < q->x[1] - m && px < q->x[2] - m &&
-	     px < q->x[3] - m) ||
-	    (px > q->x[0] + m && px > q->x[1] + m && px > q->x[2] + m &&
-	     px > q->x[3] + m) ||
-	    (py < q->y[0] - m && py < q->y[1] - m && py < q->y[2] - m &&
-	     py < q->y[3] - m) ||
-	    (py > q->y[0] + m && py > q->y[1] + m && py > q->y[2] + m &&
-	     py > q->y[3] + m))
+	if (!map_patch_in_box(q, px, py, reach))
 		return 0;
 	double ex = q->x[1] - q->x[0], ey = q->y[1] - q->y[0];
 	double fx = q->x[3] - q->x[0], fy = q->y[3] - q->y[0];
@@ -90,7 +76,7 @@ int map_patch_uv(const map_patch *q, double px, double py, double reach,
 double map_patch_nearest(const map_patch *q, double px, double py, double *u,
                          double *v)
 {
-	if (map_patch_uv(q, px, py, 0, u, v) && in_unit(*u, *v)) {
+	if (map_patch_uv(q, px, py, 0, u, v) && map_in_unit(*u, *v)) {
 		*u = fmin(fmax(*u, 0), 1);
 		*v = fmin(fmax(*v, 0), 1);
 		return 0;

@@ -7,13 +7,21 @@
  * past its edges), so most are on a lane and some just off; a second run
  * draws points anywhere over the map's area (mostly off the road).
  *
- *   map_lookup [LOOKUPS]      near-lane lookups per run (default
- *                             1,000,000; a quarter of it anywhere),
- *                             best of RUNS runs, CPU time
+ * Near-lane points are timed twice: the point alone (vs_map_locate) and
+ * a car's footprint there (1.9 x 4.8 m facing its travel:
+ * vs_map_locate_footprint, what the host asks each step).
+ *
+ *   map_lookup [LOOKUPS] [RUNS]   near-lane lookups per timing (default
+ *                                 1,000,000; a quarter of it anywhere)
+ *                                 and rounds (default 7), each round
+ *                                 timing every map in turn; medians of
+ *                                 the rounds, CPU time of the thread and
+ *                                 wall time, with the load average
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "map/map.h"
@@ -22,14 +30,22 @@
 #define TILE 300.0   /* m */
 #define SEGS 10      /* per bending road */
 #define N_POINTS (1 << 18)
-#define RUNS 5       /* timings per figure; the best is printed */
+#define HW 0.95      /* m: the car's half width */
+#define HL 2.4       /* m: its half length */
 
 /* CPU time of this thread: the machines these run on are shared, and
- * time spent descheduled is not the lookup's. */
+ * time spent descheduled is not the lookup's. Wall time beside it. */
 static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -92,21 +108,48 @@ static vs_map *make_map(int n_lanes, double *side)
 	return m;
 }
 
-/* ns per lookup over n lookups cycling through points (x y z h). */
-static double time_lookups(const vs_map *m, const double *points, long n,
-                           double *check)
+/* ns per lookup over n lookups cycling through points (x y z h), CPU and
+ * wall; with foot, the car's footprint at each point. */
+static void time_lookups(const vs_map *m, const double *points, long n,
+                         int foot, double *check, double *cpu, double *wall)
 {
 	vs_map_location loc;
-	double sum = 0;
-	double t0 = now();
+	double sum = 0, t0 = now(), w0 = wall_now();
 	for (long i = 0; i < n; i++) {
 		const double *p = points + 4 * (i & (N_POINTS - 1));
-		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
+		vs_map_footprint fp = {HW, HL, p[3] - PI / 2};
+		vs_map_locate_footprint(m, p[0], p[1], p[2], p[3],
+		                        foot ? &fp : NULL, &loc);
 		sum += loc.position + loc.lane + loc.is_on_lane;
 	}
-	double dt = now() - t0;
+	*cpu = 1e9 * (now() - t0) / (double)n;
+	*wall = 1e9 * (wall_now() - w0) / (double)n;
 	*check += sum;
-	return 1e9 * dt / (double)n;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void print_load(const char *when)
+{
+	char buf[128] = "?";
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (!fgets(buf, sizeof buf, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	printf("load average %s: %s\n", when, buf);
 }
 
 /* Points near lanes of m (near) or anywhere over its side (any); returns
@@ -138,15 +181,18 @@ static double make_points(const vs_map *m, int n_lanes, double side,
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000;
-	if (n < 1) {
-		fprintf(stderr, "usage: map_lookup [LOOKUPS]\n");
+	int runs = argc > 2 ? atoi(argv[2]) : 7;
+	if (n < 4 || runs < 1 || runs > 100) {
+		fprintf(stderr, "usage: map_lookup [LOOKUPS] [RUNS]\n");
 		return 2;
 	}
-	enum { SIZES = 3 };
+	/* near point cpu, wall; near footprint cpu, wall; any cpu, wall */
+	enum { SIZES = 3, KINDS = 6 };
 	static const int sizes[SIZES] = {10, 1000, 10000};
 	vs_map *maps[SIZES];
 	double *near[SIZES], *any[SIZES], build[SIZES], on[SIZES];
-	double near_ns[SIZES], any_ns[SIZES], check = 0;
+	double *t[SIZES][KINDS], med[SIZES][KINDS], check = 0;
+	print_load("before");
 	for (int k = 0; k < SIZES; k++) {
 		double side, t0 = now();
 		maps[k] = make_map(sizes[k], &side);
@@ -154,28 +200,44 @@ int main(int argc, char **argv)
 		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
 		any[k] = malloc((size_t)N_POINTS * 4 * sizeof *any[k]);
 		on[k] = make_points(maps[k], sizes[k], side, near[k], any[k]);
-		near_ns[k] = any_ns[k] = INFINITY;
+		for (int j = 0; j < KINDS; j++)
+			t[k][j] = calloc((size_t)runs, sizeof *t[k][j]);
 	}
-	/* round robin, best of RUNS: a burst of other work on the machine
-	 * then spoils one run of each, not every run of one size */
-	for (int run = 0; run < RUNS; run++)
+	/* round robin: a burst of other work on the machine then spoils
+	 * one round of each, not every round of one size */
+	for (int run = 0; run < runs; run++)
 		for (int k = 0; k < SIZES; k++) {
-			double t = time_lookups(maps[k], near[k], n, &check);
-			near_ns[k] = fmin(near_ns[k], t);
-			t = time_lookups(maps[k], any[k], n / 4, &check);
-			any_ns[k] = fmin(any_ns[k], t);
+			for (int foot = 0; foot < 2; foot++)
+				time_lookups(maps[k], near[k], n, foot, &check,
+				             &t[k][2 * foot][run],
+				             &t[k][2 * foot + 1][run]);
+			time_lookups(maps[k], any[k], n / 4, 0, &check,
+			             &t[k][4][run], &t[k][5][run]);
 		}
-	printf("%8s %10s %12s %14s %14s\n", "lanes", "build ms", "on lane %",
-	       "near ns/look", "any ns/look");
+	print_load("after");
+	for (int k = 0; k < SIZES; k++)
+		for (int j = 0; j < KINDS; j++)
+			med[k][j] = median(t[k][j], runs);
+	printf("medians of %d interleaved runs of %ld lookups, ns per lookup\n",
+	       runs, n);
+	printf("%6s %8s %6s %9s %9s %9s %9s %9s %9s\n", "lanes", "build ms",
+	       "on %", "near cpu", "nr wall", "foot cpu", "ft wall", "any cpu",
+	       "any wall");
 	for (int k = 0; k < SIZES; k++) {
-		printf("%8d %10.1f %12.1f %14.1f %14.1f\n", sizes[k],
-		       1e3 * build[k], 100 * on[k], near_ns[k], any_ns[k]);
+		printf("%6d %8.1f %6.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n",
+		       sizes[k], 1e3 * build[k], 100 * on[k], med[k][0],
+		       med[k][1], med[k][2], med[k][3], med[k][4], med[k][5]);
 		vs_map_unref(maps[k]);
 		free(near[k]);
 		free(any[k]);
+		for (int j = 0; j < KINDS; j++)
+			free(t[k][j]);
 	}
-	printf("ratio 10000:10  near %.2f  any %.2f  (target < 2)\n",
-	       near_ns[2] / near_ns[0], any_ns[2] / any_ns[0]);
+	printf("ratio 10000:10 near cpu %.2f wall %.2f, footprint cpu %.2f "
+	       "wall %.2f, any cpu %.2f wall %.2f (target < 2)\n",
+	       med[2][0] / med[0][0], med[2][1] / med[0][1],
+	       med[2][2] / med[0][2], med[2][3] / med[0][3],
+	       med[2][4] / med[0][4], med[2][5] / med[0][5]);
 	fprintf(stderr, "checksum %g\n", check);
 	return 0;
 }

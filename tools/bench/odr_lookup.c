@@ -5,14 +5,22 @@
  * clothoid into an arc, a clothoid out and a line (200 m, a different
  * heading per tile), two lane sections of 100 m with lanes 1, -1 and -2
  * (-2 widening from 3 to 4 m in the second). Points are drawn near lanes
- * as in map_lookup.c.
+ * as in map_lookup.c. Each lookup is timed twice: for the point alone
+ * (vs_map_locate) and for a car's footprint there (1.9 x 4.8 m, facing
+ * its travel: vs_map_locate_footprint, what the host asks each step).
  *
- *   odr_lookup [LOOKUPS]      lookups per run (default 1,000,000), best
- *                             of RUNS runs, CPU time
+ *   odr_lookup [LOOKUPS] [RUNS]   lookups per timing (default 1,000,000)
+ *                                 and rounds (default 7): each round times
+ *                                 every map in turn (interleaved, so a
+ *                                 burst of other work spoils one round,
+ *                                 not one map); medians of the rounds,
+ *                                 CPU time of the thread and wall time,
+ *                                 with the load average before and after
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +29,8 @@
 #define PI 3.14159265358979323846
 #define TILE 300.0      /* m */
 #define N_POINTS (1 << 18)
-#define RUNS 5
+#define HW 0.95          /* m: the car's half width */
+#define HL 2.4           /* m: its half length */
 
 static double cpu_now(void)
 {
@@ -117,19 +126,48 @@ static void write_net(const char *path, int n_sections, double *side)
 	*side = TILE * per_row;
 }
 
-static double time_lookups(const vs_map *m, const double *points, long n,
-                           double *check)
+/* ns per lookup over n lookups cycling through points (x y z h), CPU and
+ * wall; with foot, the car's footprint at each point. */
+static void time_lookups(const vs_map *m, const double *points, long n,
+                         int foot, double *check, double *cpu, double *wall)
 {
 	vs_map_location loc;
-	double sum = 0, t0 = cpu_now();
+	double sum = 0, t0 = cpu_now(), w0 = wall_now();
 	for (long i = 0; i < n; i++) {
 		const double *p = points + 4 * (i & (N_POINTS - 1));
-		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
+		vs_map_footprint fp = {HW, HL, p[3] - PI / 2};
+		vs_map_locate_footprint(m, p[0], p[1], p[2], p[3],
+		                        foot ? &fp : NULL, &loc);
 		sum += loc.position + loc.lane + loc.is_on_lane;
 	}
-	double dt = cpu_now() - t0;
+	*cpu = 1e9 * (cpu_now() - t0) / (double)n;
+	*wall = 1e9 * (wall_now() - w0) / (double)n;
 	*check += sum;
-	return 1e9 * dt / (double)n;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void print_load(const char *when)
+{
+	char buf[128] = "?";
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (!fgets(buf, sizeof buf, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+	printf("load average %s: %s\n", when, buf);
 }
 
 /* Points near lanes; returns the share on a lane. */
@@ -154,15 +192,16 @@ static double make_points(const vs_map *m, double *near)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000;
-	if (n < 1) {
-		fprintf(stderr, "usage: odr_lookup [LOOKUPS]\n");
+	int runs = argc > 2 ? atoi(argv[2]) : 7;
+	if (n < 1 || runs < 1 || runs > 100) {
+		fprintf(stderr, "usage: odr_lookup [LOOKUPS] [RUNS]\n");
 		return 2;
 	}
-	enum { SIZES = 3 };
+	enum { SIZES = 3, KINDS = 4 }; /* point cpu, wall; footprint cpu, wall */
 	static const int sizes[SIZES] = {10, 1000, 10000};
 	vs_map *maps[SIZES];
 	double *near[SIZES], load_cpu[SIZES], load_wall[SIZES], on[SIZES];
-	double ns[SIZES], check = 0;
+	double *t[SIZES][KINDS], med[SIZES][KINDS], check = 0;
 	char path[] = "/tmp/odr_lookup_XXXXXX";
 	int fd = mkstemp(path);
 	if (fd < 0) {
@@ -170,6 +209,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
+	print_load("before");
 	for (int k = 0; k < SIZES; k++) {
 		double side;
 		write_net(path, sizes[k], &side);
@@ -185,26 +225,43 @@ int main(int argc, char **argv)
 		}
 		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
 		on[k] = make_points(maps[k], near[k]);
-		ns[k] = INFINITY;
+		for (int j = 0; j < KINDS; j++)
+			t[k][j] = calloc((size_t)runs, sizeof *t[k][j]);
 	}
 	unlink(path);
-	for (int run = 0; run < RUNS; run++)
+	for (int run = 0; run < runs; run++)
 		for (int k = 0; k < SIZES; k++)
-			ns[k] = fmin(ns[k], time_lookups(maps[k], near[k], n,
-			                                 &check));
-	printf("%9s %7s %12s %13s %10s %12s %10s\n", "sections", "lanes",
-	       "load cpu ms", "load wall ms", "on lane %", "ns/lookup",
-	       "ratio");
+			for (int foot = 0; foot < 2; foot++)
+				time_lookups(maps[k], near[k], n, foot, &check,
+				             &t[k][2 * foot][run],
+				             &t[k][2 * foot + 1][run]);
+	print_load("after");
+	for (int k = 0; k < SIZES; k++)
+		for (int j = 0; j < KINDS; j++)
+			med[k][j] = median(t[k][j], runs);
+	printf("medians of %d interleaved runs of %ld lookups, ns per lookup\n",
+	       runs, n);
+	printf("%8s %6s %9s %9s %6s %9s %9s %9s %9s\n", "sections", "lanes",
+	       "load cpu", "load wall", "on %", "point cpu", "pt wall",
+	       "foot cpu", "ft wall");
+	printf("%8s %6s %9s %9s %6s %9s %9s %9s %9s\n", "", "", "ms", "ms", "",
+	       "ns", "ns", "ns", "ns");
 	for (int k = 0; k < SIZES; k++) {
-		printf("%9d %7d %12.1f %13.1f %10.1f %12.1f %10.2f\n", sizes[k],
-		       vs_map_lane_count(maps[k]), 1e3 * load_cpu[k],
-		       1e3 * load_wall[k], 100 * on[k], ns[k], ns[k] / ns[0]);
+		printf("%8d %6d %9.1f %9.1f %6.1f %9.1f %9.1f %9.1f %9.1f\n",
+		       sizes[k], vs_map_lane_count(maps[k]), 1e3 * load_cpu[k],
+		       1e3 * load_wall[k], 100 * on[k], med[k][0], med[k][1],
+		       med[k][2], med[k][3]);
 		vs_map_unref(maps[k]);
 		free(near[k]);
+		for (int j = 0; j < KINDS; j++)
+			free(t[k][j]);
 	}
-	printf("load ratio 10000:10 %.0f (10000:1000 %.1f); lookup ratio "
-	       "10000:10 %.2f (target < 2)\n", load_cpu[2] / load_cpu[0],
-	       load_cpu[2] / load_cpu[1], ns[2] / ns[0]);
+	printf("load ratio 10000:10 %.0f (10000:1000 %.1f)\n",
+	       load_cpu[2] / load_cpu[0], load_cpu[2] / load_cpu[1]);
+	printf("lookup ratio 10000:10 point cpu %.2f wall %.2f, footprint cpu "
+	       "%.2f wall %.2f (target < 2)\n", med[2][0] / med[0][0],
+	       med[2][1] / med[0][1], med[2][2] / med[0][2],
+	       med[2][3] / med[0][3]);
 	fprintf(stderr, "checksum %g\n", check);
 	return 0;
 }
