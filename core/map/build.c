@@ -441,6 +441,8 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 	m->psurf = vs_xcalloc((size_t)o.n_patches + 1, sizeof *m->psurf);
 	m->info = vs_xcalloc((size_t)m->n_recs + 1, sizeof *m->info);
 	m->across = vs_xcalloc((size_t)n_across + 1, sizeof *m->across);
+	m->n_across = (size_t)n_across + 1;
+	m->n_slanes = (size_t)o.n_slanes;
 	add_odr(m, &o, road_lanes_n, road_recs);
 	int lane = 0;
 	for (int r = 0; r < n_roads; r++) {

@@ -321,6 +321,7 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin)
 				(uint64_t)1 << (ps->v[i].key % 64);
 	}
 	g->cell_recs = vs_xcalloc(n + n_cells, sizeof *g->cell_recs);
+	g->n_cell_recs = n + n_cells;
 	size_t used = 0;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && ps->v[j].key == ps->v[i].key; j++)
@@ -422,6 +423,24 @@ void map_index_build(vs_map *m)
 			break;
 		cell *= LEVEL_FACTOR;
 	}
+	/* what a lookup reads, on huge pages where the map is large */
+	size_t n_rings = (size_t)(m->n_recs - m->n_quads - m->n_patches);
+	m->quads = map_huge(m->quads, (size_t)m->n_quads * sizeof *m->quads);
+	m->rings = map_huge(m->rings, n_rings * sizeof *m->rings);
+	m->patches = map_huge(m->patches,
+	                      (size_t)m->n_patches * sizeof *m->patches);
+	m->psurf = map_huge(m->psurf, (size_t)m->n_patches * sizeof *m->psurf);
+	m->info = map_huge(m->info, (size_t)m->n_recs * sizeof *m->info);
+	m->across = map_huge(m->across, m->n_across * sizeof *m->across);
+	m->slanes = map_huge(m->slanes, m->n_slanes * sizeof *m->slanes);
+	m->rec_box = map_huge(m->rec_box,
+	                      (size_t)m->n_recs * sizeof *m->rec_box);
+	m->levels[0].slots = map_huge(m->levels[0].slots,
+	                              m->levels[0].n_slots *
+	                                      sizeof *m->levels[0].slots);
+	m->levels[0].cell_recs = map_huge(m->levels[0].cell_recs,
+	                                  m->levels[0].n_cell_recs *
+	                                          sizeof(uint32_t));
 }
 
 void map_index_free(vs_map *m)

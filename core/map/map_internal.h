@@ -174,6 +174,7 @@ typedef struct map_grid {
 	                         that empty cells cost no hash probe; NULL
 	                         for grids too large for one */
 	uint32_t *cell_recs;
+	size_t n_cell_recs;   /* entries of cell_recs */
 } map_grid;
 
 struct vs_map {
@@ -200,7 +201,15 @@ struct vs_map {
 	map_grid levels[MAP_LEVELS];
 	double (*rec_box)[4]; /* n_recs: each record's plan box, xmin ymin
 	                         xmax ymax (m), bent edges included */
+	size_t n_across, n_slanes; /* entries of across and slanes */
 };
+
+/* Moves an array of bytes (malloc'd) to memory the kernel may back with
+ * huge pages, when it is large enough for them to matter: a lookup on a
+ * large map reads a few records at random, and with 4 KiB pages each of
+ * those reads would miss the TLB too. Returns the new home (the old is
+ * freed), or p itself. */
+void *map_huge(void *p, size_t bytes);
 
 /* Builds the grids over the records (grid.c). */
 void map_index_build(vs_map *m);
