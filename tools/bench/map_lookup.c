@@ -7,9 +7,10 @@
  * past its edges), so most are on a lane and some just off; a second run
  * draws points anywhere over the map's area (mostly off the road).
  *
- * Near-lane points are timed twice: the point alone (vs_map_locate) and
- * a car's footprint there (1.9 x 4.8 m facing its travel:
- * vs_map_locate_footprint, what the host asks each step).
+ * Near-lane points are timed twice: the point alone (vs_map_locate,
+ * random travel directions) and a car there driving along its lane within
+ * 0.3 rad, with its footprint (1.9 x 4.8 m: vs_map_locate_footprint, what
+ * the host asks each step).
  *
  *   map_lookup [LOOKUPS] [RUNS]   near-lane lookups per timing (default
  *                                 1,000,000; a quarter of it anywhere)
@@ -109,16 +110,19 @@ static vs_map *make_map(int n_lanes, double *side)
 }
 
 /* ns per lookup over n lookups cycling through points (x y z h), CPU and
- * wall; with foot, the car's footprint at each point. */
-static void time_lookups(const vs_map *m, const double *points, long n,
-                         int foot, double *check, double *cpu, double *wall)
+ * wall; with foot, a car at each point, travelling (and facing) along
+ * car (rad from +X), and its footprint. */
+static void time_lookups(const vs_map *m, const double *points,
+                         const double *car, long n, int foot, double *check,
+                         double *cpu, double *wall)
 {
 	vs_map_location loc;
 	double sum = 0, t0 = now(), w0 = wall_now();
 	for (long i = 0; i < n; i++) {
 		const double *p = points + 4 * (i & (N_POINTS - 1));
-		vs_map_footprint fp = {HW, HL, p[3] - PI / 2};
-		vs_map_locate_footprint(m, p[0], p[1], p[2], p[3],
+		double h = foot ? car[i & (N_POINTS - 1)] : p[3];
+		vs_map_footprint fp = {HW, HL, h - PI / 2};
+		vs_map_locate_footprint(m, p[0], p[1], p[2], h,
 		                        foot ? &fp : NULL, &loc);
 		sum += loc.position + loc.lane + loc.is_on_lane;
 	}
@@ -152,19 +156,21 @@ static void print_load(const char *when)
 	printf("load average %s: %s\n", when, buf);
 }
 
-/* Points near lanes of m (near) or anywhere over its side (any); returns
- * the share on a lane, of the near ones. */
+/* Points near lanes of m (near), with the heading of a car there (car:
+ * its lane's travel direction within 0.3 rad), or anywhere over its side
+ * (any); returns the share on a lane, of the near ones. */
 static double make_points(const vs_map *m, int n_lanes, double side,
-                          double *near, double *any)
+                          double *near, double *car, double *any)
 {
-	unsigned long long s = 42;
+	unsigned long long s = 42, s2 = 7;
 	int on = 0;
 	for (int i = 0; i < N_POINTS; i++) {
 		double *p = near + 4 * i;
 		int lane = (int)(urand(&s) * n_lanes);
 		double w = vs_map_lane(m, lane)->width;
 		double lateral = (urand(&s) - 0.5) * (w + 2);
-		vs_map_lane_point(m, lane, urand(&s), lateral, p, NULL);
+		vs_map_lane_point(m, lane, urand(&s), lateral, p, &car[i]);
+		car[i] += (urand(&s2) - 0.5) * 0.6;
 		p[3] = (urand(&s) - 0.5) * 2 * PI;
 		vs_map_location loc;
 		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
@@ -190,7 +196,7 @@ int main(int argc, char **argv)
 	enum { SIZES = 3, KINDS = 6 };
 	static const int sizes[SIZES] = {10, 1000, 10000};
 	vs_map *maps[SIZES];
-	double *near[SIZES], *any[SIZES], build[SIZES], on[SIZES];
+	double *near[SIZES], *car[SIZES], *any[SIZES], build[SIZES], on[SIZES];
 	double *t[SIZES][KINDS], med[SIZES][KINDS], check = 0;
 	print_load("before");
 	for (int k = 0; k < SIZES; k++) {
@@ -199,7 +205,9 @@ int main(int argc, char **argv)
 		build[k] = now() - t0;
 		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
 		any[k] = malloc((size_t)N_POINTS * 4 * sizeof *any[k]);
-		on[k] = make_points(maps[k], sizes[k], side, near[k], any[k]);
+		car[k] = malloc((size_t)N_POINTS * sizeof *car[k]);
+		on[k] = make_points(maps[k], sizes[k], side, near[k], car[k],
+		                    any[k]);
 		for (int j = 0; j < KINDS; j++)
 			t[k][j] = calloc((size_t)runs, sizeof *t[k][j]);
 	}
@@ -208,10 +216,11 @@ int main(int argc, char **argv)
 	for (int run = 0; run < runs; run++)
 		for (int k = 0; k < SIZES; k++) {
 			for (int foot = 0; foot < 2; foot++)
-				time_lookups(maps[k], near[k], n, foot, &check,
+				time_lookups(maps[k], near[k], car[k], n, foot,
+				             &check,
 				             &t[k][2 * foot][run],
 				             &t[k][2 * foot + 1][run]);
-			time_lookups(maps[k], any[k], n / 4, 0, &check,
+			time_lookups(maps[k], any[k], NULL, n / 4, 0, &check,
 			             &t[k][4][run], &t[k][5][run]);
 		}
 	print_load("after");
@@ -229,6 +238,7 @@ int main(int argc, char **argv)
 		       med[k][1], med[k][2], med[k][3], med[k][4], med[k][5]);
 		vs_map_unref(maps[k]);
 		free(near[k]);
+		free(car[k]);
 		free(any[k]);
 		for (int j = 0; j < KINDS; j++)
 			free(t[k][j]);

@@ -6,8 +6,9 @@
  * heading per tile), two lane sections of 100 m with lanes 1, -1 and -2
  * (-2 widening from 3 to 4 m in the second). Points are drawn near lanes
  * as in map_lookup.c. Each lookup is timed twice: for the point alone
- * (vs_map_locate) and for a car's footprint there (1.9 x 4.8 m, facing
- * its travel: vs_map_locate_footprint, what the host asks each step).
+ * (vs_map_locate, random travel directions) and for a car there driving
+ * along its lane within 0.3 rad, with its footprint (1.9 x 4.8 m:
+ * vs_map_locate_footprint, what the host asks each step).
  *
  *   odr_lookup [LOOKUPS] [RUNS]   lookups per timing (default 1,000,000)
  *                                 and rounds (default 7): each round times
@@ -127,16 +128,19 @@ static void write_net(const char *path, int n_sections, double *side)
 }
 
 /* ns per lookup over n lookups cycling through points (x y z h), CPU and
- * wall; with foot, the car's footprint at each point. */
-static void time_lookups(const vs_map *m, const double *points, long n,
-                         int foot, double *check, double *cpu, double *wall)
+ * wall; with foot, a car at each point, travelling (and facing) along
+ * car (rad from +X), and its footprint. */
+static void time_lookups(const vs_map *m, const double *points,
+                         const double *car, long n, int foot, double *check,
+                         double *cpu, double *wall)
 {
 	vs_map_location loc;
 	double sum = 0, t0 = cpu_now(), w0 = wall_now();
 	for (long i = 0; i < n; i++) {
 		const double *p = points + 4 * (i & (N_POINTS - 1));
-		vs_map_footprint fp = {HW, HL, p[3] - PI / 2};
-		vs_map_locate_footprint(m, p[0], p[1], p[2], p[3],
+		double h = foot ? car[i & (N_POINTS - 1)] : p[3];
+		vs_map_footprint fp = {HW, HL, h - PI / 2};
+		vs_map_locate_footprint(m, p[0], p[1], p[2], h,
 		                        foot ? &fp : NULL, &loc);
 		sum += loc.position + loc.lane + loc.is_on_lane;
 	}
@@ -170,17 +174,19 @@ static void print_load(const char *when)
 	printf("load average %s: %s\n", when, buf);
 }
 
-/* Points near lanes; returns the share on a lane. */
-static double make_points(const vs_map *m, double *near)
+/* Points near lanes, and the heading of a car there: its lane's travel
+ * direction within 0.3 rad; returns the share on a lane. */
+static double make_points(const vs_map *m, double *near, double *car)
 {
-	unsigned long long s = 42;
+	unsigned long long s = 42, s2 = 7;
 	int on = 0, n_lanes = vs_map_lane_count(m);
 	for (int i = 0; i < N_POINTS; i++) {
 		double *p = near + 4 * i;
 		int lane = (int)(urand(&s) * n_lanes);
 		double w = vs_map_lane(m, lane)->width;
 		double lateral = (urand(&s) - 0.5) * (w + 2);
-		vs_map_lane_point(m, lane, urand(&s), lateral, p, NULL);
+		vs_map_lane_point(m, lane, urand(&s), lateral, p, &car[i]);
+		car[i] += (urand(&s2) - 0.5) * 0.6;
 		p[3] = (urand(&s) - 0.5) * 2 * PI;
 		vs_map_location loc;
 		vs_map_locate(m, p[0], p[1], p[2], p[3], &loc);
@@ -200,7 +206,7 @@ int main(int argc, char **argv)
 	enum { SIZES = 3, KINDS = 4 }; /* point cpu, wall; footprint cpu, wall */
 	static const int sizes[SIZES] = {10, 1000, 10000};
 	vs_map *maps[SIZES];
-	double *near[SIZES], load_cpu[SIZES], load_wall[SIZES], on[SIZES];
+	double *near[SIZES], *car[SIZES], load_cpu[SIZES], load_wall[SIZES], on[SIZES];
 	double *t[SIZES][KINDS], med[SIZES][KINDS], check = 0;
 	char path[] = "/tmp/odr_lookup_XXXXXX";
 	int fd = mkstemp(path);
@@ -224,7 +230,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
-		on[k] = make_points(maps[k], near[k]);
+		car[k] = malloc((size_t)N_POINTS * sizeof *car[k]);
+		on[k] = make_points(maps[k], near[k], car[k]);
 		for (int j = 0; j < KINDS; j++)
 			t[k][j] = calloc((size_t)runs, sizeof *t[k][j]);
 	}
@@ -232,7 +239,8 @@ int main(int argc, char **argv)
 	for (int run = 0; run < runs; run++)
 		for (int k = 0; k < SIZES; k++)
 			for (int foot = 0; foot < 2; foot++)
-				time_lookups(maps[k], near[k], n, foot, &check,
+				time_lookups(maps[k], near[k], car[k], n, foot,
+				             &check,
 				             &t[k][2 * foot][run],
 				             &t[k][2 * foot + 1][run]);
 	print_load("after");
@@ -253,6 +261,7 @@ int main(int argc, char **argv)
 		       med[k][2], med[k][3]);
 		vs_map_unref(maps[k]);
 		free(near[k]);
+		free(car[k]);
 		for (int j = 0; j < KINDS; j++)
 			free(t[k][j]);
 	}

@@ -213,6 +213,35 @@ START_TEST(straddle_opendrive)
 }
 END_TEST
 
+/* Two lanes running the same way on a curve (arc.xodr: radius 50 m about
+ * (0, 50), lanes -1 at 50 .. 53 m and -2 at 53 .. 56 m, counter-clockwise):
+ * a car following the curve and reaching over into the other lane is
+ * equally aligned with both, so it stays in the lane holding its origin,
+ * whatever the rounding of the two lanes' headings. */
+START_TEST(straddle_parallel_lanes_tie)
+{
+	char path[1024];
+	const char *root = getenv("VSWEEP_SOURCE_ROOT");
+	snprintf(path, sizeof path, "%s/tests/data/xodr/arc.xodr",
+	         root ? root : ".");
+	vs_error err = {{0}};
+	vs_map *m = vs_map_load_opendrive(path, &err);
+	ck_assert_msg(m, "%s", err.msg);
+	for (int k = 0; k < 40; k++) {
+		double phi = 0.02 + 1.5 * k / 40; /* rad round the centre */
+		for (int side = 0; side < 2; side++) {
+			double r = side ? 53.5 : 52.5; /* 0.5 m from the edge */
+			vs_map_location l = car(m, r * sin(phi),
+			                        50 - r * cos(phi), phi, HW, HL);
+			ck_assert_int_eq(lane_of(m, &l), side ? -2 : -1);
+			ck_assert_int_eq(l.is_on_lane, 1);
+			ck_angle_eq(l.angle, 0, 1e-3);
+		}
+	}
+	vs_map_unref(m);
+}
+END_TEST
+
 TCase *straddle_tcase(void)
 {
 	TCase *tc = tcase_create("straddle");
@@ -221,5 +250,6 @@ TCase *straddle_tcase(void)
 	tcase_add_test(tc, straddle_off_road);
 	tcase_add_test(tc, straddle_article_ring);
 	tcase_add_test(tc, straddle_opendrive);
+	tcase_add_test(tc, straddle_parallel_lanes_tie);
 	return tc;
 }
