@@ -3,8 +3,10 @@
  * through a hash table so that empty space costs no memory (and, with a
  * bitmap of the occupied cells, no probe). The finest grid's cells are a
  * few lanes wide; each next grid's are 8 times wider, up to a grid of a
- * few cells, for the off-road search (locate.c). Built once; never written
- * after. */
+ * few cells, for the off-road search (locate.c). The finest grid's lists
+ * also carry each record's box and lane start (map_centry), so that a
+ * lookup touches only the records near its point. Built once; never
+ * written after. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

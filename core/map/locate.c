@@ -3,8 +3,12 @@
  * cell), and off the road, rings of cells searched outward until no
  * unvisited cell can be nearer than the best lane found; after a few rings
  * the search moves to a grid 8 times coarser, so a point far from every
- * lane reads a few cells too. A lookup thus reads a handful of records
- * whatever the size of the map, and writes nothing but its own stack. */
+ * lane reads a few cells too. With a footprint, the cells under it are
+ * read for the lanes it straddles (footprint.c); lanes that cannot be
+ * more aligned than the origin's are passed over before any geometry. A
+ * lookup thus reads a handful of records whatever the size of the map,
+ * and writes nothing but its own stack (and, past 16 straddled lanes or
+ * records, a heap list it frees). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -148,9 +148,10 @@ void vs_map_locate(const vs_map *map, double x, double y, double z,
 /* MapLocation of an actor whose origin is at (x, y, z) (DESIGN.md: the
  * most aligned of the lanes it straddles). Candidates are the lanes that
  * hold the origin and those whose area the footprint overlaps (touching
- * is not overlapping); the one with the smallest |angle| wins; ties go to
- * a lane holding the origin, then to the smaller |dz|, then to the lower
- * lane index. A lane is evaluated (position, angle, z) where it holds the
+ * is not overlapping); the one with the smallest |angle| wins; ties
+ * (within 1e-9 rad against a lane holding the origin) go to a lane
+ * holding the origin, then to the smaller |dz|, then to the lower lane
+ * index. A lane is evaluated (position, angle, z) where it holds the
  * origin, else at its piece of area nearest the origin (distance is that
  * piece's distance). is_on_lane stays the origin's: 1 when the origin is
  * on some lane, whichever is reported. When the footprint overlaps no
