@@ -298,7 +298,7 @@ static float float_out(double v, int dir)
 static void grid_fill(const vs_map *m, map_grid *g, double margin,
                       int entries)
 {
-	g->inline_max = entries ? 0 : MAP_SLOT_IDS;
+	g->inline_max = MAP_SLOT_IDS;
 	builder b = {g, margin, {0}};
 	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
 		if (map_is_patch(m, i))
@@ -361,7 +361,7 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin,
 		}
 		for (size_t k = i; k < j; k++)
 			ids[k - i] = ps->v[k].rec;
-		if (!entries)
+		if (!entries || count <= g->inline_max)
 			continue;
 		uint64_t key = ps->v[i].key;
 		double ox = g->x0 + (double)(int64_t)(key % (uint64_t)g->nx) *

@@ -230,13 +230,6 @@ static const uint32_t *cell_ids(const map_grid *g, int64_t ix, int64_t iy,
 	return cell_probe(g, key, count);
 }
 
-/* The same for the point's own cell, which mostly holds records: the
- * probe alone, one memory read fewer. */
-static const uint32_t *own_cell_ids(const map_grid *g, int64_t ix,
-                                    int64_t iy, uint32_t *count)
-{
-	return cell_probe(g, map_cell_key(g, ix, iy), count);
-}
 
 /* The best candidate so far, a lane of a record: on a lane, the most
  * aligned (|angle|, then |dz|), else the nearest; lane and segment break
@@ -329,10 +322,20 @@ static void visit_own(const vs_map *m, query *q, int64_t cx, int64_t cy,
 	 * its corner), so that the records nowhere near are not read; a
 	 * margin above the rounding of the records' own tests */
 	const map_grid *g = &m->levels[0];
-	const map_centry *ents = g->entries + (ids - g->cell_recs);
 	const double eps = 4e-9 * (1 + fabs(q->x) + fabs(q->y));
 	const double rx = q->x - (g->x0 + (double)cx * g->cell);
 	const double ry = q->y - (g->y0 + (double)cy * g->cell);
+	/* a list of one or two sits in the slot, without entries */
+	map_centry own[MAP_SLOT_IDS];
+	const map_centry *ents = own;
+	if (count > g->inline_max)
+		ents = g->entries + (ids - g->cell_recs);
+	else
+		for (uint32_t k = 0; k < count; k++)
+			own[k] = (map_centry){ids[k],
+			                      (uint32_t)m->info[ids[k]].across,
+			                      {-INFINITY, -INFINITY},
+			                      {INFINITY, INFINITY}};
 	for (uint32_t k = 0; k < count; k++) {
 		const map_centry *e = &ents[k];
 		if (rx < (double)e->lo[0] - eps || rx > (double)e->hi[0] + eps ||
@@ -580,12 +583,12 @@ static void straddle_add(straddles *c, int32_t lane, uint32_t rec,
 #define ALIGN_TIE 1e-9
 
 /* A lower bound on |angle| anywhere on piece j of record id, for travel
- * heading h from the point (px, py): exact for a quad (its heading is
- * constant) and a ring (evaluated at the point's own angle round it); for
+ * heading h: exact for a quad (its heading is constant) and a ring (th:
+ * the point's angle round its centre, rad, where it is evaluated); for
  * a patch the bound over its length (the travel direction turns linearly
  * by dh along it). */
-static double angle_bound(const vs_map *m, uint32_t id, int j, double px,
-                          double py, double h)
+static double angle_bound(const vs_map *m, uint32_t id, int j, double th,
+                          double h)
 {
 	const map_info *f = &m->info[id];
 	if (map_is_patch(m, id)) {
@@ -596,11 +599,8 @@ static double angle_bound(const vs_map *m, uint32_t id, int j, double px,
 		return fmin(fabs(a0), fabs(map_wrap(a1))) - ALIGN_TIE;
 	}
 	int dir = j < f->n_left ? -1 : 1;
-	if (map_is_ring(m, id)) {
-		const map_ring *r = map_ring_of(m, id);
-		double th = atan2(py - r->oy, px - r->ox);
+	if (map_is_ring(m, id))
 		return fabs(map_wrap(h - (th + dir * MAP_PI / 2))) - ALIGN_TIE;
-	}
 	return fabs(map_wrap(h - f->heading - (dir > 0 ? 0 : MAP_PI))) -
 	       ALIGN_TIE;
 }
@@ -644,6 +644,11 @@ static void visit_footprint(const vs_map *m, const query *q,
 					continue;
 				list_push(&seen, id);
 				const map_info *f = &m->info[id];
+				double th = 0;
+				if (map_is_ring(m, id)) {
+					const map_ring *g0 = map_ring_of(m, id);
+					th = atan2(q->y - g0->oy, q->x - g0->ox);
+				}
 				for (int j = 0; j < f->n_lanes; j++) {
 					int32_t lane =
 						map_is_patch(m, id)
@@ -656,7 +661,7 @@ static void visit_footprint(const vs_map *m, const query *q,
 					/* a lane that cannot be more aligned
 					 * than the origin's needs no geometry */
 					if (q->on.id >= 0 &&
-					    angle_bound(m, id, j, q->x, q->y,
+					    angle_bound(m, id, j, th,
 					                q->heading) >=
 					            q->on.k1 - ALIGN_TIE)
 						continue;
@@ -710,7 +715,7 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	const uint32_t *ids = NULL;
 	uint32_t n = 0;
 	if (cx >= 0 && cx < g->nx && cy >= 0 && cy < g->ny &&
-	    (ids = own_cell_ids(g, cx, cy, &n)))
+	    (ids = cell_ids(g, cx, cy, &n)))
 		visit_own(m, &q, cx, cy, ids, n);
 	/* a footprint beyond any map (or not finite) straddles nothing it
 	 * could find; the point alone decides then */

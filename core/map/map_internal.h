@@ -186,9 +186,9 @@ typedef struct map_grid {
 	                         for grids too large for one */
 	uint32_t *cell_recs;
 	size_t n_cell_recs;   /* entries of cell_recs */
-	uint32_t inline_max;  /* lists this short sit in the slot itself (the
-	                         finest grid: none, its lists have entries) */
-	map_centry *entries;  /* the finest grid: one per cell_recs entry */
+	uint32_t inline_max;  /* lists this short sit in the slot itself */
+	map_centry *entries;  /* the finest grid: one per cell_recs entry
+	                         (those of lists in slots have none) */
 } map_grid;
 
 struct vs_map {
