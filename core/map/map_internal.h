@@ -170,6 +170,7 @@ typedef struct map_centry {
 	uint32_t across;
 	float lo[2], hi[2]; /* m: from the cell's corner x0 + ix·cell, ... */
 } map_centry;
+
 #define MAP_LEVELS 8   /* grids, each 8 times coarser than the last */
 
 /* Cell (ix, iy) covers x0 + [ix, ix + 1)·cell, likewise y; only
