@@ -705,8 +705,13 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	if (!m || m->n_recs == 0 || !isfinite(x) || !isfinite(y) ||
 	    !isfinite(z) || !isfinite(travel_heading))
 		return;
-	query q = {x, y, z, travel_heading, {-1, -1, 0, 0, 0, 0, 0},
-	           {-1, -1, 0, 0, 0, 0, 0}, {0}};
+	/* field by field: the origin list's own buffer needs no zeroing */
+	query q;
+	q.x = x;
+	q.y = y;
+	q.z = z;
+	q.heading = travel_heading;
+	q.on = q.near = (best){-1, -1, 0, 0, 0, 0, 0};
 	list_init(&q.origin);
 	const map_grid *g = &m->levels[0];
 	int64_t cx, cy;
@@ -727,7 +732,9 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 		map_rect r;
 		map_rect_make(x, y, fmax(fp->half_width, 0),
 		              fmax(fp->half_length, 0), fp->yaw, &r);
-		straddles c = {0, LIST_STACK, NULL, {{0}}};
+		straddles c;
+		c.n = 0;
+		c.cap = LIST_STACK;
 		c.v = c.own;
 		visit_footprint(m, &q, &r, &c);
 		st = most_aligned(m, &q, &c, &st_dist);
