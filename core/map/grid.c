@@ -3,10 +3,8 @@
  * through a hash table so that empty space costs no memory (and, with a
  * bitmap of the occupied cells, no probe). The finest grid's cells are a
  * few lanes wide; each next grid's are 8 times wider, up to a grid of a
- * few cells, for the off-road search (locate.c). The finest grid's lists
- * also carry each record's box and lane start (map_centry), so that a
- * lookup touches only the records near its point. Built once; never
- * written after. */
+ * few cells, for the off-road search (locate.c). Built once; never written
+ * after. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,23 +280,9 @@ static void *aligned_zalloc(size_t n)
 	return memset(p, 0, n ? n : 64);
 }
 
-/* A float at or below (dir < 0) or above (dir > 0) v. */
-static float float_out(double v, int dir)
+/* Fills grid g (its geometry set) with the map's records. */
+static void grid_fill(const vs_map *m, map_grid *g, double margin)
 {
-	float f = (float)v;
-	if (dir < 0 && (double)f > v)
-		f = nextafterf(f, -INFINITY);
-	if (dir > 0 && (double)f < v)
-		f = nextafterf(f, INFINITY);
-	return f;
-}
-
-/* Fills grid g (its geometry set) with the map's records; with entries,
- * its lists get map_centry entries (and none sits in its slot). */
-static void grid_fill(const vs_map *m, map_grid *g, double margin,
-                      int entries)
-{
-	g->inline_max = MAP_SLOT_IDS;
 	builder b = {g, margin, {0}};
 	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
 		if (map_is_patch(m, i))
@@ -338,8 +322,6 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin,
 	}
 	g->cell_recs = vs_xcalloc(n + n_cells, sizeof *g->cell_recs);
 	g->n_cell_recs = n + n_cells;
-	if (entries)
-		g->entries = vs_xcalloc(n + n_cells, sizeof *g->entries);
 	size_t used = 0;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i; j < n && ps->v[j].key == ps->v[i].key; j++)
@@ -352,7 +334,7 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin,
 		s->word = ps->v[i].key << 16 |
 		          (count < MAP_SLOT_MANY ? count : MAP_SLOT_MANY);
 		uint32_t *ids = s->ids;
-		if (count > g->inline_max) {
+		if (count > MAP_SLOT_IDS) {
 			if (count >= MAP_SLOT_MANY)
 				g->cell_recs[used++] = (uint32_t)count;
 			s->ids[0] = (uint32_t)used;
@@ -361,23 +343,6 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin,
 		}
 		for (size_t k = i; k < j; k++)
 			ids[k - i] = ps->v[k].rec;
-		if (!entries || count <= g->inline_max)
-			continue;
-		uint64_t key = ps->v[i].key;
-		double ox = g->x0 + (double)(int64_t)(key % (uint64_t)g->nx) *
-		                            g->cell;
-		double oy = g->y0 + (double)(int64_t)(key / (uint64_t)g->nx) *
-		                            g->cell;
-		map_centry *e = g->entries + (ids - g->cell_recs);
-		for (size_t k = i; k < j; k++) {
-			uint32_t id = ps->v[k].rec;
-			const double *bx = m->rec_box[id];
-			e[k - i] = (map_centry){id, (uint32_t)m->info[id].across,
-			                        {float_out(bx[0] - ox, -1),
-			                         float_out(bx[1] - oy, -1)},
-			                        {float_out(bx[2] - ox, 1),
-			                         float_out(bx[3] - oy, 1)}};
-		}
 	}
 	free(ps->v);
 }
@@ -452,7 +417,7 @@ void map_index_build(vs_map *m)
 		g->cell = cell;
 		g->nx = (int64_t)floor((box[2] - box[0]) / cell) + 1;
 		g->ny = (int64_t)floor((box[3] - box[1]) / cell) + 1;
-		grid_fill(m, g, margin, l == 0);
+		grid_fill(m, g, margin);
 		m->n_levels = l + 1;
 		if (g->nx * g->ny <= TOP_CELLS)
 			break;
@@ -476,9 +441,6 @@ void map_index_build(vs_map *m)
 	m->levels[0].cell_recs = map_huge(m->levels[0].cell_recs,
 	                                  m->levels[0].n_cell_recs *
 	                                          sizeof(uint32_t));
-	m->levels[0].entries = map_huge(m->levels[0].entries,
-	                                m->levels[0].n_cell_recs *
-	                                        sizeof(map_centry));
 }
 
 void map_index_free(vs_map *m)
@@ -488,7 +450,6 @@ void map_index_free(vs_map *m)
 		free(m->levels[l].slots);
 		free(m->levels[l].cell_recs);
 		free(m->levels[l].occupied);
-		free(m->levels[l].entries);
 	}
 }
 

@@ -211,7 +211,7 @@ static const uint32_t *cell_probe(const map_grid *g, uint64_t key,
 		if (s->word >> 16 != key)
 			continue;
 		*count = (uint32_t)(s->word & MAP_SLOT_MANY);
-		if (*count <= g->inline_max)
+		if (*count <= MAP_SLOT_IDS)
 			return s->ids;
 		if (*count == MAP_SLOT_MANY)
 			*count = g->cell_recs[s->ids[0] - 1];
@@ -315,33 +315,11 @@ typedef struct query {
 
 /* The fine cell of the point: the lanes of its records that contain the
  * point (two, on the line they share). */
-static void visit_own(const vs_map *m, query *q, int64_t cx, int64_t cy,
-                      const uint32_t *ids, uint32_t count)
+static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
+                      uint32_t count)
 {
-	/* the records' boxes first, from the cell's own list (relative to
-	 * its corner), so that the records nowhere near are not read; a
-	 * margin above the rounding of the records' own tests */
-	const map_grid *g = &m->levels[0];
-	const double eps = 4e-9 * (1 + fabs(q->x) + fabs(q->y));
-	const double rx = q->x - (g->x0 + (double)cx * g->cell);
-	const double ry = q->y - (g->y0 + (double)cy * g->cell);
-	/* a list of one or two sits in the slot, without entries */
-	map_centry own[MAP_SLOT_IDS];
-	const map_centry *ents = own;
-	if (count > g->inline_max)
-		ents = g->entries + (ids - g->cell_recs);
-	else
-		for (uint32_t k = 0; k < count; k++)
-			own[k] = (map_centry){ids[k],
-			                      (uint32_t)m->info[ids[k]].across,
-			                      {-INFINITY, -INFINITY},
-			                      {INFINITY, INFINITY}};
 	for (uint32_t k = 0; k < count; k++) {
-		const map_centry *e = &ents[k];
-		if (rx < (double)e->lo[0] - eps || rx > (double)e->hi[0] + eps ||
-		    ry < (double)e->lo[1] - eps || ry > (double)e->hi[1] + eps)
-			continue;
-		uint32_t id = e->id;
+		uint32_t id = ids[k];
 		double x, y;
 		if (map_is_patch(m, id)) {
 			const map_info *f = &m->info[id];
@@ -357,7 +335,7 @@ static void visit_own(const vs_map *m, query *q, int64_t cx, int64_t cy,
 			           map_in_unit(x, y);
 			double u = fmin(fmax(x, 0), 1);
 			for (int j = 0; j < f->n_lanes; j++) {
-				const map_slane *l = &m->slanes[e->across + j];
+				const map_slane *l = &m->slanes[f->across + j];
 				if (!map_slane_holds(l, x, y))
 					continue;
 				double p, a, z;
@@ -381,7 +359,7 @@ static void visit_own(const vs_map *m, query *q, int64_t cx, int64_t cy,
 			continue;
 		const map_info *f = &m->info[id];
 		for (int j = 0; j < f->n_lanes; j++) {
-			const map_across *l = &m->across[e->across + j];
+			const map_across *l = &m->across[f->across + j];
 			if (y < l->y0 || y > l->y1)
 				continue;
 			double p, a, z;
@@ -721,7 +699,7 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	uint32_t n = 0;
 	if (cx >= 0 && cx < g->nx && cy >= 0 && cy < g->ny &&
 	    (ids = cell_ids(g, cx, cy, &n)))
-		visit_own(m, &q, cx, cy, ids, n);
+		visit_own(m, &q, ids, n);
 	/* a footprint beyond any map (or not finite) straddles nothing it
 	 * could find; the point alone decides then */
 	best st = {-1, -1, 0, 0, 0, 0, 0};

@@ -160,17 +160,6 @@ typedef struct map_slot {
 
 #define MAP_NO_KEY UINT64_MAX  /* no cell key reaches 2^48 - 1 */
 
-/* A record as the finest grid's cell lists it: the record's plan box
- * relative to the cell's corner (rounded outward to floats), so that a
- * lookup rejects the records of its cell that are nowhere near without
- * reading them, and where its lanes start across (map_info.across), so
- * that the record and its lanes are read at the same time. */
-typedef struct map_centry {
-	uint32_t id;
-	uint32_t across;
-	float lo[2], hi[2]; /* m: from the cell's corner x0 + ix·cell, ... */
-} map_centry;
-
 #define MAP_LEVELS 8   /* grids, each 8 times coarser than the last */
 
 /* Cell (ix, iy) covers x0 + [ix, ix + 1)·cell, likewise y; only
@@ -187,9 +176,6 @@ typedef struct map_grid {
 	                         for grids too large for one */
 	uint32_t *cell_recs;
 	size_t n_cell_recs;   /* entries of cell_recs */
-	uint32_t inline_max;  /* lists this short sit in the slot itself */
-	map_centry *entries;  /* the finest grid: one per cell_recs entry
-	                         (those of lists in slots have none) */
 } map_grid;
 
 struct vs_map {
