@@ -94,7 +94,11 @@ CREATE TABLE summary (
   max_decel    REAL,             -- m/s^2, largest -dv/dt
   max_decel_actor INTEGER,
   max_jerk     REAL,             -- m/s^3, largest |d^2v/dt^2|
-  max_jerk_actor  INTEGER
+  max_jerk_actor  INTEGER,
+  max_lat_acc_actor  INTEGER,    -- the actor of max_lat_acc
+  max_yaw_rate_actor INTEGER,
+  min_distance_actor INTEGER,    -- the pair of min_distance, lower ID
+  min_distance_other INTEGER     -- first
 );
 
 -- One row per actor per recorded step. An integral REAL such as 0 costs no
@@ -161,8 +165,12 @@ CREATE VIEW variant_summary AS
          v.label AS label,
          v.params AS params,
          s.max_lat_acc AS max_lateral_acceleration,
+         s.max_lat_acc_actor AS max_lateral_acceleration_actor_id,
          s.max_yaw_rate AS max_yaw_rate,
+         s.max_yaw_rate_actor AS max_yaw_rate_actor_id,
          s.min_distance AS min_distance,
+         s.min_distance_actor AS min_distance_actor_id,
+         s.min_distance_other AS min_distance_other_actor_id,
          s.on_lane_pct AS time_on_lane_pct,
          s.collisions AS collisions,
          s.lane_changes AS lane_changes,
@@ -312,3 +320,41 @@ CREATE VIEW log AS
                     ELSE 'output' END AS level,
          plugin, message
   FROM log_row;
+
+-- Two actors at one recorded step (--record pairs, on by default): every
+-- pair not attached to each other whose footprints are within the
+-- recorded reach (50 m unless pairs=R says otherwise), stored once, the
+-- lower actor ID first. Written in key order (variants ascending, then
+-- steps), so inserts land at the right edge; WITHOUT ROWID: the key is
+-- the table, no second b-tree. One variant's pairs, or one step of it,
+-- are a key range.
+CREATE TABLE pair_row (
+  variant_id     INTEGER NOT NULL,
+  step           INTEGER NOT NULL,
+  actor_id       INTEGER NOT NULL,   -- the lower ID
+  other_actor_id INTEGER NOT NULL,
+  distance       REAL NOT NULL,      -- m, footprints in plan, 0 touching
+  gap            REAL NOT NULL,      -- m, origins in plan
+  closing        REAL,               -- m/s, -d(gap)/dt; NULL: gap 0
+  PRIMARY KEY (variant_id, step, actor_id, other_actor_id)
+) WITHOUT ROWID;
+
+-- Each stored pair both ways round: side 0 as stored, side 1 with the
+-- two actors swapped (every measure is symmetric). A join with two
+-- constant rows rather than a UNION ALL, so that the view flattens into
+-- the analyst's joins (a UNION ALL view joined to variant_info is
+-- materialised whole first). TTC as min_ttc's: the footprints' distance
+-- over the closing speed, while closing.
+CREATE VIEW actor_pair AS
+  SELECT p.variant_id AS variant_id, p.step AS step,
+         CAST(p.step * (SELECT num FROM step_decimal) AS REAL)
+           / (SELECT den FROM step_decimal) AS t,
+         CASE o.side WHEN 0 THEN p.actor_id ELSE p.other_actor_id END
+           AS actor_id,
+         CASE o.side WHEN 0 THEN p.other_actor_id ELSE p.actor_id END
+           AS other_actor_id,
+         p.distance AS distance, p.gap AS centre_gap,
+         p.closing AS closing_speed,
+         CASE WHEN p.closing > 0 THEN p.distance / p.closing END AS ttc
+  FROM pair_row p
+  CROSS JOIN (SELECT 0 AS side UNION ALL SELECT 1 AS side) o;

@@ -96,6 +96,7 @@ typedef struct head {
 	int32_t n_signal_names;  /* each sent as a uint32 length and bytes */
 	int64_t n_signals;
 	int64_t n_logs, n_logs_kept;
+	int64_t n_pairs;
 	vs_summary summary;
 	char error[1024];
 } head;
@@ -243,6 +244,7 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	h.n_logs = r->n_logs;
 	h.n_logs_kept = r->n_logs < VS_LOG_ROWS_KEPT ? r->n_logs
 	                                             : VS_LOG_ROWS_KEPT;
+	h.n_pairs = r->n_pairs;
 	h.summary = r->summary;
 	memcpy(h.error, r->error, sizeof h.error);
 	uint32_t end = MAGIC;
@@ -252,7 +254,8 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	    write_all(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows) ||
 	    write_all(fd, r->events, sizeof *r->events * (size_t)r->n_events) ||
 	    write_all(fd, r->signals, sizeof *r->signals * (size_t)r->n_signals) ||
-	    write_all(fd, r->logs, sizeof *r->logs * (size_t)h.n_logs_kept))
+	    write_all(fd, r->logs, sizeof *r->logs * (size_t)h.n_logs_kept) ||
+	    write_all(fd, r->pairs, sizeof *r->pairs * (size_t)r->n_pairs))
 		_exit(3);
 	for (int i = 0; i < r->n_signal_names; i++) {
 		uint32_t len = (uint32_t)strlen(r->signal_names[i]);
@@ -626,7 +629,7 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 		return why;
 	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
 	    h.n_rows < 0 || h.n_events < 0 || h.n_signal_names < 0 ||
-	    h.n_signals < 0 || h.n_logs_kept < 0 ||
+	    h.n_signals < 0 || h.n_logs_kept < 0 || h.n_pairs < 0 ||
 	    h.n_logs_kept > VS_LOG_ROWS_KEPT)
 		return 3;
 	res->status = (vs_variant_status)h.status;
@@ -640,6 +643,7 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->signals = vs_xcalloc((size_t)h.n_signals + 1,
 	                          sizeof *res->signals);
 	res->logs = vs_xcalloc((size_t)h.n_logs_kept + 1, sizeof *res->logs);
+	res->pairs = vs_xcalloc((size_t)h.n_pairs + 1, sizeof *res->pairs);
 	if ((why = read_exact(c, c->from, res->actors, sizeof *res->actors *
 	                      (size_t)h.n_actors, so, deadline)) ||
 	    (why = read_exact(c, c->from, res->wheels, sizeof *res->wheels *
@@ -651,7 +655,9 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	    (why = read_exact(c, c->from, res->signals, sizeof *res->signals *
 	                      (size_t)h.n_signals, so, deadline)) ||
 	    (why = read_exact(c, c->from, res->logs, sizeof *res->logs *
-	                      (size_t)h.n_logs_kept, so, deadline)))
+	                      (size_t)h.n_logs_kept, so, deadline)) ||
+	    (why = read_exact(c, c->from, res->pairs, sizeof *res->pairs *
+	                      (size_t)h.n_pairs, so, deadline)))
 		return why;
 	res->signal_names = vs_xcalloc((size_t)h.n_signal_names + 1,
 	                               sizeof *res->signal_names);
@@ -672,6 +678,7 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->n_rows = res->cap_rows = h.n_rows;
 	res->n_events = res->cap_events = h.n_events;
 	res->n_signals = res->cap_signals = h.n_signals;
+	res->n_pairs = res->cap_pairs = h.n_pairs;
 	res->n_logs = h.n_logs;
 	uint32_t end = 0;
 	why = read_exact(c, c->from, &end, sizeof end, so, deadline);

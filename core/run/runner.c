@@ -135,7 +135,7 @@ static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
 	                  o->no_wheels, o->no_map, o->signals, o->plugin_log,
-	                  o->no_state};
+	                  o->no_state, o->pairs, o->pair_range};
 	int rc = c ? vs_contain_run(c, s->variant, &so, res)
 	           : vs_sim_run(s->variant, &so, res);
 	res->wall_seconds = vs_now() - t0;

@@ -37,6 +37,8 @@ typedef struct vs_run_opts {
 	int no_wheels;           /* --record without wheels */
 	int no_map;              /* --record without map */
 	int no_state;            /* --record summary: no state rows */
+	int pairs;               /* --record pairs: pair rows ... */
+	double pair_range;       /* ... within this reach (m; 0: default) */
 	const char *record;      /* what is stored, as given to --record */
 	double variant_timeout;  /* s of wall time per variant; 0: none */
 	double lock_timeout;     /* vs_store_def.lock_timeout */

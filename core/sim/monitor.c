@@ -110,6 +110,17 @@ static double widen(double d)
 	return d * (1 + 1e-9) + 1e-6;
 }
 
+/* The pair (lo < hi) at distance d (m) beats the closest approach so
+ * far: it is closer, or as close and lower in (lo, hi) order. */
+static int closer(const vs_summary *s, double d, int64_t lo, int64_t hi)
+{
+	if (s->min_distance_actor == 0 || d < s->min_distance)
+		return 1;
+	return d == s->min_distance &&
+	       (lo < s->min_distance_actor ||
+	        (lo == s->min_distance_actor && hi < s->min_distance_other));
+}
+
 /* The reach of this step's broad phase: the closest distance so far. At
  * first (none yet) every pair would qualify, an O(n^2) step; instead grow a
  * trial reach until the pairs within it hold one whose footprints are no
@@ -172,7 +183,17 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 		vs_obb a = footprint(&m->actors[i], &cur[i]);
 		vs_obb b = footprint(&m->actors[j], &cur[j]);
 		double d = vs_obb_distance(&a, &b);
-		m->sum.min_distance = fmin(m->sum.min_distance, d);
+		int64_t lo = m->actors[i].id, hi = m->actors[j].id;
+		if (lo > hi) {
+			int64_t t = lo;
+			lo = hi;
+			hi = t;
+		}
+		if (closer(&m->sum, d, lo, hi)) {
+			m->sum.min_distance = d;
+			m->sum.min_distance_actor = lo;
+			m->sum.min_distance_other = hi;
+		}
 		unsigned char *t = &m->touching[i * m->n + j];
 		int now = d == 0;
 		if (now && !*t) {
@@ -194,6 +215,48 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 		}
 	}
 	return began;
+}
+
+void vs_monitor_pairs(vs_monitor *m, int64_t step, const vs_state *cur,
+                      double range, vs_result *res)
+{
+	for (int i = 0; i < m->n; i++) {
+		m->cx[i] = cur[i].x;
+		m->cy[i] = cur[i].y;
+	}
+	const vs_pair *cand;
+	size_t n_cand = vs_near_pairs_find(&m->near, m->n, m->cx, m->cy,
+	                                   m->radius, widen(range), &cand);
+	for (size_t k = 0; k < n_cand; k++) {
+		int i = cand[k].i, j = cand[k].j;
+		if (related(m, i, j))
+			continue;
+		vs_obb fa = footprint(&m->actors[i], &cur[i]);
+		vs_obb fb = footprint(&m->actors[j], &cur[j]);
+		double d = vs_obb_distance(&fa, &fb);
+		if (d > range)
+			continue;
+		if (m->actors[i].id > m->actors[j].id) {
+			int t = i;
+			i = j;
+			j = t;
+		}
+		/* In plan: the gap between the origins and its rate of
+		 * decrease, -(dp . dv) / |dp| (the same whichever actor is
+		 * first). */
+		double dx = cur[j].x - cur[i].x, dy = cur[j].y - cur[i].y;
+		double dvx = cur[j].vx - cur[i].vx, dvy = cur[j].vy - cur[i].vy;
+		double gap = hypot(dx, dy);
+		if (res->n_pairs == res->cap_pairs) {
+			res->cap_pairs = res->cap_pairs ? 2 * res->cap_pairs : 256;
+			res->pairs = vs_xrealloc(res->pairs,
+			                         (size_t)res->cap_pairs *
+			                                 sizeof *res->pairs);
+		}
+		res->pairs[res->n_pairs++] = (vs_pair_row){
+			step, m->actors[i].id, m->actors[j].id, d, gap,
+			gap > 0 ? -(dx * dvx + dy * dvy) / gap : NAN};
+	}
 }
 
 static const char *lane_name(const vs_monitor *m, int lane)
@@ -244,8 +307,18 @@ int vs_monitor_step(vs_monitor *m, int64_t step, const vs_state *cur,
 		 * spikes a finite difference shows where a kinematic model
 		 * steers instantly. */
 		double v = sqrt(s->vx * s->vx + s->vy * s->vy + s->vz * s->vz);
-		m->sum.max_lat_acc = fmax(m->sum.max_lat_acc, fabs(v * s->wz));
-		m->sum.max_yaw_rate = fmax(m->sum.max_yaw_rate, fabs(s->wz));
+		double lat = fabs(v * s->wz), yaw_rate = fabs(s->wz);
+		int64_t id = m->actors[i].id;
+		if (vs_kpi_beats(lat, id, m->sum.max_lat_acc,
+		                 m->sum.max_lat_acc_actor, 1)) {
+			m->sum.max_lat_acc = lat;
+			m->sum.max_lat_acc_actor = id;
+		}
+		if (vs_kpi_beats(yaw_rate, id, m->sum.max_yaw_rate,
+		                 m->sum.max_yaw_rate_actor, 1)) {
+			m->sum.max_yaw_rate = yaw_rate;
+			m->sum.max_yaw_rate_actor = id;
+		}
 	}
 	int began = pairs(m, step, cur, res);
 	if (loc)

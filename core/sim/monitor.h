@@ -36,6 +36,26 @@ vs_event_row *vs_monitor_add_event(vs_result *res, int64_t step,
                                    int64_t actor, const char *kind,
                                    int64_t other);
 
+/* Pair rows of step k (view actor_pair) into res: every two actors not
+ * attached to each other whose footprints are at most range (m) apart,
+ * each pair once, the lower actor ID first. */
+void vs_monitor_pairs(vs_monitor *m, int64_t step, const vs_state *cur,
+                      double range, vs_result *res);
+
+/* 1 when the value v of actor id beats the KPI held so far (best, of
+ * best_id; 0: none yet): larger wins for a maximum (sign 1), smaller for
+ * a minimum (sign -1), and of equal values the lower actor ID. Infinite
+ * values never win: they stand for "none". */
+static inline int vs_kpi_beats(double v, int64_t id, double best,
+                               int64_t best_id, int sign)
+{
+	if (!(v - v == 0)) /* inf or NaN */
+		return 0;
+	if (best_id == 0 || sign * v > sign * best)
+		return 1;
+	return v == best && id < best_id;
+}
+
 /* Writes the summary into res and frees the monitor; accepts NULL. */
 void vs_monitor_finish(vs_monitor *m, vs_result *res);
 

@@ -73,13 +73,26 @@ typedef struct vs_event_row {
 	char detail[112];        /* e.g. lane change: "{from} -> {to}" */
 } vs_event_row;
 
-/* What variant_summary shows of one variant; NaN where not defined. */
+/* Two actors at one recorded step (table pair_row, view actor_pair):
+ * stored once, actor_id < other_id. */
+typedef struct vs_pair_row {
+	int64_t step;
+	int64_t actor_id, other_id;
+	double distance; /* m, plan distance of the footprints, 0 touching */
+	double gap;      /* m, plan distance of the origins */
+	double closing;  /* m/s, -d(gap)/dt; NaN when the origins meet */
+} vs_pair_row;
+
+/* What variant_summary shows of one variant; NaN where not defined. Each
+ * KPI names the actor it is of (0: none); ties go to the lowest ID. */
 typedef struct vs_summary {
 	double max_lat_acc;      /* m/s^2, max |V r| over actors and steps */
 	double max_yaw_rate;     /* rad/s, max |wz| */
 	double min_distance;     /* m, closest footprints of two actors */
 	double on_lane_pct;      /* %, actor-steps on a lane (map only) */
 	int64_t collisions, lane_changes;
+	int64_t max_lat_acc_actor, max_yaw_rate_actor;
+	int64_t min_distance_actor, min_distance_other; /* lower ID first */
 	/* Safety KPIs (sim/safety.h), each with the actor it is of (0:
 	 * none): the follower for TTC and headway to its lead in the same
 	 * lane. */
@@ -135,6 +148,8 @@ typedef struct vs_result {
 	vs_signal_row *signals;  /* owned array, step-major */
 	int64_t n_logs;          /* logged; at most VS_LOG_ROWS_KEPT kept */
 	vs_log_row *logs;        /* owned array, in time order */
+	int64_t n_pairs, cap_pairs;
+	vs_pair_row *pairs;      /* owned array, step-major (--record pairs) */
 } vs_result;
 
 /* Frees what the result owns and zeroes it; accepts NULL. */

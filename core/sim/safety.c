@@ -17,7 +17,8 @@
  * actor's TTC falls below the scenario's near_miss_ttc (again after it
  * rose above it). Characters are left out of deceleration and jerk: a
  * point mass that starts and stops within a step would outweigh every
- * vehicle's braking. */
+ * vehicle's braking. Each KPI names its actor; of equal values, the
+ * lower actor ID (monitor.h's vs_kpi_beats). */
 #include "sim/safety.h"
 
 #include <math.h>
@@ -121,12 +122,15 @@ static void headway(vs_safety *sf, int64_t step, const vs_state *cur,
 				u *= cos(loc[j].angle);
 			if (v > u)
 				ttc = fmax(gap, 0.0) / (v - u);
-			if (v > 0 && fmax(gap, 0.0) / v < sf->k.min_thw) {
-				sf->k.min_thw = fmax(gap, 0.0) / v;
+			double thw = v > 0 ? fmax(gap, 0.0) / v : INFINITY;
+			if (vs_kpi_beats(thw, sf->ids[i], sf->k.min_thw,
+			                 sf->k.min_thw_actor, -1)) {
+				sf->k.min_thw = thw;
 				sf->k.min_thw_actor = sf->ids[i];
 			}
 		}
-		if (ttc < sf->k.min_ttc) {
+		if (vs_kpi_beats(ttc, sf->ids[i], sf->k.min_ttc,
+		                 sf->k.min_ttc_actor, -1)) {
 			sf->k.min_ttc = ttc;
 			sf->k.min_ttc_actor = sf->ids[i];
 		}
@@ -149,13 +153,16 @@ void vs_safety_step(vs_safety *sf, int64_t step, const vs_state *cur,
 		double a = sf->steps ? (v - sf->v[i]) / sf->dt : 0.0; /* m/s^2 */
 		if (sf->person[i])
 			continue; /* starts and stops at once: not a KPI */
-		if (sf->steps >= 1 && -a > sf->k.max_decel) {
+		if (sf->steps >= 1 &&
+		    vs_kpi_beats(-a, sf->ids[i], sf->k.max_decel,
+		                 sf->k.max_decel_actor, 1)) {
 			sf->k.max_decel = -a;
 			sf->k.max_decel_actor = sf->ids[i];
 		}
 		if (sf->steps >= 1) { /* a = 0 at step 0: a steady start */
 			double j = fabs(a - sf->a[i]) / sf->dt; /* m/s^3 */
-			if (j > sf->k.max_jerk) {
+			if (vs_kpi_beats(j, sf->ids[i], sf->k.max_jerk,
+			                 sf->k.max_jerk_actor, 1)) {
 				sf->k.max_jerk = j;
 				sf->k.max_jerk_actor = sf->ids[i];
 			}

@@ -17,7 +17,8 @@
  *   3. attached children follow their parents, parents first (attach.c);
  *   4. wheel accumulators, map locations and the monitor observe step k;
  *   5. step k is recorded when k is a multiple of record_every, and at a
- *      collision that ends the variant.
+ *      collision that ends the variant: the actors' rows, their signals
+ *      and the pairs within reach (--record pairs).
  *
  * Invariants:
  *   - prev and cur are two arrays swapped each step: throughout step k,
@@ -105,6 +106,7 @@ typedef struct sim {
 	int log_level;          /* plugin messages at or above it are kept */
 	int no_wheels;          /* record no wheel accumulators */
 	int no_state;           /* record no rows (--record summary) */
+	double pair_range;      /* m; < 0: no pair rows */
 } sim;
 
 /* ---- failing a variant -------------------------------------------------- */
@@ -347,6 +349,7 @@ void vs_result_finish(vs_result *r)
 	free(r->signal_names);
 	free(r->signals);
 	free(r->logs);
+	free(r->pairs);
 	memset(r, 0, sizeof *r);
 }
 
@@ -374,6 +377,8 @@ static void record(sim *S, int64_t step)
 			memset(&row->w, 0, sizeof row->w);
 	}
 	vs_signals_record(&S->sig, step, r);
+	if (S->pair_range >= 0)
+		vs_monitor_pairs(S->monitor, step, S->cur, S->pair_range, r);
 }
 
 static void fill_actor_rows(sim *S)
@@ -617,6 +622,9 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
 	S.no_state = opts && opts->no_state;
+	S.pair_range = !opts || !opts->pairs ? -1
+	               : opts->pair_range > 0 ? opts->pair_range
+	                                      : VS_PAIR_RANGE_DEFAULT;
 	S.sig.select = opts ? opts->signals : NULL;
 	S.log_level = opts && opts->plugin_log ? opts->plugin_log - 1
 	                                       : VS_LOG_WARNING;

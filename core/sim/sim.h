@@ -24,7 +24,15 @@ typedef struct vs_sim_opts {
 	/* --record summary: no state (nor signal) rows at all; the map
 	 * still serves the summary's lane KPIs. */
 	int no_state;
+	/* --record pairs: pair rows (actor_pair) at each recorded step for
+	 * the actors whose footprints are at most pair_range apart (m;
+	 * 0: VS_PAIR_RANGE_DEFAULT). */
+	int pairs;
+	double pair_range;
 } vs_sim_opts;
+
+/* m: the default reach of the pair rows. */
+#define VS_PAIR_RANGE_DEFAULT 50.0
 
 enum { VS_SIM_LOG_DEFAULT = 0, VS_SIM_LOG_NONE = 99 };
 

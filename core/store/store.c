@@ -5,8 +5,8 @@
  * merge.c writes its output on its own, through the same schema.
  *
  * Invariants:
- * - Whole variants only: a variant's state, actor, wheel, event, summary
- *   and variant rows go in one transaction (the caller's), so a kill at
+ * - Whole variants only: a variant's state, actor, wheel, event, summary,
+ *   pair and variant rows go in one transaction (the caller's), so a kill at
  *   any moment leaves whole variants (WAL, synchronous = NORMAL).
  * - Rowid ranges: state rows are numbered 1, 2, ... in storing order,
  *   each variant's contiguous; its variant row keeps [row_lo, row_hi]
@@ -29,6 +29,7 @@
 #include "common/error.h"
 #include "common/util.h"
 #include "store/busy.h"
+#include "store/pairs.h"
 
 /* Rows per multi-row INSERT: 24 columns x 50 = 1200 parameters, well under
  * SQLite's limit; measured faster than single-row statements (one VDBE
@@ -49,6 +50,7 @@ struct vs_store {
 	sqlite3_stmt *ins_summary;
 	sqlite3_stmt *set_meta;
 	sqlite3_stmt *ins_signal, *ins_log, *ins_name, *get_name;
+	sqlite3_stmt *ins_pairs[2]; /* pairs.h: many rows, one row */
 	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
 	vs_store_busy busy;       /* waits out other programs' locks */
@@ -120,7 +122,7 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 		             &st->ins_event, err);
 	if (!rc)
 		rc = prepare(st, "INSERT INTO summary VALUES "
-		             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		             &st->ins_summary, err);
 	if (!rc)
 		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?,?)",
@@ -140,6 +142,8 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 	if (!rc)
 		rc = prepare(st, "SELECT id FROM signal_name WHERE name = ?",
 		             &st->get_name, err);
+	if (!rc && vs_store_pairs_prepare(st->db, st->ins_pairs) != SQLITE_OK)
+		rc = db_fail(st, err, "preparing a statement");
 	return rc;
 }
 
@@ -638,6 +642,15 @@ static void bind_real_or_null(sqlite3_stmt *s, int col, double v)
 		sqlite3_bind_double(s, col, v);
 }
 
+/* An actor ID, NULL for 0 (none). */
+static void bind_actor(sqlite3_stmt *s, int col, int64_t id)
+{
+	if (id)
+		sqlite3_bind_int64(s, col, id);
+	else
+		sqlite3_bind_null(s, col);
+}
+
 static vs_rc put_events(vs_store *st, const vs_result *r, vs_error *err)
 {
 	sqlite3_stmt *s = st->ins_event;
@@ -672,11 +685,14 @@ static vs_rc put_events(vs_store *st, const vs_result *r, vs_error *err)
 	                       m->max_decel_actor, m->max_jerk_actor};
 	for (int k = 0; k < 4; k++) { /* each KPI and its actor, or NULLs */
 		bind_real_or_null(s, 8 + 2 * k, kpi[k]);
-		if (of[k])
-			sqlite3_bind_int64(s, 9 + 2 * k, of[k]);
-		else
-			sqlite3_bind_null(s, 9 + 2 * k);
+		bind_actor(s, 9 + 2 * k, isnan(kpi[k]) ? 0 : of[k]);
 	}
+	/* The actors of the first three KPIs (NULL where the KPI is). */
+	bind_actor(s, 16, isnan(m->max_lat_acc) ? 0 : m->max_lat_acc_actor);
+	bind_actor(s, 17, isnan(m->max_yaw_rate) ? 0 : m->max_yaw_rate_actor);
+	int no_d = isnan(m->min_distance);
+	bind_actor(s, 18, no_d ? 0 : m->min_distance_actor);
+	bind_actor(s, 19, no_d ? 0 : m->min_distance_other);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
@@ -759,6 +775,9 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
 	    put_events(st, r, err) || put_signals_logs(st, r, err))
 		return VS_RC_IO;
+	if (vs_store_pairs_put(st->ins_pairs, r->variant, r->pairs,
+	                       r->n_pairs) != SQLITE_DONE)
+		return db_fail(st, err, "writing pair rows");
 	sqlite3_stmt *s = st->ins_variant;
 	sqlite3_bind_int64(s, 1, (int64_t)r->variant);
 	sqlite3_bind_int(s, 2, (int)r->status);
@@ -801,6 +820,8 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_log);
 	sqlite3_finalize(st->ins_name);
 	sqlite3_finalize(st->get_name);
+	sqlite3_finalize(st->ins_pairs[0]);
+	sqlite3_finalize(st->ins_pairs[1]);
 	sqlite3_finalize(st->each);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */

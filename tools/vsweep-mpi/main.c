@@ -30,7 +30,7 @@ static const char usage[] =
 	"usage:\n"
 	"  mpirun -np R vsweep-mpi run SCENARIO.yaml [--sweep SWEEP.yaml]\n"
 	"        [-o results.db] [-j N] [--resume | --overwrite]\n"
-	"        [--record-every N] [--record state,wheels,map]\n"
+	"        [--record-every N] [--record state,wheels,map,pairs]\n"
 	"        [--variant-timeout SECONDS] [--variant-memory MB]\n"
 	"        [--plugin-path DIR]\n"
 	"        [--chunk N] [--keep-parts]\n"
@@ -221,6 +221,8 @@ static vs_rc run(const args *own, int rank, int size)
 			.no_wheels = a->no_wheels,
 			.no_map = a->no_map,
 			.no_state = a->no_state,
+		.pairs = a->pairs,
+		.pair_range = a->pair_range,
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
 			.variant_memory = a->variant_memory,

@@ -54,6 +54,8 @@ typedef struct cli_run_args {
 	char signals[1024];                /* "" none, "*" all, else names */
 	int plugin_log;                    /* vs_sim_opts.plugin_log */
 	int no_wheels, no_map, no_state;
+	int pairs;                         /* --record pairs */
+	double pair_range;                 /* m, pairs=R; 0: the default */
 	double variant_timeout;            /* s; 0: none */
 	long variant_memory;               /* MB; 0: the default share;
 	                                    * -1: no limit (given as 0) */

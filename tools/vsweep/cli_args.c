@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sim/sim.h"
 
 int cli_exit_status(vs_rc rc)
 {
@@ -68,6 +69,26 @@ static int parse_shard(const char *s, cli_run_args *a)
 	return 0;
 }
 
+/* `pairs` or `pairs=R` (R in metres, > 0): 1 when tok is one, 0 when not,
+ * -1 when R is bad. */
+static int record_pairs(const char *tok, cli_run_args *a)
+{
+	if (!strcmp(tok, "pairs")) {
+		a->pairs = 1;
+		a->pair_range = 0;
+		return 1;
+	}
+	if (strncmp(tok, "pairs=", 6))
+		return 0;
+	char *end = NULL;
+	double r = strtod(tok + 6, &end);
+	if (end == tok + 6 || *end || !(r > 0) || r > 1e9)
+		return -1;
+	a->pairs = 1;
+	a->pair_range = r == VS_PAIR_RANGE_DEFAULT ? 0 : r; /* one spelling */
+	return 1;
+}
+
 /* --record LIST: which attributes to store besides actor_state (always).
  * Canonical order, so equal choices compare equal on resume (the list is
  * part of the sweep's identity). `summary` alone stores no per-step rows:
@@ -79,6 +100,8 @@ static int parse_record(const char *v, cli_run_args *a)
 	if (strlen(v) >= sizeof buf)
 		return -1;
 	a->no_state = !strcmp(v, "summary");
+	a->pairs = 0;
+	a->pair_range = 0;
 	if (a->no_state) {
 		a->no_wheels = 1;
 		a->no_map = 0;
@@ -92,6 +115,11 @@ static int parse_record(const char *v, cli_run_args *a)
 	a->signals[0] = 0;
 	for (char *t = strtok_r(buf, ",", &save); t;
 	     t = strtok_r(NULL, ",", &save)) {
+		int pr = record_pairs(t, a);
+		if (pr < 0)
+			return -1;
+		if (pr)
+			continue;
 		int sig = cli_record_signal(t, a);
 		if (sig < 0)
 			return -1;
@@ -106,8 +134,13 @@ static int parse_record(const char *v, cli_run_args *a)
 	}
 	a->no_wheels = !wheels;
 	a->no_map = !map;
-	snprintf(a->record, sizeof a->record, "state%s%s%s",
-	         wheels ? ",wheels" : "", map ? ",map" : "",
+	char pairs[64] = "";
+	if (a->pairs && a->pair_range > 0)
+		snprintf(pairs, sizeof pairs, ",pairs=%.17g", a->pair_range);
+	else if (a->pairs)
+		strcpy(pairs, ",pairs");
+	snprintf(a->record, sizeof a->record, "state%s%s%s%s",
+	         wheels ? ",wheels" : "", map ? ",map" : "", pairs,
 	         a->signals[0] ? ",signals" : "");
 	/* The chosen names too: a resume with other signals is another
 	 * sweep's file. */
@@ -158,7 +191,8 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 		if (!v || parse_record(v, a))
 			return cli_bad_usage(p, "--record takes a comma-"
 			                     "separated list of state, wheels, "
-			                     "map, signals (or signals=PLUGIN."
+			                     "map, pairs (or pairs=METRES), "
+			                     "signals (or signals=PLUGIN."
 			                     "OUTPUT,...), or summary alone; "
 			                     "got '%s'", shown);
 	} else if (!strcmp(o, "--plugin-log")) {
@@ -214,7 +248,8 @@ int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
 	a->out = "results.db";
 	a->shard_n = 1;
 	a->record_every = 1;
-	strcpy(a->record, "state,wheels,map");
+	strcpy(a->record, "state,wheels,map,pairs");
+	a->pairs = 1;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;

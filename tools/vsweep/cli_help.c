@@ -19,7 +19,7 @@ typedef struct command_help {
 "  --shard K/N               run the variants i with i mod N = K\n"      \
 "  --resume | --overwrite    continue an existing file, or replace it\n"  \
 "  --record-every N          store every N-th step\n"                     \
-"  --record state,wheels,map,signals[=P.OUT,...] | summary\n"            \
+"  --record state,wheels,map,pairs[=M],signals[=P.OUT,...] | summary\n"  \
 "                            what to store besides actor_state\n"         \
 "  --plugin-log LEVEL        plugin messages kept: debug, info, warning,\n"\
 "                            error, none\n"                                \

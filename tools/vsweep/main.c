@@ -22,7 +22,8 @@ static const char usage[] =
 	"  vsweep run SCENARIO.yaml [--sweep SWEEP.yaml] [-o results.db] [-j N]\n"
 	"                           [--shard K/N] [--resume | --overwrite]\n"
 	"                           [--record-every N] [--plugin-path DIR]\n"
-	"                           [--record state,wheels,map,signals[=P.OUT,...]]\n"
+	"                           [--record state,wheels,map,pairs[=M],\n"
+	"                                     signals[=P.OUT,...] | summary]\n"
 	"                           [--plugin-log debug|info|warning|error|none]\n"
 	"                           [--variant-timeout SECONDS] [--progress]\n"
 	"                           [--variant-memory MB]\n"
@@ -137,6 +138,8 @@ static vs_run_opts run_opts(const cli_run_args *a, int jobs)
 		.no_wheels = a->no_wheels,
 		.no_map = a->no_map,
 		.no_state = a->no_state,
+		.pairs = a->pairs,
+		.pair_range = a->pair_range,
 		.record = a->record,
 		.signals = a->signals[0] ? a->signals : NULL,
 		.plugin_log = a->plugin_log,
