@@ -17,6 +17,7 @@ VIEWS = {
     "actor_info": "variant_id, actor_id",
     "event": "variant_id, t, actor_id, kind",
     "variant_summary": "variant_id",
+    "actor_pair": "variant_id, step, actor_id, other_actor_id",
 }
 
 

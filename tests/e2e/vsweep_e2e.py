@@ -56,7 +56,8 @@ def dump(db):
     for table, cols in [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
                         ("variant", "variant_id, status, error, params, "
                                     "row_lo, row_hi"),
-                        ("plugin", "name, kind, version, digest")]:
+                        ("plugin", "name, kind, version, digest"),
+                        ("pair_row", "*")]:
         rows = c.execute("SELECT %s FROM %s ORDER BY 1, 2, 3" % (cols, table))
         out[table] = [tuple(v.hex() if isinstance(v, float) else v
                             for v in r) for r in rows]
@@ -67,7 +68,7 @@ def dump(db):
 STORED = [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
           ("event_row", "*"), ("summary", "*"),
           ("variant", "variant_id, status, error, params, row_lo, row_hi"),
-          ("plugin", "name, kind, version, digest")]
+          ("plugin", "name, kind, version, digest"), ("pair_row", "*")]
 
 
 def differences(db_a, db_b):
