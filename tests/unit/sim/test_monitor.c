@@ -30,9 +30,11 @@ typedef struct ref_event {
 } ref_event;
 
 /* The exhaustive rule: every unrelated pair, every step; an event when a
- * contact begins; min of all distances. */
+ * contact begins; min of all distances, and the pair of it (the lowest
+ * IDs among equal distances) in pair[2]. */
 static double exhaustive(const vs_actor_info *info, const int64_t *parent,
-                         vs_state (*st)[N], ref_event *ev, int *n_ev)
+                         vs_state (*st)[N], ref_event *ev, int *n_ev,
+                         int64_t pair[2])
 {
 	static unsigned char touching[N][N];
 	memset(touching, 0, sizeof touching);
@@ -51,6 +53,13 @@ static double exhaustive(const vs_actor_info *info, const int64_t *parent,
 				            info[j].width / 2, info[j].length / 2,
 				            st[k][j].yaw};
 				double d = vs_obb_distance(&a, &b);
+				int64_t lo = info[i].id, hi = info[j].id;
+				if (d < best ||
+				    (d == best && (lo < pair[0] ||
+				                   (lo == pair[0] && hi < pair[1])))) {
+					pair[0] = lo;
+					pair[1] = hi;
+				}
 				best = fmin(best, d);
 				if (d == 0 && !touching[i][j])
 					ev[(*n_ev)++] = (ref_event){
@@ -93,7 +102,8 @@ static void compare_with_exhaustive(double spread)
 	scene(spread, info, parent, st);
 	static ref_event ev[N * N];
 	int n_ev;
-	double best = exhaustive(info, parent, st, ev, &n_ev);
+	int64_t pair[2] = {0, 0};
+	double best = exhaustive(info, parent, st, ev, &n_ev, pair);
 
 	vs_monitor *m = vs_monitor_create(N, NULL);
 	for (int i = 0; i < N; i++)
@@ -113,8 +123,110 @@ static void compare_with_exhaustive(double spread)
 	}
 	/* bit for bit: the same minimum of the same doubles */
 	ck_assert(res.summary.min_distance == best);
+	ck_assert_int_eq(res.summary.min_distance_actor, pair[0]);
+	ck_assert_int_eq(res.summary.min_distance_other, pair[1]);
 	free(res.events);
 }
+
+/* Pair rows within a reach, every step of a crowded scene with moving
+ * actors, against a double loop over all pairs: the same pairs in the same
+ * order, the distance bit for bit, gap and closing speed from their
+ * definitions. */
+START_TEST(pair_rows_equal_exhaustive)
+{
+	static vs_state st[STEPS][N];
+	vs_actor_info info[N];
+	int64_t parent[N];
+	scene(120, info, parent, st);
+	for (int k = 0; k < STEPS; k++)
+		for (int i = 0; i < N; i++) { /* a velocity of its own */
+			st[k][i].vx = 3 * cos(st[k][i].yaw + i);
+			st[k][i].vy = 2 * sin(st[k][i].yaw - i);
+		}
+	const double reach = 2.5; /* m */
+	vs_monitor *m = vs_monitor_create(N, NULL);
+	for (int i = 0; i < N; i++)
+		vs_monitor_actor(m, i, &info[i], parent[i]);
+	vs_result res;
+	memset(&res, 0, sizeof res);
+	int64_t at = 0, within = 0;
+	for (int k = 0; k < STEPS; k++) {
+		vs_monitor_step(m, k, st[k], NULL, &res);
+		vs_monitor_pairs(m, k, st[k], reach, &res);
+		for (int i = 0; i < N; i++)
+			for (int j = i + 1; j < N; j++) {
+				if (parent[i] == info[j].id ||
+				    parent[j] == info[i].id)
+					continue;
+				const vs_state *a = &st[k][i], *b = &st[k][j];
+				vs_obb fa = {a->x, a->y, info[i].width / 2,
+				             info[i].length / 2, a->yaw};
+				vs_obb fb = {b->x, b->y, info[j].width / 2,
+				             info[j].length / 2, b->yaw};
+				double d = vs_obb_distance(&fa, &fb);
+				if (d > reach)
+					continue;
+				within++;
+				ck_assert_int_lt(at, res.n_pairs);
+				const vs_pair_row *r = &res.pairs[at++];
+				ck_assert_int_eq(r->step, k);
+				ck_assert_int_eq(r->actor_id, info[i].id);
+				ck_assert_int_eq(r->other_id, info[j].id);
+				ck_assert(r->distance == d);
+				double gx = b->x - a->x, gy = b->y - a->y;
+				double g = sqrt(gx * gx + gy * gy);
+				/* d|p|/dt = (p . v) / |p|, closing its negative */
+				double rate = (gx * (b->vx - a->vx) +
+				               gy * (b->vy - a->vy)) / g;
+				ck_assert_double_eq_tol(r->gap, g, 1e-12 * (1 + g));
+				ck_assert_double_eq_tol(r->closing, -rate, 1e-9);
+			}
+	}
+	ck_assert_int_eq(at, res.n_pairs);
+	ck_assert_int_gt(within, 1000);
+	vs_monitor_finish(m, &res);
+	free(res.events);
+	free(res.pairs);
+}
+END_TEST
+
+/* A pair is stored lower ID first whatever the scenario's order; attached
+ * actors are no pair. Car 9 (4 m) at 20 m/s behind van 4 (6 m) at
+ * 10 m/s, origins 50 m apart: distance 45 m, closing 10 m/s. */
+START_TEST(pair_rows_lower_id_first)
+{
+	vs_actor_info info[3] = {
+		{.struct_size = sizeof info[0], .id = 9, .length = 4, .width = 2},
+		{.struct_size = sizeof info[0], .id = 4, .length = 6, .width = 2},
+		{.struct_size = sizeof info[0], .id = 5, .length = 6, .width = 2},
+	};
+	vs_state st[3] = {{.y = 0, .vy = 20}, {.y = 50, .vy = 10},
+	                  {.y = 57, .vy = 10}};
+	vs_monitor *m = vs_monitor_create(3, NULL);
+	vs_monitor_actor(m, 0, &info[0], 0);
+	vs_monitor_actor(m, 1, &info[1], 0);
+	vs_monitor_actor(m, 2, &info[2], 4); /* hangs on 4 */
+	vs_result res;
+	memset(&res, 0, sizeof res);
+	vs_monitor_step(m, 0, st, NULL, &res);
+	vs_monitor_pairs(m, 0, st, 100, &res);
+	ck_assert_int_eq(res.n_pairs, 2);
+	const vs_pair_row want[2] = {{0, 4, 9, 45, 50, 10},
+	                             {0, 5, 9, 52, 57, 10}};
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(res.pairs[k].actor_id, want[k].actor_id);
+		ck_assert_int_eq(res.pairs[k].other_id, want[k].other_id);
+		ck_assert(res.pairs[k].distance == want[k].distance);
+		ck_assert(res.pairs[k].gap == want[k].gap);
+		ck_assert(res.pairs[k].closing == want[k].closing);
+	}
+	vs_monitor_finish(m, &res);
+	ck_assert_int_eq(res.summary.min_distance_actor, 4);
+	ck_assert_int_eq(res.summary.min_distance_other, 9);
+	free(res.events);
+	free(res.pairs);
+}
+END_TEST
 
 START_TEST(crowded_scene_equals_exhaustive)
 {
@@ -225,6 +337,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, crowded_scene_equals_exhaustive);
 	tcase_add_test(tc, sparse_scene_equals_exhaustive);
 	tcase_add_test(tc, near_pairs_are_a_superset_in_loop_order);
+	tcase_add_test(tc, pair_rows_equal_exhaustive);
+	tcase_add_test(tc, pair_rows_lower_id_first);
 	tcase_add_test(tc, footprint_distance_is_the_smallest_corner_edge_hypot);
 	suite_add_tcase(s, tc);
 	return s;
