@@ -46,7 +46,7 @@ vs_rc vs_store_commit(vs_store *st, vs_error *err);
 void vs_store_rollback(vs_store *st);
 
 /* Writes one variant: its state rows (rowids following the last stored
- * one, contiguous), actor, wheel, event, summary and variant rows. Must be
+ * one, contiguous), actor, wheel, event, summary, pair and variant rows. Must be
  * inside a transaction. */
 vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err);
 

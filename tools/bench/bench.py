@@ -70,7 +70,15 @@ def main():
     sweep_file(sw, n)
     scen = os.path.join(ROOT, "tools", "bench", "bench.yaml")
     db = os.path.join(tmp, "v.db")
-    kinds = [("everything (state, wheels, map)", []),
+    # The default records the pairs within 50 m, which in bench.yaml (a
+    # circle and a straight road 100 m south of its centre) is a part of
+    # the steps; pairs=1000 stores the one pair at every step, the
+    # write cost of actor_pair for two actors.
+    kinds = [("everything (state, wheels, map, pairs)", []),
+             ("pair every step (pairs=1000)",
+              ["--record", "state,wheels,map,pairs=1000"]),
+             ("no pairs (state, wheels, map)",
+              ["--record", "state,wheels,map"]),
              ("without map location", ["--record", "state,wheels"]),
              ("state only", ["--record", "state"])]
 
@@ -84,7 +92,9 @@ def main():
                 os.unlink(db + suffix)
         w, c = timed([VSWEEP, "run", scen, "--sweep", sw, "-o", db,
                       "-j", str(jobs)] + extra, env)
-        return w, c, os.path.getsize(db)
+        pairs = sqlite3.connect(db).execute(
+            "SELECT count(*) FROM pair_row").fetchone()[0]
+        return w, c, os.path.getsize(db), pairs
 
     vs([])  # warm the page cache and the plugin files
     rows = sqlite3.connect(db).execute("SELECT count(*) FROM actor_state").fetchone()[0]
@@ -115,9 +125,10 @@ def main():
         c = [r[1] for r in res[name]]
         ratio = statistics.median(bw) / statistics.median(w)
         print("vsweep %-28s wall %s s  CPU %s s  %.0f actor-steps/s  ratio %.2f  "
-              "%.2f us CPU/actor-step  %.1f bytes/actor-step"
+              "%.2f us CPU/actor-step  %.1f bytes/actor-step  %d pair rows"
               % (name, fmt(w), fmt(c), rows / statistics.median(w), ratio,
-                 1e6 * statistics.median(c) / rows, res[name][0][2] / rows))
+                 1e6 * statistics.median(c) / rows, res[name][0][2] / rows,
+                 res[name][0][3]))
     w1 = statistics.median([r[0] for r in j1])
     w2 = statistics.median([r[0] for r in res[kinds[0][0]]])
     print("full recording      -j 1 wall %s s; -j 2 / -j 1 actor-steps/s %.2f"

@@ -7,7 +7,8 @@ Builds, for 2 and for 8 actors per variant, a results file of at least N
 actor-steps (default 10 M) with VSWEEP, runs every query of queries.sql on
 it (wall time, rows per second, EXPLAIN QUERY PLAN, the ratio to a full
 scan of actor_state) and prints the write side: actor-steps per second and
-bytes per actor-step. With BASE_VSWEEP (a build of another layout, e.g.
+bytes per actor-step (this build with --record state,map,pairs, the
+pairs within 50 m; the base with state,map). With BASE_VSWEEP (a build of another layout, e.g.
 main's), the same files are written with it too, for the write-side
 comparison (its queries are not run: they may take hours)."""
 import argparse
@@ -46,10 +47,10 @@ def sweep(count):
             "        - {actor: 2, speed: {uniform: [5, 25]}}\n" % count)
 
 
-def write(vsweep, scen, swp, db):
+def write(vsweep, scen, swp, db, record):
     t0 = time.monotonic()
     p = subprocess.run([vsweep, "run", scen, "--sweep", swp, "-o", db,
-                        "--overwrite", "--record", "state,map"],
+                        "--overwrite", "--record", record],
                        capture_output=True, text=True)
     wall = time.monotonic() - t0
     if p.returncode:
@@ -108,7 +109,11 @@ def main():
             if not exe:
                 continue
             db = os.path.join(a.dir, "a%d_%s.db" % (n_actors, label))
-            n, wall, size = write(exe, scen, swp, db)
+            # This build stores actor_pair too (the pair idioms read
+            # it); a base build from before it knows no `pairs`.
+            n, wall, size = write(exe, scen, swp, db,
+                                  "state,map,pairs" if label == "this"
+                                  else "state,map")
             print("  write (%s): %d actor-steps in %.1f s wall: %.3g "
                   "actor-steps/s, %.1f bytes/actor-step" %
                   (label, n, wall, n / wall, size / n))
