@@ -12,7 +12,10 @@
  * pairs set there; sum.min_distance is the closest approach so far, which
  * bounds the broad phase's reach (near_pairs.h) without losing an event;
  * last holds the previous step's map locations once have_last is set.
- * Actors attached to one another are never a colliding pair. */
+ * Actors attached to one another are never a colliding pair, nor a pair
+ * row. Each KPI of sum keeps the actor (for min_distance the pair, lower
+ * ID first) it is of: the lowest ID among equal values, whatever the
+ * order of actors and steps. */
 #include "sim/monitor.h"
 
 #include <math.h>

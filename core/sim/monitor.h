@@ -1,6 +1,7 @@
 /* Watching a variant while it runs: events (collision, lane_change,
- * off_road, back_on_road) and the per-variant summary of variant_summary.
- * Computed at every simulated step, not only the recorded ones. */
+ * off_road, back_on_road) and the per-variant summary of variant_summary,
+ * computed at every simulated step, not only the recorded ones; and the
+ * pair rows of actor_pair at the recorded ones. */
 #ifndef VS_MONITOR_H
 #define VS_MONITOR_H
 
