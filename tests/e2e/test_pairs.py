@@ -17,7 +17,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, query, run  # noqa: E402
+from vsweep_e2e import TempDirCase, differences, query, run  # noqa: E402
 
 STEP = 0.1
 L1, L2 = 4.0, 6.0  # m, car and van
@@ -148,6 +148,48 @@ class PairView(TempDirCase):
                 if "variant_id = 0" in sql:
                     self.assertIn("SEARCH p USING PRIMARY KEY (variant_id=?",
                                   plan)
+
+
+def speeds(*v):
+    """A sweep of the follower's speed, one variant per value (m/s)."""
+    return "vsweep: 1\nblocks:\n  - list:\n" + "".join(
+        "      - [{actor: 1, speed: %r}]\n" % x for x in v)
+
+
+class PairsKept(TempDirCase):
+    """Merged shards and a resumed (extended) run hold the pair rows of
+    one run: the row-by-row comparison includes pair_row."""
+
+    def run_ok(self, *args):
+        rc, _, err = run("run", *args)
+        self.assertEqual(rc, 0, err)
+
+    def test_merge_and_resume(self):
+        scn = self.write("s.yaml", two(50, 20, 10))
+        four = self.write("four.yaml", speeds(20, 24, 30, 15))
+        single = self.path("single.db")
+        self.run_ok(scn, "--sweep", four, "-o", single)
+        # Each variant closes at v - 10 m/s from 45 m for 3 s (at 30 m/s
+        # the car runs into the van at t = 2.25 s and through it).
+        self.assertEqual(
+            query(single, "SELECT variant_id, count(*), round(min(distance),"
+                  " 6) FROM actor_pair GROUP BY 1"),
+            [(0, 62, 15.0), (1, 62, 3.0), (2, 62, 0.0), (3, 62, 30.0)])
+        shards = []
+        for k in range(2):
+            shards.append(self.path("s%d.db" % k))
+            self.run_ok(scn, "--sweep", four, "-o", shards[-1], "--shard",
+                        "%d/2" % k)
+        merged = self.path("merged.db")
+        rc, _, err = run("merge", merged, *shards)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(merged, single), [])
+        # The first two variants, then --resume with the sweep extended.
+        grown = self.path("grown.db")
+        self.run_ok(scn, "--sweep", self.write("two.yaml", speeds(20, 24)),
+                    "-o", grown)
+        self.run_ok(scn, "--sweep", four, "-o", grown, "--resume")
+        self.assertEqual(differences(grown, single), [])
 
 
 if __name__ == "__main__":
