@@ -260,7 +260,8 @@ class ReportScaleTest(TempDirCase):
             INSERT INTO summary SELECT variant_id,
                    json_extract(params, '$.actor1.speed') * 0.1, 0.01,
                    NULL, 100, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL,
-                   NULL, NULL FROM variant WHERE status = 1;
+                   NULL, NULL, NULL, NULL, NULL, NULL
+                   FROM variant WHERE status = 1;
         """)
         c.commit()
         c.close()
