@@ -1,4 +1,4 @@
--- vsweep results schema, version 2 (meta format 'vsweep results 2').
+-- vsweep results schema, version 3 (meta format 'vsweep results 3').
 --
 -- Base tables are laid out for write speed and size; users query the views,
 -- whose names and columns are a contract (DESIGN.md, "Storage").

@@ -23,6 +23,11 @@ vs_rc vs_store_format_check(const char *path, const char *format,
 		             "axes changed in format 2 (pitch now turns about "
 		             "the actor's X axis, roll about its Y); rerun its "
 		             "sweep into a new file", path);
+	else if (strcmp(format, "vsweep results 2") == 0)
+		vs_error_set(err, "%s: results format 2, written before format "
+		             "3 added variant labels and pair rows and put an "
+		             "OpenDRIVE road's slope into pitch and its bank "
+		             "into roll; rerun its sweep into a new file", path);
 	else
 		vs_error_set(err, "%s: results format '%s' is not this "
 		             "vsweep's ('%s')", path, format, VS_RESULTS_FORMAT);

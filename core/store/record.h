@@ -60,8 +60,12 @@ vs_store_def vs_store_default_def(void);
 
 /* The results format this build writes (meta key `format`). Format 2
  * turned the pose to R = Rz(yaw) Rx(pitch) Ry(roll); a format-1 file's
- * pitch and roll mean the other axes, so it is never continued or merged. */
-#define VS_RESULTS_FORMAT "vsweep results 2"
+ * pitch and roll name the other axes. Format 3 added variant labels and
+ * pair rows (tables a format-2 file lacks) and put the OpenDRIVE surface's
+ * slope into pitch and its bank into roll (a format-2 file on an
+ * OpenDRIVE map has them the other way round), so neither is resumed or
+ * merged into. */
+#define VS_RESULTS_FORMAT "vsweep results 3"
 
 /* VS_RC_OK when format (a file's meta `format`) is VS_RESULTS_FORMAT or
  * NULL (none: the identity checks report it); else VS_RC_INPUT with err

@@ -1,6 +1,7 @@
-"""Results format 2 (pose R = Rz(yaw) Rx(pitch) Ry(roll)): the file says
-so, and a format-1 file, whose pitch and roll mean the other axes, is
-neither resumed nor merged."""
+"""Results format 3 (format 2: pose R = Rz(yaw) Rx(pitch) Ry(roll); 3:
+labels, pair rows, OpenDRIVE slope in pitch): the file says so, and a
+format-1 file, whose pitch and roll mean the other axes, or a format-2
+file, without labels and pair rows, is neither resumed nor merged."""
 import os
 import sqlite3
 import sys
@@ -30,15 +31,27 @@ class FormatTest(TempDirCase):
         super().setUp()
         self.sweep = self.write("sweep.yaml", SWEEP)
 
-    def make_v1(self, db):
+    def make_v1(self, db, version=1):
         with sqlite3.connect(db) as c:
-            c.execute("UPDATE meta SET value = 'vsweep results 1' "
-                      "WHERE key = 'format'")
+            c.execute("UPDATE meta SET value = 'vsweep results %d' "
+                      "WHERE key = 'format'" % version)
 
-    def test_written_format_is_2(self):
+    def test_written_format_is_3(self):
         db = self.shard(0)
         self.assertEqual(query(db, "SELECT value FROM meta WHERE key = "
-                               "'format'"), [("vsweep results 2",)])
+                               "'format'"), [("vsweep results 3",)])
+
+    def test_format_2_refused(self):
+        s0, s1 = self.shard(0), self.shard(1)
+        self.make_v1(s1, 2)
+        rc, _, err = run("run", SCN, "--sweep", self.sweep, "-o", s1,
+                         "--shard", "1/2", "--resume")
+        self.assertEqual(rc, 2, err)
+        self.assertIn(s1 + ": results format 2", err)
+        self.assertIn("labels and pair rows", err)
+        rc, _, err = run("merge", self.path("m.db"), s0, s1)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(s1 + ": results format 2", err)
 
     def test_resume_refuses_format_1(self):
         db = self.shard(0)
