@@ -608,6 +608,8 @@ static void order_rows(const vs_result *r, const vs_state_row **ord)
  * seek). Measured in docs/results.md, "Write speed". */
 static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 {
+	if (r->n_rows <= 0)
+		return VS_RC_OK; /* a failed variant: no rows */
 	if (r->n_rows > st->cap_ord) {
 		free(st->ord);
 		st->cap_ord = r->n_rows;
