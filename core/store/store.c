@@ -31,17 +31,24 @@
 #include "store/busy.h"
 #include "store/pairs.h"
 
-/* Rows per multi-row INSERT: 24 columns x 50 = 1200 parameters, well under
- * SQLite's limit; measured faster than single-row statements (one VDBE
- * program run per 50 rows). */
-#define ROWS_PER_INSERT 50
+/* Rows per multi-row INSERT, largest first: the per-statement work
+ * (step, reset, halt) is shared by that many rows. Writer instructions per
+ * actor-step on the benchmark's sweep (callgrind): 10 rows 14.1 k, 50
+ * 10.7 k, 200 9.9 k, 1000 9.5 k. 1000 rows are 24,000 parameters, under
+ * SQLite's default limit of 32,766; a build with a lower limit gets as
+ * many rows as fit (prepare_all). The remainder goes 50, then 1, at a
+ * time. */
+#define ROWS_BIG 1000
+#define ROWS_SMALL 50
 #define STATE_COLS 24
 #define STATE_REALS 17 /* x .. roll_r */
 
 struct vs_store {
 	sqlite3 *db;
 	char *path;
-	sqlite3_stmt *ins_many;   /* ROWS_PER_INSERT rows */
+	sqlite3_stmt *ins_big;    /* big rows */
+	int big;                  /* ROWS_BIG, or fewer if the limit says so */
+	sqlite3_stmt *ins_many;   /* ROWS_SMALL rows */
 	sqlite3_stmt *ins_one;    /* one row */
 	sqlite3_stmt *ins_actor;
 	sqlite3_stmt *ins_variant;
@@ -58,6 +65,8 @@ struct vs_store {
 	int fresh_fail;           /* made by a failed open: remove on close */
 	int sweep_changed;        /* resumed with another sweep (extend) */
 	sqlite3_stmt *each;       /* vs_store_next_variant's cursor */
+	const vs_state_row **ord; /* put_rows' order of a variant's rows */
+	int64_t cap_ord;
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -103,11 +112,20 @@ static char *state_insert_sql(int rows)
 
 static vs_rc prepare_all(vs_store *st, vs_error *err)
 {
-	char *many = state_insert_sql(ROWS_PER_INSERT);
+	int fit = sqlite3_limit(st->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) /
+	          STATE_COLS;
+	st->big = fit < ROWS_BIG ? fit : ROWS_BIG;
+	if (st->big < ROWS_SMALL)
+		st->big = ROWS_SMALL; /* SQLite's minimum limit is 999 */
+	char *big = state_insert_sql(st->big);
+	char *many = state_insert_sql(ROWS_SMALL);
 	char *one = state_insert_sql(1);
-	vs_rc rc = prepare(st, many, &st->ins_many, err);
+	vs_rc rc = prepare(st, big, &st->ins_big, err);
+	if (!rc)
+		rc = prepare(st, many, &st->ins_many, err);
 	if (!rc)
 		rc = prepare(st, one, &st->ins_one, err);
+	free(big);
 	free(many);
 	free(one);
 	if (!rc)
@@ -207,7 +225,8 @@ static vs_rc create_schema(vs_store *st, const vs_meta *meta, int n_meta,
                            vs_error *err)
 {
 	if (exec(st, "BEGIN", err) || exec(st, vs_schema_sql, err) ||
-	    exec(st, "PRAGMA user_version = 1", err) || prepare_all(st, err))
+	    exec(st, "PRAGMA user_version = 1", err) ||
+	    prepare_all(st, err))
 		return VS_RC_IO;
 	for (int i = 0; i < n_meta; i++)
 		if (vs_store_set_meta(st, &meta[i], err))
@@ -420,11 +439,15 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	               check_identity(st, meta, n_identity, def, err)))
 		goto fail;
 	/* WAL + synchronous=NORMAL: a crash (even kill -9) loses at most the
-	 * open transaction, never consistency; 64 MiB of page cache keeps the
-	 * b-tree's right edge hot. */
-	if (exec(st, "PRAGMA journal_mode = WAL", err) ||
+	 * open transaction, never consistency. A new file gets 16 KiB pages
+	 * (VS_STORE_PAGE_SIZE); the page cache holds one commit batch's
+	 * pages, no more: rows arrive at the b-trees' right edges, and a
+	 * bigger cache only costs allocation and page faults (measured in
+	 * docs/results.md, "Write speed"). */
+	if ((fresh && exec(st, "PRAGMA page_size = " VS_STORE_PAGE_SIZE, err)) ||
+	    exec(st, "PRAGMA journal_mode = WAL", err) ||
 	    exec(st, "PRAGMA synchronous = NORMAL", err) ||
-	    exec(st, "PRAGMA cache_size = -65536", err) ||
+	    exec(st, "PRAGMA cache_size = " VS_STORE_CACHE_KIB, err) ||
 	    exec(st, "PRAGMA temp_store = MEMORY", err) ||
 	    exec(st, "PRAGMA wal_autocheckpoint = 4096", err))
 		goto fail;
@@ -557,25 +580,80 @@ static void bind_state(sqlite3_stmt *s, int base, int64_t variant,
 	}
 }
 
+/* Compares two rows by (actor_id, step): state_key's order below the
+ * variant. */
+static int row_cmp(const void *a, const void *b)
+{
+	const vs_state_row *x = *(const vs_state_row *const *)a;
+	const vs_state_row *y = *(const vs_state_row *const *)b;
+	if (x->actor_id != y->actor_id)
+		return x->actor_id < y->actor_id ? -1 : 1;
+	if (x->step != y->step)
+		return x->step < y->step ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* The rows of r in (actor_id, step) order, into ord (n_rows pointers).
+ * The simulator's rows are step-major with the actors in one order at
+ * every step: then it is a transposition; anything else is sorted. */
+static void order_rows(const vs_result *r, const vs_state_row **ord)
+{
+	int64_t n = r->n_rows;
+	int64_t a = 0; /* actors per step: rows before the first step change */
+	while (a < n && r->rows[a].step == r->rows[0].step)
+		a++;
+	int regular = a > 0 && n % a == 0;
+	for (int64_t i = a; regular && i < n; i++)
+		regular = r->rows[i].actor_id == r->rows[i % a].actor_id &&
+		          r->rows[i].step == r->rows[i - i % a].step &&
+		          r->rows[i].step > r->rows[i - a].step;
+	for (int64_t k = 1; regular && k < a; k++)
+		regular = r->rows[k].actor_id > r->rows[k - 1].actor_id;
+	if (!regular) {
+		for (int64_t i = 0; i < n; i++)
+			ord[i] = &r->rows[i];
+		qsort(ord, (size_t)n, sizeof *ord, row_cmp);
+		return;
+	}
+	int64_t steps = n / a, i = 0;
+	for (int64_t k = 0; k < a; k++)
+		for (int64_t s = 0; s < steps; s++)
+			ord[i++] = &r->rows[s * a + k];
+}
+
+/* Writes r's state rows in (actor_id, step) order, so that rowid order
+ * is state_key's order: each index entry lands at the index's right edge
+ * (SQLite then skips the descent from the root), and an index scan reads
+ * the table sequentially (a rowid one past the last is a step, not a
+ * seek). Measured in docs/results.md, "Write speed". */
 static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 {
-	int64_t i = 0;
-	while (r->n_rows - i >= ROWS_PER_INSERT) {
-		for (int k = 0; k < ROWS_PER_INSERT; k++)
-			bind_state(st->ins_many, k * STATE_COLS,
-			           (int64_t)r->variant, &r->rows[i + k]);
-		int rc = sqlite3_step(st->ins_many);
-		sqlite3_reset(st->ins_many);
-		if (rc != SQLITE_DONE)
-			return db_fail(st, err, "writing state rows");
-		i += ROWS_PER_INSERT;
+	if (r->n_rows <= 0)
+		return VS_RC_OK; /* a failed variant: no rows */
+	if (r->n_rows > st->cap_ord) {
+		free(st->ord);
+		st->cap_ord = r->n_rows;
+		st->ord = vs_xcalloc((size_t)st->cap_ord, sizeof *st->ord);
 	}
-	for (; i < r->n_rows; i++) {
-		bind_state(st->ins_one, 0, (int64_t)r->variant, &r->rows[i]);
-		int rc = sqlite3_step(st->ins_one);
-		sqlite3_reset(st->ins_one);
-		if (rc != SQLITE_DONE)
-			return db_fail(st, err, "writing state rows");
+	const vs_state_row **ord = st->ord;
+	order_rows(r, ord);
+	int64_t i = 0;
+	const struct {
+		sqlite3_stmt *s;
+		int rows;
+	} by[3] = {{st->ins_big, st->big}, {st->ins_many, ROWS_SMALL},
+	           {st->ins_one, 1}};
+	for (int b = 0; b < 3; b++) {
+		while (r->n_rows - i >= by[b].rows) {
+			for (int k = 0; k < by[b].rows; k++)
+				bind_state(by[b].s, k * STATE_COLS,
+				           (int64_t)r->variant, ord[i + k]);
+			int rc = sqlite3_step(by[b].s);
+			sqlite3_reset(by[b].s);
+			if (rc != SQLITE_DONE)
+				return db_fail(st, err, "writing state rows");
+			i += by[b].rows;
+		}
 	}
 	return VS_RC_OK;
 }
@@ -808,6 +886,7 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 		return VS_RC_OK;
 	vs_rc rc = VS_RC_OK;
 	vs_store_rollback(st);
+	sqlite3_finalize(st->ins_big);
 	sqlite3_finalize(st->ins_many);
 	sqlite3_finalize(st->ins_one);
 	sqlite3_finalize(st->ins_actor);
@@ -836,6 +915,7 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	if (st->fresh_fail)
 		vs_remove_db_files(st->path);
 	vs_store_writer_unlock(st->path, st->lock_fd);
+	free(st->ord);
 	free(st->path);
 	free(st);
 	return rc;

@@ -2,6 +2,7 @@
 """The analyst's first queries on an overnight-sized results file.
 
   tools/bench/queries.py VSWEEP [BASE_VSWEEP] [--actor-steps N] [--dir D]
+                         [--query-base]
 
 Builds, for 2 and for 8 actors per variant, a results file of at least N
 actor-steps (default 10 M) with VSWEEP, runs every query of queries.sql on
@@ -10,7 +11,8 @@ scan of actor_state) and prints the write side: actor-steps per second and
 bytes per actor-step (this build with --record state,map,pairs, the
 pairs within 50 m; the base with state,map). With BASE_VSWEEP (a build of another layout, e.g.
 main's), the same files are written with it too, for the write-side
-comparison (its queries are not run: they may take hours)."""
+comparison (its queries are run only with --query-base: on a layout
+without a key they may take hours)."""
 import argparse
 import os
 import sqlite3
@@ -95,6 +97,8 @@ def main():
     ap.add_argument("base", nargs="?")
     ap.add_argument("--actor-steps", type=float, default=10e6)
     ap.add_argument("--dir", default="/tmp/vsweep-bench-queries")
+    ap.add_argument("--query-base", action="store_true",
+                    help="run the queries on BASE_VSWEEP's file too")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     for n_actors in (2, 8):
@@ -117,7 +121,7 @@ def main():
             print("  write (%s): %d actor-steps in %.1f s wall: %.3g "
                   "actor-steps/s, %.1f bytes/actor-step" %
                   (label, n, wall, n / wall, size / n))
-            if label == "this":
+            if label == "this" or a.query_base:
                 run_queries(db, n)
             os.remove(db)
 
