@@ -7,6 +7,7 @@
 #include "store/pairs.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,18 +16,24 @@
 #define PAIRS_PER_INSERT 64
 #define PAIR_COLS 7
 
-static char *insert_sql(int rows)
+char *vs_store_insert_sql(const char *table, int cols, int rows)
 {
-	const char *head = "INSERT INTO pair_row VALUES ";
-	const char *tuple = "(?,?,?,?,?,?,?)";
-	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
-	char *sql = vs_xcalloc(1, n);
-	strcpy(sql, head);
+	size_t tuple = 2 * (size_t)cols + 2; /* "(?,?)" and a comma */
+	size_t n = strlen(table) + 32 + (size_t)rows * tuple;
+	char *sql = vs_xcalloc(1, n), *p = sql;
+	p += sprintf(p, "INSERT INTO %s VALUES ", table);
 	for (int i = 0; i < rows; i++) {
 		if (i)
-			strcat(sql, ",");
-		strcat(sql, tuple);
+			*p++ = ',';
+		*p++ = '(';
+		for (int c = 0; c < cols; c++) {
+			if (c)
+				*p++ = ',';
+			*p++ = '?';
+		}
+		*p++ = ')';
 	}
+	*p = 0;
 	return sql;
 }
 
@@ -34,7 +41,7 @@ int vs_store_pairs_prepare(sqlite3 *db, sqlite3_stmt *p[2])
 {
 	int rows[2] = {PAIRS_PER_INSERT, 1};
 	for (int k = 0; k < 2; k++) {
-		char *sql = insert_sql(rows[k]);
+		char *sql = vs_store_insert_sql("pair_row", PAIR_COLS, rows[k]);
 		int rc = sqlite3_prepare_v3(db, sql, -1,
 		                            SQLITE_PREPARE_PERSISTENT, &p[k],
 		                            NULL);

@@ -8,6 +8,11 @@
 
 #include "sim/result.h"
 
+/* "INSERT INTO table VALUES (?,..),.." with rows tuples of cols
+ * parameters: one statement that writes several rows costs SQLite one
+ * VDBE program run instead of one per row. Caller frees. */
+char *vs_store_insert_sql(const char *table, int cols, int rows);
+
 /* The pair inserts, into p[0] (PAIRS_PER_INSERT rows) and p[1] (one
  * row), prepared persistent; SQLITE_OK or SQLite's code. */
 int vs_store_pairs_prepare(sqlite3 *db, sqlite3_stmt *p[2]);

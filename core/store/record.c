@@ -96,6 +96,8 @@ int vs_store_def_meta(const vs_store_def *d, char created[32],
 	gmtime_r(&t, &tm);
 	strftime(created, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	entry e[VS_STORE_META_MAX];
+	/* gcc -O2 cannot see that entries() fills every row read below */
+	memset(e, 0, sizeof e);
 	int n = entries(d, created, e);
 	*n_identity = 0;
 	for (int i = 0; i < n; i++) {
@@ -110,6 +112,7 @@ const char *vs_store_sweep_key(int i)
 {
 	vs_store_def d = vs_store_default_def();
 	entry e[VS_STORE_META_MAX];
+	memset(e, 0, sizeof e);
 	int n = entries(&d, "", e);
 	for (int k = 0; k < n; k++)
 		if (e[k].role == SWEEP && i-- == 0)

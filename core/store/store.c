@@ -95,21 +95,6 @@ static vs_rc prepare(vs_store *st, const char *sql, sqlite3_stmt **out,
 	return VS_RC_OK;
 }
 
-static char *state_insert_sql(int rows)
-{
-	const char *head = "INSERT INTO state VALUES ";
-	const char *tuple = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-	size_t n = strlen(head) + (size_t)rows * (strlen(tuple) + 1) + 1;
-	char *sql = vs_xcalloc(1, n);
-	strcpy(sql, head);
-	for (int i = 0; i < rows; i++) {
-		if (i)
-			strcat(sql, ",");
-		strcat(sql, tuple);
-	}
-	return sql;
-}
-
 static vs_rc prepare_all(vs_store *st, vs_error *err)
 {
 	int fit = sqlite3_limit(st->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) /
@@ -117,9 +102,9 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 	st->big = fit < ROWS_BIG ? fit : ROWS_BIG;
 	if (st->big < ROWS_SMALL)
 		st->big = ROWS_SMALL; /* SQLite's minimum limit is 999 */
-	char *big = state_insert_sql(st->big);
-	char *many = state_insert_sql(ROWS_SMALL);
-	char *one = state_insert_sql(1);
+	char *big = vs_store_insert_sql("state", STATE_COLS, st->big);
+	char *many = vs_store_insert_sql("state", STATE_COLS, ROWS_SMALL);
+	char *one = vs_store_insert_sql("state", STATE_COLS, 1);
 	vs_rc rc = prepare(st, big, &st->ins_big, err);
 	if (!rc)
 		rc = prepare(st, many, &st->ins_many, err);

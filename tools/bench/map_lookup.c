@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_common.h"
 #include "map/map.h"
 
 #define PI 3.14159265358979323846
@@ -33,28 +34,6 @@
 #define N_POINTS (1 << 18)
 #define HW 0.95      /* m: the car's half width */
 #define HL 2.4       /* m: its half length */
-
-/* CPU time of this thread: the machines these run on are shared, and
- * time spent descheduled is not the lookup's. Wall time beside it. */
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double wall_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double urand(unsigned long long *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return (double)(*s >> 11) / 9007199254740992.0;
-}
 
 /* A map of n_lanes lanes laid out on a square of tiles. */
 static vs_map *make_map(int n_lanes, double *side)
@@ -117,7 +96,7 @@ static void time_lookups(const vs_map *m, const double *points,
                          double *cpu, double *wall)
 {
 	vs_map_location loc;
-	double sum = 0, t0 = now(), w0 = wall_now();
+	double sum = 0, t0 = cpu_now(), w0 = wall_now();
 	for (long i = 0; i < n; i++) {
 		const double *p = points + 4 * (i & (N_POINTS - 1));
 		double h = foot ? car[i & (N_POINTS - 1)] : p[3];
@@ -126,34 +105,9 @@ static void time_lookups(const vs_map *m, const double *points,
 		                        foot ? &fp : NULL, &loc);
 		sum += loc.position + loc.lane + loc.is_on_lane;
 	}
-	*cpu = 1e9 * (now() - t0) / (double)n;
+	*cpu = 1e9 * (cpu_now() - t0) / (double)n;
 	*wall = 1e9 * (wall_now() - w0) / (double)n;
 	*check += sum;
-}
-
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void print_load(const char *when)
-{
-	char buf[128] = "?";
-	FILE *f = fopen("/proc/loadavg", "r");
-	if (f) {
-		if (!fgets(buf, sizeof buf, f))
-			buf[0] = 0;
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	printf("load average %s: %s\n", when, buf);
 }
 
 /* Points near lanes of m (near), with the heading of a car there (car:
@@ -200,9 +154,9 @@ int main(int argc, char **argv)
 	double *t[SIZES][KINDS], med[SIZES][KINDS], check = 0;
 	print_load("before");
 	for (int k = 0; k < SIZES; k++) {
-		double side, t0 = now();
+		double side, t0 = cpu_now();
 		maps[k] = make_map(sizes[k], &side);
-		build[k] = now() - t0;
+		build[k] = cpu_now() - t0;
 		near[k] = malloc((size_t)N_POINTS * 4 * sizeof *near[k]);
 		any[k] = malloc((size_t)N_POINTS * 4 * sizeof *any[k]);
 		car[k] = malloc((size_t)N_POINTS * sizeof *car[k]);

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "map/map.h"
 
 #define PI 3.14159265358979323846
@@ -40,26 +41,6 @@
 #define HL 2.4           /* m: its half length */
 #define CARS 64          /* cars in the traffic timing */
 #define ADVANCE 0.3      /* m a step along the lane */
-
-static double cpu_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double wall_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double urand(unsigned long long *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return (double)(*s >> 11) / 9007199254740992.0;
-}
 
 #define LANE(id, a, b) \
 	"<lane id=\"" id "\" type=\"driving\"><width sOffset=\"0\" a=\"" a \
@@ -155,31 +136,6 @@ static void time_lookups(const vs_map *m, const double *points,
 	*cpu = 1e9 * (cpu_now() - t0) / (double)n;
 	*wall = 1e9 * (wall_now() - w0) / (double)n;
 	*check += sum;
-}
-
-static int dbl_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void print_load(const char *when)
-{
-	char buf[128] = "?";
-	FILE *f = fopen("/proc/loadavg", "r");
-	if (f) {
-		if (!fgets(buf, sizeof buf, f))
-			buf[0] = 0;
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	printf("load average %s: %s\n", when, buf);
 }
 
 /* Points near lanes, and the heading of a car there: its lane's travel
