@@ -10,7 +10,12 @@
  * and the loaded plugins at the parent's addresses. The worker writes a
  * variant index down a socket; the child builds that variant itself (the
  * same pure function of (sweep, i) the parent used), simulates it and
- * writes the result back: a header, the arrays, a trailer. The child
+ * writes the result back: a header, the arrays, a trailer. A long
+ * variant's rows come ahead of it in chunks (the runner's vs_row_sink,
+ * re-created in the child over the socket): the parent hands each to its
+ * own sink, which waits for the writer, and reads no further meanwhile,
+ * so the child blocks on the full socket: memory stays bounded on both
+ * sides whatever the variant's length. The child
  * lives for many variants, so a fork's cost (page tables, copy-on-write
  * faults) is paid once per worker, not once per variant. The writer, the
  * store and SQLite stay in the parent: a child never touches them.
@@ -21,7 +26,8 @@
  *   fork; actor names, which live in the child's variant, are replaced
  *   by the parent's own variant's, actor by actor (same order).
  * - A result is used only when it came whole (magic header and trailer);
- *   anything else is a crash, described from a page the child shares with
+ *   anything else is a crash (and the chunks of it handed on are void:
+ *   vs_result.rows_void, the writer drops them), described from a page the child shares with
  *   its parent: its crash handlers and its atexit hook name the plugin
  *   whose code is on the stack (backtrace + dladdr against the variant's
  *   plugin files), the actor using it, and the step, from the rows
@@ -76,7 +82,8 @@
 #include "input/sweep.h"
 #include "plugin/registry.h"
 
-#define MAGIC 0x76737770u /* "vswp" */
+#define MAGIC 0x76737770u /* "vswp": a result */
+#define CHUNK_MAGIC 0x76736368u /* "vsch": a chunk of a result's rows */
 
 /* Lines of a variant's output kept in its log (level VS_LOG_OUTPUT). */
 #define OUTPUT_ROWS_KEPT 100
@@ -101,6 +108,14 @@ typedef struct head {
 	char error[1024];
 } head;
 
+/* What precedes a chunk's arrays on the socket (the runner's vs_row_sink
+ * streams a long variant's rows; contain.c passes them through). */
+typedef struct chunk_head {
+	uint32_t magic;
+	int32_t n_signal_names;  /* each sent as a uint32 length and bytes */
+	int64_t n_rows, n_signals, n_pairs;
+} chunk_head;
+
 /* The page the child writes its last words to. */
 typedef struct last_words {
 	int set;
@@ -112,6 +127,7 @@ typedef struct last_words {
 static const vs_scenario *c_variant;
 static const vs_result *c_res;
 static int c_every;
+static int64_t c_last_step = -1; /* of the last row sent in a chunk */
 static last_words *c_words;
 static int c_exiting; /* our own exit: the atexit hook stays quiet */
 
@@ -169,8 +185,10 @@ static void describe(void)
 			actor = actor_of(di.dli_fname, &plugin, &others);
 	}
 	char step[64] = "";
-	if (c_res->n_rows > 0) {
-		long long last = (long long)c_res->rows[c_res->n_rows - 1].step;
+	if (c_res->n_rows > 0 || c_last_step >= 0) {
+		long long last = c_res->n_rows > 0
+		                         ? (long long)c_res->rows[c_res->n_rows - 1].step
+		                         : (long long)c_last_step;
 		if (c_every == 1)
 			snprintf(step, sizeof step, ", step %lld", last + 1);
 		else
@@ -228,6 +246,44 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* The names of r's signals, after its arrays. */
+static void send_names(int fd, const vs_result *r)
+{
+	for (int i = 0; i < r->n_signal_names; i++) {
+		uint32_t len = (uint32_t)strlen(r->signal_names[i]);
+		if (write_all(fd, &len, sizeof len) ||
+		    write_all(fd, r->signal_names[i], len))
+			_exit(3);
+	}
+}
+
+/* The child's vs_row_sink.flush (ctx: the result socket): the rows held,
+ * as a chunk, ahead of the result. Blocks while the socket is full: the
+ * parent reads no further until the writer took its previous chunk. */
+static int send_chunk(void *ctx, vs_result *r)
+{
+	int fd = *(const int *)ctx;
+	if (r->n_rows > 0)
+		c_last_step = r->rows[r->n_rows - 1].step;
+	chunk_head h;
+	memset(&h, 0, sizeof h);
+	h.magic = CHUNK_MAGIC;
+	h.n_signal_names = r->n_signal_names;
+	h.n_rows = r->n_rows;
+	h.n_signals = r->n_signals;
+	h.n_pairs = r->n_pairs;
+	if (write_all(fd, &h, sizeof h) ||
+	    write_all(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows) ||
+	    write_all(fd, r->signals, sizeof *r->signals * (size_t)r->n_signals) ||
+	    write_all(fd, r->pairs, sizeof *r->pairs * (size_t)r->n_pairs))
+		_exit(3);
+	send_names(fd, r);
+	r->n_rows = 0; /* the arrays are kept for the next chunk */
+	r->n_signals = 0;
+	r->n_pairs = 0;
+	return 0;
+}
+
 static void send_result(int fd, const vs_result *r, int sim_rc)
 {
 	head h;
@@ -257,12 +313,7 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	    write_all(fd, r->logs, sizeof *r->logs * (size_t)h.n_logs_kept) ||
 	    write_all(fd, r->pairs, sizeof *r->pairs * (size_t)r->n_pairs))
 		_exit(3);
-	for (int i = 0; i < r->n_signal_names; i++) {
-		uint32_t len = (uint32_t)strlen(r->signal_names[i]);
-		if (write_all(fd, &len, sizeof len) ||
-		    write_all(fd, r->signal_names[i], len))
-			_exit(3);
-	}
+	send_names(fd, r);
 	if (write_all(fd, &end, sizeof end))
 		_exit(3);
 }
@@ -356,6 +407,13 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 	sa.sa_flags = SA_RESTART | SA_ONSTACK;
 	sigaction(SIGUSR1, &sa, NULL);
 	atexit(on_exit_called);
+	/* The parent's sink, if any, becomes the socket. */
+	vs_sim_opts cso = *so;
+	vs_row_sink sink;
+	if (so->sink) {
+		sink = (vs_row_sink){send_chunk, &out, so->sink->chunk_bytes};
+		cso.sink = &sink;
+	}
 	uint64_t i;
 	while (read_exact(NULL, in, &i, sizeof i, NULL, 0) == 0) {
 		vs_result res;
@@ -364,10 +422,11 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 		vs_error err = {{0}};
 		vs_scenario *v = vs_sweep_variant(sw, seed, i, NULL, &err);
 		int rc = 0;
+		c_last_step = -1;
 		if (v) {
 			c_variant = v;
 			c_res = &res;
-			rc = vs_sim_run(v, so, &res);
+			rc = vs_sim_run(v, &cso, &res);
 		} else {
 			res.status = VS_VARIANT_FAILED;
 			snprintf(res.error, sizeof res.error, "%s", err.msg);
@@ -618,13 +677,91 @@ static int start_child(vs_contain *c, const vs_sim_opts *so)
 	return 0;
 }
 
-/* Reads the result of the variant just asked for into res. Returns 0
- * (whole), or read_exact's 1 to 4. */
-static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
+/* Reads n signal names into a new array (*names, owned); 0, or
+ * read_exact's 1 to 4. */
+static int receive_names(vs_contain *c, const vs_sim_opts *so,
+                         double deadline, int n, char ***names, int *got)
+{
+	*names = vs_xcalloc((size_t)n + 1, sizeof **names);
+	*got = 0;
+	for (int k = 0; k < n; k++) {
+		uint32_t len;
+		int why = read_exact(c, c->from, &len, sizeof len, so, deadline);
+		if (why)
+			return why;
+		if (len > 4096)
+			return 3;
+		(*names)[k] = vs_xcalloc(1, (size_t)len + 1);
+		*got = k + 1; /* owned from here: freed if cut */
+		if ((why = read_exact(c, c->from, (*names)[k], len, so,
+		                      deadline)))
+			return why;
+	}
+	return 0;
+}
+
+/* Reads a chunk of the variant's rows (its magic read already) and hands
+ * it to so->sink; the time that takes moves *deadline on. 0, or
+ * read_exact's 1 to 4 (1 also when the sink says stop). */
+static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
+                         double *deadline, const vs_result *res)
+{
+	chunk_head h;
+	int why = read_exact(c, c->from, (char *)&h + sizeof h.magic,
+	                     sizeof h - sizeof h.magic, so, *deadline);
+	if (why)
+		return why;
+	if (!so->sink || h.n_rows < 0 || h.n_signals < 0 || h.n_pairs < 0 ||
+	    h.n_signal_names < 0)
+		return 3;
+	vs_result part;
+	memset(&part, 0, sizeof part);
+	part.variant = res->variant;
+	part.rows = vs_xcalloc((size_t)h.n_rows + 1, sizeof *part.rows);
+	part.signals = vs_xcalloc((size_t)h.n_signals + 1,
+	                          sizeof *part.signals);
+	part.pairs = vs_xcalloc((size_t)h.n_pairs + 1, sizeof *part.pairs);
+	if (!(why = read_exact(c, c->from, part.rows, sizeof *part.rows *
+	                       (size_t)h.n_rows, so, *deadline)) &&
+	    !(why = read_exact(c, c->from, part.signals, sizeof *part.signals *
+	                       (size_t)h.n_signals, so, *deadline)) &&
+	    !(why = read_exact(c, c->from, part.pairs, sizeof *part.pairs *
+	                       (size_t)h.n_pairs, so, *deadline)))
+		why = receive_names(c, so, *deadline, h.n_signal_names,
+		                    &part.signal_names, &part.n_signal_names);
+	if (!why) {
+		part.n_rows = part.cap_rows = h.n_rows;
+		part.n_signals = part.cap_signals = h.n_signals;
+		part.n_pairs = part.cap_pairs = h.n_pairs;
+		double t0 = vs_now();
+		if (so->sink->flush(so->sink->ctx, &part))
+			why = 1;
+		if (*deadline > 0)
+			*deadline += vs_now() - t0; /* the writer's time */
+	}
+	vs_result_finish(&part);
+	return why;
+}
+
+/* Reads the result of the variant just asked for into res, handing the
+ * chunks that come first to so->sink. Returns 0 (whole), or read_exact's
+ * 1 to 4. */
+static int receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
                    vs_result *res, int *sim_rc)
 {
 	head h;
-	int why = read_exact(c, c->from, &h, sizeof h, so, deadline);
+	int why;
+	for (;;) {
+		if ((why = read_exact(c, c->from, &h.magic, sizeof h.magic, so,
+		                      *deadline)))
+			return why;
+		if (h.magic != CHUNK_MAGIC)
+			break;
+		if ((why = receive_chunk(c, so, deadline, res)))
+			return why;
+	}
+	why = read_exact(c, c->from, (char *)&h + sizeof h.magic,
+	                 sizeof h - sizeof h.magic, so, *deadline);
 	if (why)
 		return why;
 	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
@@ -645,34 +782,23 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->logs = vs_xcalloc((size_t)h.n_logs_kept + 1, sizeof *res->logs);
 	res->pairs = vs_xcalloc((size_t)h.n_pairs + 1, sizeof *res->pairs);
 	if ((why = read_exact(c, c->from, res->actors, sizeof *res->actors *
-	                      (size_t)h.n_actors, so, deadline)) ||
+	                      (size_t)h.n_actors, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->wheels, sizeof *res->wheels *
-	                      (size_t)h.n_wheels, so, deadline)) ||
+	                      (size_t)h.n_wheels, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->rows, sizeof *res->rows *
-	                      (size_t)h.n_rows, so, deadline)) ||
+	                      (size_t)h.n_rows, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->events, sizeof *res->events *
-	                      (size_t)h.n_events, so, deadline)) ||
+	                      (size_t)h.n_events, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->signals, sizeof *res->signals *
-	                      (size_t)h.n_signals, so, deadline)) ||
+	                      (size_t)h.n_signals, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->logs, sizeof *res->logs *
-	                      (size_t)h.n_logs_kept, so, deadline)) ||
+	                      (size_t)h.n_logs_kept, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->pairs, sizeof *res->pairs *
-	                      (size_t)h.n_pairs, so, deadline)))
+	                      (size_t)h.n_pairs, so, *deadline)))
 		return why;
-	res->signal_names = vs_xcalloc((size_t)h.n_signal_names + 1,
-	                               sizeof *res->signal_names);
-	for (int k = 0; k < h.n_signal_names; k++) {
-		uint32_t len;
-		if ((why = read_exact(c, c->from, &len, sizeof len, so, deadline)))
-			return why;
-		if (len > 4096)
-			return 3;
-		res->signal_names[k] = vs_xcalloc(1, (size_t)len + 1);
-		res->n_signal_names = k + 1; /* owned from here: freed if cut */
-		if ((why = read_exact(c, c->from, res->signal_names[k], len, so,
-		                      deadline)))
-			return why;
-	}
+	if ((why = receive_names(c, so, *deadline, h.n_signal_names,
+	                         &res->signal_names, &res->n_signal_names)))
+		return why;
 	res->n_actors = h.n_actors;
 	res->n_wheels = h.n_wheels;
 	res->n_rows = res->cap_rows = h.n_rows;
@@ -681,7 +807,7 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double deadline,
 	res->n_pairs = res->cap_pairs = h.n_pairs;
 	res->n_logs = h.n_logs;
 	uint32_t end = 0;
-	why = read_exact(c, c->from, &end, sizeof end, so, deadline);
+	why = read_exact(c, c->from, &end, sizeof end, so, *deadline);
 	if (why)
 		return why;
 	return end == MAGIC ? 0 : 3;
@@ -727,7 +853,7 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	}
 	double deadline = so->timeout > 0 ? vs_now() + so->timeout + 1.0 : 0;
 	int sim_rc = 0;
-	int why = receive(c, so, deadline, res, &sim_rc);
+	int why = receive(c, so, &deadline, res, &sim_rc);
 	res->owner = (void *)variant;
 	long peak = 0;
 	if (why == 0 && c->limit_kb) {
@@ -749,6 +875,8 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	/* A dead child's output ends now; a live one's is cut here. */
 	drain_output(c);
 	clear_partial(res);
+	/* Chunks it handed on are not to be stored either. */
+	res->rows_void = 1;
 	int st = end_child(c);
 	if (why == 1) {
 		take_output(c, res); /* forgotten with res */

@@ -17,13 +17,26 @@
  * Invariants:
  * - The slot window: results are numbered j = 0, 1, ... in the order the
  *   source yields their indices; j is taken only while j < written +
- *   window, so at most `window` results wait (size_window bounds their
- *   memory), and result j lives in slots[j % window] until stored.
+ *   window, so at most WINDOW_PER_JOB x jobs + 2 results wait, and result j
+ *   lives in slots[j % window] until stored.
+ * - Bounded memory whatever a variant's length: a worker's rows go to its
+ *   slot in chunks of CHUNK_BYTES as they are made (vs_row_sink, the
+ *   feed below). The chunks waiting for the writer, all slots together,
+ *   hold at most QUEUE_BYTES_PER_JOB x jobs (queued), plus one per
+ *   worker: a worker whose slot already has a chunk waiting waits while
+ *   that budget is spent. The writer stores the chunks of variant j only
+ *   when j is next (written), so workers on later variants fill the
+ *   budget and wait, the one whose variant is stored never does. A
+ *   variant that never fills a chunk (most) is handed over whole, as
+ *   before; the rest of a streamed one is less than a chunk.
  * - The writer stores strictly in j order (written is the next j), so
  *   the file's rows, rowids included, are the same for any -j.
  * - Commit policy: whole variants only, a commit every COMMIT_ROWS state
  *   rows or COMMIT_SECONDS, and at the end; a kill loses at most the
- *   open transaction, which a resume simulates again.
+ *   open transaction, which a resume simulates again. A streamed
+ *   variant's chunks are stored in a savepoint of that transaction
+ *   (vs_store_variant_begin): committed only with its variant row, and
+ *   dropped when it crashed (contain.c: its rows are void) or stopped.
  * - A stop (vs_run_stop from a signal, or R->stop when the writer fails)
  *   ends the taking of new numbers; results already taken are stored
  *   unless the writer failed; the file stays consistent. */
@@ -51,12 +64,33 @@ volatile sig_atomic_t vs_run_stop;
 #define COMMIT_ROWS 50000
 #define COMMIT_SECONDS 1.0
 
+/* Bytes of state and signal rows a worker holds before it hands them on
+ * (about 5 700 state rows): large enough that a hand-off costs nothing
+ * next to storing it, small enough that a slot's rest of a variant is
+ * little memory. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+/* Bytes of chunks waiting for the writer, per worker: how far workers on
+ * later variants may run ahead of the one being stored. */
+#define QUEUE_BYTES_PER_JOB ((size_t)32 << 20)
+/* Results in flight per worker: enough that a slow variant does not stall
+ * the others. */
+#define WINDOW_PER_JOB 4
+
 enum slot_state { SLOT_EMPTY, SLOT_READY, SLOT_ABORTED };
+
+/* A chunk of a variant's rows, handed on while it runs: rows, signals
+ * and (a copy of) signal_names. */
+typedef struct chunk {
+	struct chunk *next;
+	vs_result part;
+	size_t bytes;         /* of its arrays */
+} chunk;
 
 typedef struct slot {
 	enum slot_state state;
 	vs_result res;
 	vs_scenario *variant; /* owns the strings res points into */
+	chunk *first, *last;  /* its chunks not yet stored, stored before res */
 } slot;
 
 /* The default index source: the shard's sequence k + j·n from j = first. */
@@ -98,6 +132,8 @@ typedef struct runner {
 	vs_error io_err;
 	vs_run_summary *sum;
 	vs_journal *journal;  /* crashes not yet stored (journal.c) */
+	size_t queued;        /* bytes of chunks not yet freed (under mu) */
+	size_t queue_max;     /* the budget for queued */
 } runner;
 
 static int stopping(runner *R)
@@ -105,9 +141,90 @@ static int stopping(runner *R)
 	return atomic_load(&R->stop) || vs_run_stop;
 }
 
+/* Waits on cv for at most 100 ms, so that a waiter notices a signal's
+ * vs_run_stop (which no one broadcasts). */
+static void wait_tick(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += 100000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(cv, mu, &ts);
+}
+
+/* A worker's hand-off of its variant's rows while it runs (the context
+ * of its vs_row_sink). */
+typedef struct feed {
+	runner *R;
+	uint64_t j;         /* the number of the variant simulated */
+	double waited;      /* s waited for the writer in this variant */
+	vs_row_sink sink;
+} feed;
+
+/* vs_row_sink.flush: moves r's rows into a chunk at the end of variant
+ * j's slot, once the budget has room (or the slot has no chunk: the one
+ * being stored always goes on); -1 when the run stops meanwhile. */
+static int feed_flush(void *ctx, vs_result *r)
+{
+	feed *f = ctx;
+	runner *R = f->R;
+	double t0 = vs_now();
+	chunk *k = vs_xcalloc(1, sizeof *k);
+	k->part.variant = r->variant;
+	k->part.rows = r->rows;
+	k->part.n_rows = k->part.cap_rows = r->n_rows;
+	k->part.signals = r->signals;
+	k->part.n_signals = k->part.cap_signals = r->n_signals;
+	k->part.pairs = r->pairs;
+	k->part.n_pairs = k->part.cap_pairs = r->n_pairs;
+	k->bytes = (size_t)r->n_rows * sizeof *r->rows +
+	           (size_t)r->n_signals * sizeof *r->signals +
+	           (size_t)r->n_pairs * sizeof *r->pairs;
+	if (r->n_signals > 0) {
+		/* A copy: r's names may go (a crash) before the chunk is
+		 * stored. */
+		k->part.signal_names = vs_xcalloc((size_t)r->n_signal_names + 1,
+		                                  sizeof *k->part.signal_names);
+		for (int n = 0; n < r->n_signal_names; n++)
+			k->part.signal_names[n] = vs_strdup(r->signal_names[n]);
+		k->part.n_signal_names = r->n_signal_names;
+	}
+	r->rows = NULL;
+	r->signals = NULL;
+	r->pairs = NULL;
+	r->n_rows = r->cap_rows = 0;
+	r->n_signals = r->cap_signals = 0;
+	r->n_pairs = r->cap_pairs = 0;
+	slot *s = &R->slots[f->j % R->window];
+	pthread_mutex_lock(&R->mu);
+	while (s->first && R->queued + k->bytes > R->queue_max &&
+	       !stopping(R))
+		wait_tick(&R->space, &R->mu);
+	int go = !stopping(R);
+	if (go) {
+		if (s->last)
+			s->last->next = k;
+		else
+			s->first = k;
+		s->last = k;
+		R->queued += k->bytes;
+		pthread_cond_broadcast(&R->ready);
+	}
+	pthread_mutex_unlock(&R->mu);
+	if (!go) {
+		vs_result_finish(&k->part);
+		free(k);
+	}
+	f->waited += vs_now() - t0;
+	return go ? 0 : -1;
+}
+
 /* Builds and simulates variant i into s; in c's child process when c is
  * not NULL. */
-static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
+static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
 {
 	const vs_run_opts *o = R->opts;
 	double t0 = vs_now();
@@ -135,18 +252,34 @@ static void simulate(runner *R, vs_contain *c, uint64_t i, slot *s)
 	}
 	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
 	                  o->no_wheels, o->no_map, o->signals, o->plugin_log,
-	                  o->no_state, o->pairs, o->pair_range};
+	                  o->no_state, o->pairs, o->pair_range, &f->sink};
 	int rc = c ? vs_contain_run(c, s->variant, &so, res)
 	           : vs_sim_run(s->variant, &so, res);
-	res->wall_seconds = vs_now() - t0;
+	/* Its own time, not the writer's it waited for. */
+	res->wall_seconds = vs_now() - t0 - f->waited;
 	if (rc == 0 && res->status != VS_VARIANT_DONE &&
 	    strncmp(res->error, "crashed:", 8) == 0)
 		vs_journal_add(R->journal, i, res->error);
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
 }
 
-static void release(slot *s)
+/* Frees a chunk taken from a slot; under mu. */
+static void chunk_free(runner *R, chunk *k)
 {
+	R->queued -= k->bytes;
+	vs_result_finish(&k->part);
+	free(k);
+}
+
+/* Empties a slot; under mu (or with no worker left). */
+static void release(runner *R, slot *s)
+{
+	while (s->first) {
+		chunk *k = s->first;
+		s->first = k->next;
+		chunk_free(R, k);
+	}
+	s->last = NULL;
 	vs_result_finish(&s->res);
 	vs_scenario_destroy(s->variant);
 	s->variant = NULL;
@@ -184,7 +317,8 @@ static int take(runner *R, uint64_t *j, uint64_t *i)
 
 /* MB a worker's child may grow by (vs_run_opts.variant_memory); 0: none.
  * The default, half the machine shared by the workers, leaves the other
- * half to vsweep's own results in flight (size_window's share). */
+ * half to vsweep itself (SQLite's cache, results in flight: a few chunks
+ * per slot). */
 static long variant_memory_mb(const vs_run_opts *o)
 {
 	if (o->variant_memory != 0)
@@ -202,12 +336,20 @@ static void *worker(void *arg)
 	                ? vs_contain_create(R->sw, R->seed,
 	                                    variant_memory_mb(R->opts))
 	                : NULL;
+	feed f = {R, 0, 0, {feed_flush, NULL, CHUNK_BYTES}};
+	f.sink.ctx = &f;
 	while (take(R, &j, &i)) {
 		slot local = {0};
-		simulate(R, c, i, &local);
+		f.j = j;
+		f.waited = 0;
+		simulate(R, c, &f, i, &local);
 
 		pthread_mutex_lock(&R->mu);
-		R->slots[j % R->window] = local;
+		/* Not the chunks: the writer may be storing them. */
+		slot *s = &R->slots[j % R->window];
+		s->res = local.res;
+		s->variant = local.variant;
+		s->state = local.state;
 		pthread_cond_broadcast(&R->ready);
 		pthread_mutex_unlock(&R->mu);
 	}
@@ -251,83 +393,167 @@ static void progress(runner *R, double t0, int final)
 	fflush(stderr);
 }
 
-/* Takes the next result in order; NULL when none will come. */
-static slot *next_ready(runner *R)
+/* What the writer finds at the number it stores next. */
+typedef enum next_kind {
+	NEXT_NONE,    /* none will come */
+	NEXT_CHUNK,   /* a chunk of its rows; more will come */
+	NEXT_RESULT,  /* the rest of it: done or failed */
+	NEXT_ABORTED  /* stopped: not to be stored */
+} next_kind;
+
+/* Waits for the next thing to store, in order, in *out. */
+static next_kind next_ready(runner *R, slot **out)
 {
 	slot *s = &R->slots[R->written % R->window];
+	next_kind k = NEXT_NONE;
 	pthread_mutex_lock(&R->mu);
 	for (;;) {
-		if (s->state != SLOT_EMPTY)
+		/* Chunks first: the result comes after its last chunk. */
+		if (s->first) {
+			k = NEXT_CHUNK;
 			break;
+		}
+		if (s->state != SLOT_EMPTY) {
+			k = s->state == SLOT_READY ? NEXT_RESULT : NEXT_ABORTED;
+			break;
+		}
 		/* Nobody took this number and nobody will. */
 		if ((stopping(R) || R->exhausted) && R->next <= R->written)
 			break;
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100000000; /* wake to notice signals */
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		pthread_cond_timedwait(&R->ready, &R->mu, &ts);
+		wait_tick(&R->ready, &R->mu);
 	}
 	pthread_mutex_unlock(&R->mu);
-	return s->state == SLOT_READY ? s : NULL;
+	*out = s;
+	return k;
+}
+
+/* The writer's state between two things stored. */
+typedef struct wstate {
+	int in_tx;
+	double tx_start;      /* s (vs_now) the transaction began */
+	int64_t tx_rows;      /* state rows in it */
+	int streaming;        /* the next variant is begun (chunks stored) */
+	int64_t streamed;     /* its rows stored so far */
+} wstate;
+
+/* Stores the first chunk in s, the next variant's; 0, or -1 with
+ * R->io_err. */
+static int store_chunk(runner *R, vs_store *st, wstate *w, slot *s)
+{
+	/* Taken off the list first: the worker may append meanwhile. */
+	pthread_mutex_lock(&R->mu);
+	chunk *k = s->first;
+	s->first = k->next;
+	if (!s->first)
+		s->last = NULL;
+	pthread_mutex_unlock(&R->mu);
+	int rc = 0;
+	if (!w->streaming &&
+	    vs_store_variant_begin(st, k->part.variant, &R->io_err))
+		rc = -1;
+	else
+		w->streaming = 1;
+	if (!rc && vs_store_variant_rows(st, &k->part, &R->io_err))
+		rc = -1;
+	if (!rc) {
+		w->tx_rows += k->part.n_rows;
+		w->streamed += k->part.n_rows;
+		R->sum->actor_steps += k->part.n_rows * R->opts->record_every;
+	}
+	pthread_mutex_lock(&R->mu);
+	chunk_free(R, k);
+	pthread_cond_broadcast(&R->space);
+	pthread_mutex_unlock(&R->mu);
+	return rc;
+}
+
+/* Drops the rows stored of a variant that will not be stored as such. */
+static void cancel_stream(runner *R, vs_store *st, wstate *w)
+{
+	if (!w->streaming)
+		return;
+	vs_store_variant_cancel(st);
+	w->tx_rows -= w->streamed;
+	R->sum->actor_steps -= w->streamed * R->opts->record_every;
+	w->streaming = 0;
+	w->streamed = 0;
+}
+
+/* Stores the result in s (the whole variant, or the end of a streamed
+ * one); 0, or -1 with R->io_err. */
+static int store_result(runner *R, vs_store *st, wstate *w, slot *s)
+{
+	vs_run_summary *sum = R->sum;
+	if (s->res.rows_void)
+		cancel_stream(R, st, w); /* a crash: stored without rows */
+	/* set here, where the sweep is: no child process or result copy has
+	 * to carry it */
+	s->res.label = vs_sweep_label(R->sw, s->res.variant);
+	if (vs_store_put(st, &s->res, &R->io_err))
+		return -1;
+	w->streaming = 0;
+	w->streamed = 0;
+	w->tx_rows += s->res.n_rows;
+	sum->actor_steps += s->res.n_rows * R->opts->record_every;
+	if (s->res.status == VS_VARIANT_DONE)
+		sum->done++;
+	else
+		sum->failed++;
+	if (s->res.status != VS_VARIANT_DONE &&
+	    strncmp(s->res.error, "crashed:", 8) == 0)
+		sum->crashed++;
+	pthread_mutex_lock(&R->mu);
+	release(R, s);
+	R->written++;
+	pthread_cond_broadcast(&R->space);
+	pthread_mutex_unlock(&R->mu);
+	return 0;
 }
 
 static void writer(runner *R, vs_store *st)
 {
 	const vs_run_opts *o = R->opts;
-	vs_run_summary *sum = R->sum;
-	double t0 = vs_now(), tx_start = 0, last_progress = 0;
-	int64_t tx_rows = 0;
-	int in_tx = 0;
+	double t0 = vs_now(), last_progress = 0;
+	wstate w = {0};
 	for (;;) {
-		slot *s = next_ready(R);
-		if (!s)
+		slot *s;
+		next_kind k = next_ready(R, &s);
+		if (k == NEXT_ABORTED)
+			cancel_stream(R, st, &w);
+		if (k == NEXT_NONE || k == NEXT_ABORTED)
 			break;
-		if (!in_tx) {
+		if (!w.in_tx) {
 			if (vs_store_begin(st, &R->io_err))
 				break;
-			in_tx = 1;
-			tx_start = vs_now();
-			tx_rows = 0;
+			w.in_tx = 1;
+			w.tx_start = vs_now();
+			w.tx_rows = 0;
 		}
-		/* set here, where the sweep is: no child process or result
-		 * copy has to carry it */
-		s->res.label = vs_sweep_label(R->sw, s->res.variant);
-		if (vs_store_put(st, &s->res, &R->io_err))
+		if (k == NEXT_CHUNK ? store_chunk(R, st, &w, s)
+		                    : store_result(R, st, &w, s))
 			break;
-		tx_rows += s->res.n_rows;
-		sum->actor_steps += s->res.n_rows * o->record_every;
-		if (s->res.status == VS_VARIANT_DONE)
-			sum->done++;
-		else
-			sum->failed++;
-		if (s->res.status != VS_VARIANT_DONE &&
-		    strncmp(s->res.error, "crashed:", 8) == 0)
-			sum->crashed++;
-		pthread_mutex_lock(&R->mu);
-		release(s);
-		R->written++;
-		pthread_cond_broadcast(&R->space);
-		pthread_mutex_unlock(&R->mu);
 		double t = vs_now();
-		if (tx_rows >= COMMIT_ROWS || t - tx_start >= COMMIT_SECONDS ||
-		    (R->own_src && R->written == R->total)) {
+		/* Whole variants only: never while one is half stored. */
+		if (k == NEXT_RESULT &&
+		    (w.tx_rows >= COMMIT_ROWS || t - w.tx_start >= COMMIT_SECONDS ||
+		     (R->own_src && R->written == R->total))) {
 			if (vs_store_commit(st, &R->io_err))
 				break;
-			in_tx = 0;
+			w.in_tx = 0;
 		}
 		if (o->progress && t - last_progress >= 0.25) {
 			progress(R, t0, 0);
 			last_progress = t;
 		}
 	}
-	if (in_tx && !vs_error_is_set(&R->io_err) &&
-	    vs_store_commit(st, &R->io_err) == 0)
-		in_tx = 0;
-	if (in_tx)
+	/* A variant half stored when the writer stopped is not committed:
+	 * its savepoint goes first. */
+	if (w.in_tx && !vs_error_is_set(&R->io_err)) {
+		cancel_stream(R, st, &w);
+		if (vs_store_commit(st, &R->io_err) == 0)
+			w.in_tx = 0;
+	}
+	if (w.in_tx)
 		vs_store_rollback(st);
 	/* Under the mutex, so that a worker about to wait for space cannot
 	 * miss the news and wait forever. */
@@ -338,34 +564,6 @@ static void writer(runner *R, vs_store *st)
 	pthread_mutex_unlock(&R->mu);
 	if (o->progress)
 		progress(R, t0, 1);
-}
-
-/* How many results may be in flight: 4 per worker, fewer when variants are
- * big, so that what waits for the writer stays within half the machine's
- * memory. A variant too big even for one per worker is an input error. */
-static vs_rc size_window(uint64_t *window, const vs_scenario *seed,
-                         const vs_run_opts *o, vs_error *err)
-{
-	double rows = ((double)vs_scenario_steps(seed) / o->record_every + 1) *
-	              seed->n_actors;
-	double per = rows * (double)sizeof(vs_state_row); /* bytes */
-	double budget = 0.5 * (double)sysconf(_SC_PHYS_PAGES) *
-	                (double)sysconf(_SC_PAGESIZE);
-	uint64_t want = 4 * (uint64_t)o->jobs + 2, least = (uint64_t)o->jobs + 1;
-	if (budget > 0 && per * (double)least > budget) {
-		vs_error_set(err, "%s: each variant holds %.3g GiB of rows until "
-		             "it is stored (%.3g actor-steps recorded); with -j "
-		             "%d that is more than half of this machine's memory:"
-		             " use --record-every or a smaller -j", seed->path,
-		             per / 1073741824.0, rows, o->jobs);
-		return VS_RC_INPUT;
-	}
-	*window = want;
-	if (budget > 0 && per * (double)want > budget)
-		*window = (uint64_t)(budget / per) > least
-		                    ? (uint64_t)(budget / per)
-		                    : least;
-	return VS_RC_OK;
 }
 
 /* The variants already in the file must be the shard's first ones. */
@@ -441,8 +639,9 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	sum->total = R.total;
 	sum->skipped = R.written;
 	R.next = R.written;
-	if (size_window(&R.window, seed, o, err))
-		return VS_RC_INPUT;
+	/* Memory does not depend on it: results are streamed in chunks. */
+	R.window = WINDOW_PER_JOB * (uint64_t)o->jobs + 2;
+	R.queue_max = QUEUE_BYTES_PER_JOB * (size_t)o->jobs;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
 	R.journal = vs_journal_open(o->out, o->mode == VS_STORE_RESUME);
 	pthread_mutex_init(&R.src_mu, NULL);
@@ -463,7 +662,7 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	free(th);
 	/* Results simulated past the point where writing stopped. */
 	for (uint64_t k = 0; k < R.window; k++)
-		release(&R.slots[k]);
+		release(&R, &R.slots[k]);
 	free(R.slots);
 	pthread_mutex_destroy(&R.src_mu);
 	pthread_mutex_destroy(&R.mu);
@@ -652,9 +851,6 @@ vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
 	memset(sum, 0, sizeof *sum);
 	record rec;
 	build_record(&rec, seed, sw, o, o->out, o->mode);
-	uint64_t window;
-	if (size_window(&window, seed, o, err)) /* before any file exists */
-		return VS_RC_INPUT;
 	vs_store *st;
 	vs_rc rc = vs_store_open(&rec.def, &st, err);
 	if (rc)

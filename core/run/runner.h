@@ -79,7 +79,7 @@ extern volatile sig_atomic_t vs_run_stop;
 /* Runs the sweep into opts->out. Returns VS_RC_OK when the run went as far
  * as it could (vs_run_outcome then says whether variants failed or a stop
  * interrupted it), VS_RC_INPUT on an input problem (the file exists or is
- * another run's, variants too big for memory) or VS_RC_IO on an I/O or
+ * another run's) or VS_RC_IO on an I/O or
  * internal failure, with err set. */
 vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
              const vs_registry *reg, const vs_run_opts *opts,

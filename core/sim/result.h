@@ -150,6 +150,9 @@ typedef struct vs_result {
 	vs_log_row *logs;        /* owned array, in time order */
 	int64_t n_pairs, cap_pairs;
 	vs_pair_row *pairs;      /* owned array, step-major (--record pairs) */
+	/* Rows handed to a vs_row_sink while it ran are not to be stored
+	 * (its process crashed: the variant stores its failure, no rows). */
+	int rows_void;
 } vs_result;
 
 /* Frees what the result owns and zeroes it; accepts NULL. */

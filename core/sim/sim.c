@@ -107,6 +107,8 @@ typedef struct sim {
 	int no_wheels;          /* record no wheel accumulators */
 	int no_state;           /* record no rows (--record summary) */
 	double pair_range;      /* m; < 0: no pair rows */
+	const vs_row_sink *sink; /* where rows go as they are made, or NULL */
+	double waited;          /* s spent in sink->flush: not the variant's */
 } sim;
 
 /* ---- failing a variant -------------------------------------------------- */
@@ -353,11 +355,29 @@ void vs_result_finish(vs_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-static void record(sim *S, int64_t step)
+/* Hands the rows held to the sink once they fill a chunk. Returns 0, or
+ * -1 when the sink says stop. */
+static int flush_full(sim *S)
+{
+	const vs_result *r = S->res;
+	size_t held = (size_t)r->n_rows * sizeof *r->rows +
+	              (size_t)r->n_signals * sizeof *r->signals +
+	              (size_t)r->n_pairs * sizeof *r->pairs; /* bytes */
+	if (!S->sink || held < S->sink->chunk_bytes)
+		return 0;
+	double t0 = vs_now();
+	int rc = S->sink->flush(S->sink->ctx, S->res);
+	S->waited += vs_now() - t0;
+	return rc ? -1 : 0;
+}
+
+/* Records step into the result; returns 0, or -1 when the sink says
+ * stop. */
+static int record(sim *S, int64_t step)
 {
 	vs_result *r = S->res;
 	if (S->no_state)
-		return;
+		return 0;
 	if (r->n_rows + S->n > r->cap_rows) {
 		r->cap_rows = r->cap_rows ? r->cap_rows * 2 : 1024;
 		while (r->cap_rows < r->n_rows + S->n)
@@ -379,6 +399,7 @@ static void record(sim *S, int64_t step)
 	vs_signals_record(&S->sig, step, r);
 	if (S->pair_range >= 0)
 		vs_monitor_pairs(S->monitor, step, S->cur, S->pair_range, r);
+	return flush_full(S);
 }
 
 static void fill_actor_rows(sim *S)
@@ -626,6 +647,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	               : opts->pair_range > 0 ? opts->pair_range
 	                                      : VS_PAIR_RANGE_DEFAULT;
 	S.sig.select = opts ? opts->signals : NULL;
+	S.sink = opts ? opts->sink : NULL;
 	S.log_level = opts && opts->plugin_log ? opts->plugin_log - 1
 	                                       : VS_LOG_WARNING;
 	res->owner = (void *)scn;
@@ -638,16 +660,18 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	if (start(&S) == 0) {
 		watch(&S);
 		observe(&S, 0);
-		record(&S, 0);
-		for (int64_t k = 1; k < steps; k++) {
+		if (record(&S, 0))
+			stopped = 1;
+		for (int64_t k = 1; k < steps && !stopped; k++) {
 			if (opts && opts->stop && *opts->stop) {
 				stopped = 1;
 				break;
 			}
 			/* The clock is read every 16 steps: cheap (a vDSO
 			 * call), and a limit is overrun by at most 16 steps'
-			 * time. */
-			if (t_end > 0 && (k & 15) == 0 && vs_now() > t_end) {
+			 * time. Time waiting for the sink is not counted. */
+			if (t_end > 0 && (k & 15) == 0 &&
+			    vs_now() > t_end + S.waited) {
 				fail(&S, "exceeded the wall-clock limit of %g s "
 				     "at step %lld (t = %g s)", timeout,
 				     (long long)k, (double)k * scn->step);
@@ -659,8 +683,12 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			if (step(&S, k))
 				break;
 			int collided = observe(&S, k);
-			if (k % every == 0 || (collided && scn->stop_at_collision))
-				record(&S, k);
+			if ((k % every == 0 ||
+			     (collided && scn->stop_at_collision)) &&
+			    record(&S, k)) {
+				stopped = 1;
+				break;
+			}
 			if (collided && scn->stop_at_collision)
 				break;
 		}

@@ -29,6 +29,9 @@ typedef struct vs_sim_opts {
 	 * 0: VS_PAIR_RANGE_DEFAULT). */
 	int pairs;
 	double pair_range;
+	/* Where rows go while the variant runs (NULL: they all stay in the
+	 * result until it returns); see vs_row_sink. */
+	const struct vs_row_sink *sink;
 } vs_sim_opts;
 
 /* m: the default reach of the pair rows. */
@@ -39,11 +42,28 @@ enum { VS_SIM_LOG_DEFAULT = 0, VS_SIM_LOG_NONE = 99 };
 /* The host-services table handed to every plugin at entry. */
 const vs_host *vs_sim_host(void);
 
+/* Streaming a long variant: when the state, signal and pair rows a result
+ * holds reach chunk_bytes (checked after each recorded step, so a chunk
+ * is whole steps), the simulator calls flush, which takes them: on return
+ * res->n_rows, res->n_signals and res->n_pairs are 0 (the arrays kept for reuse, or
+ * taken: then NULL with capacity 0). Whatever else the result holds
+ * (actors, events, summary, logs, signal names) stays. flush returns 0,
+ * or -1 to stop the variant as opts->stop would. The time flush takes
+ * (waiting for the writer) does not count toward opts->timeout: it is
+ * not the variant's. Memory per variant is then bounded by chunk_bytes
+ * whatever its length (run/runner.c). */
+typedef struct vs_row_sink {
+	int (*flush)(void *ctx, vs_result *res);
+	void *ctx;
+	size_t chunk_bytes; /* bytes of rows held before a flush, > 0 */
+} vs_row_sink;
+
 /* Simulates a bound variant scenario into res (which the caller zeroed and
  * set variant/params_json on). A plugin error or a non-finite state marks
  * res failed with the reason ("actor ID (NAME): PLUGIN: message") and keeps
- * the rows recorded before it. Returns 0, or -1 when stopped by opts->stop
- * (res is then incomplete and must not be stored). */
+ * the rows recorded before it (with a sink, partly flushed already).
+ * Returns 0, or -1 when stopped by opts->stop or by the sink (res is then
+ * incomplete and must not be stored). */
 int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
                vs_result *res);
 

@@ -11,6 +11,11 @@
  * - Rowid ranges: state rows are numbered 1, 2, ... in storing order,
  *   each variant's contiguous; its variant row keeps [row_lo, row_hi]
  *   (NULL, NULL without rows). next_rowid is always max(rowid) + 1.
+ * - A variant stored in parts (vs_store_variant_begin ... vs_store_put)
+ *   keeps its rows in the savepoint vs_variant until its variant row is
+ *   written: whole variants still, and a cancel leaves the rowids as if
+ *   its rows had never been stored. The parts go through the same
+ *   insert code as whole variants; storing in parts changes no row.
  * - A file is checked before it is changed: an existing file that is
  *   not this run's (identity meta rows, plugin builds; record.c says
  *   which) is refused and left as it was; only a file this process
@@ -67,6 +72,10 @@ struct vs_store {
 	sqlite3_stmt *each;       /* vs_store_next_variant's cursor */
 	const vs_state_row **ord; /* put_rows' order of a variant's rows */
 	int64_t cap_ord;
+	/* The variant being stored in parts (vs_store_variant_begin). */
+	int var_open;
+	uint64_t var_id;
+	int64_t var_lo;           /* rowid of its first state row */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -533,6 +542,7 @@ void vs_store_rollback(vs_store *st)
 	if (st && st->in_tx) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		st->in_tx = 0;
+		st->var_open = 0;
 	}
 }
 
@@ -823,18 +833,83 @@ static vs_rc put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 	return VS_RC_OK;
 }
 
-vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
+/* r's state rows after the last stored one; they must get the rowids
+ * that follow it. */
+static vs_rc put_rows_next(vs_store *st, const vs_result *r, vs_error *err)
 {
-	int64_t lo = st->next_rowid;
+	int64_t first = st->next_rowid;
 	if (put_rows(st, r, err))
 		return VS_RC_IO;
 	if (r->n_rows > 0 &&
-	    sqlite3_last_insert_rowid(st->db) != lo + r->n_rows - 1) {
+	    sqlite3_last_insert_rowid(st->db) != first + r->n_rows - 1) {
 		vs_error_set(err, "%s: state rows of variant %llu are not "
 		             "contiguous (internal error)", st->path,
 		             (unsigned long long)r->variant);
 		return VS_RC_IO;
 	}
+	st->next_rowid = first + r->n_rows;
+	return VS_RC_OK;
+}
+
+vs_rc vs_store_variant_begin(vs_store *st, uint64_t variant, vs_error *err)
+{
+	if (st->var_open || !st->in_tx) {
+		vs_error_set(err, "%s: variant %llu begun outside a transaction "
+		             "or inside another variant (internal error)",
+		             st->path, (unsigned long long)variant);
+		return VS_RC_IO;
+	}
+	if (exec(st, "SAVEPOINT vs_variant", err))
+		return VS_RC_IO;
+	st->var_open = 1;
+	st->var_id = variant;
+	st->var_lo = st->next_rowid;
+	return VS_RC_OK;
+}
+
+vs_rc vs_store_variant_rows(vs_store *st, const vs_result *part,
+                            vs_error *err)
+{
+	if (!st->var_open || part->variant != st->var_id) {
+		vs_error_set(err, "%s: rows of variant %llu, which is not being "
+		             "stored (internal error)", st->path,
+		             (unsigned long long)part->variant);
+		return VS_RC_IO;
+	}
+	/* The signal rows alone: the logs come with the variant's end. */
+	vs_result v = *part;
+	v.n_logs = 0;
+	if (put_rows_next(st, part, err) || put_signals_logs(st, &v, err))
+		return VS_RC_IO;
+	if (vs_store_pairs_put(st->ins_pairs, part->variant, part->pairs,
+	                       part->n_pairs) != SQLITE_DONE)
+		return db_fail(st, err, "writing pair rows");
+	return VS_RC_OK;
+}
+
+void vs_store_variant_cancel(vs_store *st)
+{
+	if (!st->var_open)
+		return;
+	/* Failing, the transaction's rollback drops the rows all the same. */
+	sqlite3_exec(st->db, "ROLLBACK TO vs_variant", NULL, NULL, NULL);
+	sqlite3_exec(st->db, "RELEASE vs_variant", NULL, NULL, NULL);
+	st->var_open = 0;
+	st->next_rowid = st->var_lo;
+}
+
+vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
+{
+	if (st->var_open && r->variant != st->var_id) {
+		vs_error_set(err, "%s: variant %llu ended while %llu is being "
+		             "stored (internal error)", st->path,
+		             (unsigned long long)r->variant,
+		             (unsigned long long)st->var_id);
+		return VS_RC_IO;
+	}
+	int64_t lo = st->var_open ? st->var_lo : st->next_rowid;
+	if (put_rows_next(st, r, err))
+		return VS_RC_IO;
 	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
 	    put_events(st, r, err) || put_signals_logs(st, r, err))
 		return VS_RC_IO;
@@ -849,9 +924,9 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 	sqlite3_bind_text(s, 4, r->params_json ? r->params_json : "{}", -1,
 	                  SQLITE_STATIC);
 	sqlite3_bind_double(s, 5, r->wall_seconds);
-	if (r->n_rows > 0) {
+	if (st->next_rowid > lo) {
 		sqlite3_bind_int64(s, 6, lo);
-		sqlite3_bind_int64(s, 7, lo + r->n_rows - 1);
+		sqlite3_bind_int64(s, 7, st->next_rowid - 1);
 	} else {
 		sqlite3_bind_null(s, 6);
 		sqlite3_bind_null(s, 7);
@@ -861,7 +936,12 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return db_fail(st, err, "writing the variant row");
-	st->next_rowid = lo + r->n_rows;
+	if (st->var_open) {
+		/* Its rows are now the transaction's, with its variant row. */
+		if (exec(st, "RELEASE vs_variant", err))
+			return VS_RC_IO;
+		st->var_open = 0;
+	}
 	return VS_RC_OK;
 }
 
