@@ -68,10 +68,14 @@ volatile sig_atomic_t vs_run_stop;
  * (about 5 700 state rows): large enough that a hand-off costs nothing
  * next to storing it, small enough that a slot's rest of a variant is
  * little memory. */
+#ifndef CHUNK_BYTES /* a build may set them, to test streaming */
 #define CHUNK_BYTES ((size_t)1 << 20)
+#endif
 /* Bytes of chunks waiting for the writer, per worker: how far workers on
  * later variants may run ahead of the one being stored. */
+#ifndef QUEUE_BYTES_PER_JOB
 #define QUEUE_BYTES_PER_JOB ((size_t)32 << 20)
+#endif
 /* Results in flight per worker: enough that a slow variant does not stall
  * the others. */
 #define WINDOW_PER_JOB 4

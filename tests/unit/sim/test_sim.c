@@ -336,6 +336,103 @@ START_TEST(stop_flag_aborts)
 }
 END_TEST
 
+/* A sink that keeps what it is handed, chunk by chunk (sim.h's
+ * vs_row_sink), and says stop at chunk stop_at (0: never). */
+typedef struct collect {
+	vs_state_row rows[64];
+	int64_t n_rows;
+	int64_t chunk_rows[16];
+	int n_chunks;
+	int stop_at;
+} collect;
+
+static int collect_flush(void *ctx, vs_result *r)
+{
+	collect *c = ctx;
+	ck_assert_int_lt(c->n_chunks, 16);
+	ck_assert_int_le(c->n_rows + r->n_rows, 64);
+	memcpy(c->rows + c->n_rows, r->rows, (size_t)r->n_rows * sizeof *r->rows);
+	c->n_rows += r->n_rows;
+	c->chunk_rows[c->n_chunks++] = r->n_rows;
+	r->n_rows = 0; /* taken; the array is kept for reuse */
+	return c->stop_at && c->n_chunks == c->stop_at ? -1 : 0;
+}
+
+/* The rows a sink was handed, then those left in r, must be the 2 actors'
+ * closed-form x of behaviours_see_previous_step_in_any_order, steps 0 ..
+ * last, in step order. */
+static void check_streamed(const collect *c, const vs_result *r, int last)
+{
+	ck_assert_int_eq(c->n_rows + r->n_rows, 2 * (last + 1));
+	double a = 0, b = 100;
+	for (int k = 0; k <= last; k++) {
+		for (int i = 0; i < 2; i++) {
+			int64_t n = 2 * k + i;
+			const vs_state_row *row = n < c->n_rows
+			                          ? &c->rows[n]
+			                          : &r->rows[n - c->n_rows];
+			ck_assert_int_eq(row->step, k);
+			ck_assert_int_eq(row->actor_id, i + 1);
+			ck_assert_double_eq(row->s.x, i == 0 ? a : b);
+		}
+		double na = b + 1, nb = a + 1;
+		a = na;
+		b = nb;
+	}
+}
+
+START_TEST(sink_takes_whole_steps_as_they_are_made)
+{
+	vs_scenario *s = two_actors(0);
+	vs_result r = {0};
+	collect c = {0};
+	/* 3 rows' worth: a flush after every second step (4 rows held). */
+	vs_row_sink sink = {collect_flush, &c, 3 * sizeof(vs_state_row)};
+	vs_sim_opts o = {.record_every = 1, .sink = &sink};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+	ck_assert_int_eq(r.status, VS_VARIANT_DONE);
+	/* Steps 0-1, 2-3, ..., 8-9 handed on; step 10 left in r. */
+	ck_assert_int_eq(c.n_chunks, 5);
+	for (int k = 0; k < c.n_chunks; k++)
+		ck_assert_int_eq(c.chunk_rows[k], 4);
+	ck_assert_int_eq(r.n_rows, 2);
+	check_streamed(&c, &r, 10);
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(sink_keeps_rows_before_a_failure)
+{
+	vs_scenario *s = two_actors(0);
+	s->actors[1].behaviour.params[1] = 4; /* actor 2 fails at step 4 */
+	vs_result r = {0};
+	collect c = {0};
+	vs_row_sink sink = {collect_flush, &c, 3 * sizeof(vs_state_row)};
+	vs_sim_opts o = {.record_every = 1, .sink = &sink};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
+	ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
+	ck_assert_str_eq(r.error, "actor 2 (two): probe: gave up at step 4");
+	check_streamed(&c, &r, 3); /* steps 0..3, as without a sink */
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
+START_TEST(sink_stop_aborts)
+{
+	vs_scenario *s = two_actors(0);
+	vs_result r = {0};
+	collect c = {.stop_at = 2};
+	vs_row_sink sink = {collect_flush, &c, 3 * sizeof(vs_state_row)};
+	vs_sim_opts o = {.record_every = 1, .sink = &sink};
+	ck_assert_int_eq(vs_sim_run(s, &o, &r), -1);
+	ck_assert_int_eq(c.n_chunks, 2); /* no step after the stop */
+	vs_result_finish(&r);
+	free_scn(s);
+}
+END_TEST
+
 START_TEST(actor_rows_describe_actors)
 {
 	vs_scenario *s = two_actors(0);
@@ -451,6 +548,9 @@ int main(void)
 	tcase_add_test(tc, silent_plugin_failures_are_named);
 	tcase_add_test(tc, record_every_keeps_multiples);
 	tcase_add_test(tc, stop_flag_aborts);
+	tcase_add_test(tc, sink_takes_whole_steps_as_they_are_made);
+	tcase_add_test(tc, sink_keeps_rows_before_a_failure);
+	tcase_add_test(tc, sink_stop_aborts);
 	tcase_add_test(tc, actor_rows_describe_actors);
 	tcase_add_test(tc, axles_follow_dimensions);
 	tcase_add_test(tc, tandem_rear_reference_is_group_centre);

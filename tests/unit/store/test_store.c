@@ -398,6 +398,128 @@ START_TEST(failed_variant_keeps_reason)
 }
 END_TEST
 
+/* A view of rows [from, from + n) of r, as a chunk of variant r->variant
+ * (the store only reads it). */
+static vs_result part_of(const vs_result *r, int64_t from, int64_t n)
+{
+	vs_result p;
+	memset(&p, 0, sizeof p);
+	p.variant = r->variant;
+	p.rows = r->rows + from;
+	p.n_rows = n;
+	return p;
+}
+
+START_TEST(variant_in_parts_is_stored_as_one)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	vs_result a, b, c;
+	make_result(&a, 0, 120);
+	make_result(&b, 1, 77);
+	make_result(&c, 2, 5);
+	/* One signal row in b's first chunk: its name is stored with it. */
+	char *names[1] = {"probe.out"};
+	vs_signal_row sig = {1, 0, 0, 2.5};
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &a, &err), 0);
+	ck_assert_int_eq(vs_store_variant_begin(st, 1, &err), 0);
+	vs_result p = part_of(&b, 0, 30);
+	p.signal_names = names;
+	p.n_signal_names = 1;
+	p.signals = &sig;
+	p.n_signals = 1;
+	ck_assert_msg(vs_store_variant_rows(st, &p, &err) == 0, "%s", err.msg);
+	p = part_of(&b, 30, 30);
+	ck_assert_int_eq(vs_store_variant_rows(st, &p, &err), 0);
+	/* The rest, 17 rows, ends the variant with its status. */
+	vs_result rest = b;
+	rest.rows = b.rows + 60;
+	rest.n_rows = 17;
+	ck_assert_int_eq(vs_store_put(st, &rest, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &c, &err), 0);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	vs_store_close(st, NULL);
+	sqlite3 *db = db_open();
+	/* 120 rows of variant 0, then b's 77 contiguous, then c's 5. */
+	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
+	                             "variant_id = 1"), 121);
+	ck_assert_double_eq(q_double(db, "SELECT row_hi FROM variant WHERE "
+	                             "variant_id = 1"), 197);
+	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
+	                             "variant_id = 2"), 198);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 202);
+	/* make_result's motion: x = 10 k + variant at step k, rowid 121 + k. */
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
+	                             "variant_id = 1 AND step = rowid - 121 "
+	                             "AND x = 10.0 * step + 1"), 77);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor WHERE "
+	                             "variant_id = 1"), 1);
+	ck_assert_double_eq(q_double(db, "SELECT value FROM actor_signal "
+	                             "WHERE variant_id = 1 AND "
+	                             "name = 'probe.out'"), 2.5);
+	sqlite3_close(db);
+	vs_result_finish(&a);
+	vs_result_finish(&b);
+	vs_result_finish(&c);
+}
+END_TEST
+
+START_TEST(cancelled_variant_leaves_no_rows)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	vs_result a, b, c;
+	make_result(&a, 0, 120);
+	make_result(&b, 1, 77);
+	make_result(&c, 2, 5);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &a, &err), 0);
+	ck_assert_int_eq(vs_store_variant_begin(st, 1, &err), 0);
+	vs_result p = part_of(&b, 0, 40);
+	ck_assert_int_eq(vs_store_variant_rows(st, &p, &err), 0);
+	p = part_of(&b, 40, 37);
+	ck_assert_int_eq(vs_store_variant_rows(st, &p, &err), 0);
+	/* A crash: its rows go, its failure is stored without rows. */
+	vs_store_variant_cancel(st);
+	vs_result_finish(&b);
+	make_result(&b, 1, 0);
+	b.status = VS_VARIANT_FAILED;
+	strcpy(b.error, "crashed: signal 11 (SIGSEGV)");
+	ck_assert_int_eq(vs_store_put(st, &b, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &c, &err), 0);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	vs_store_close(st, NULL);
+	sqlite3 *db = db_open();
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 125);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
+	                             "variant_id = 1"), 0);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM variant WHERE "
+	                             "variant_id = 1 AND row_lo IS NULL AND "
+	                             "status = 2"), 1);
+	/* The next variant's rows follow variant 0's, as if b had never
+	 * stored any. */
+	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
+	                             "variant_id = 2"), 121);
+	ck_assert_double_eq(q_double(db, "SELECT min(rowid) FROM state WHERE "
+	                             "variant_id = 2"), 121);
+	sqlite3_close(db);
+	vs_result_finish(&a);
+	vs_result_finish(&b);
+	vs_result_finish(&c);
+}
+END_TEST
+
+START_TEST(variant_in_parts_needs_a_transaction)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_int_eq(vs_store_variant_begin(st, 0, &err), VS_RC_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "internal error"));
+	vs_store_close(st, NULL);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -412,6 +534,9 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, views_have_contract_columns);
 	tcase_add_test(tc, pose_view_is_rz_ry_rx);
 	tcase_add_test(tc, failed_variant_keeps_reason);
+	tcase_add_test(tc, variant_in_parts_is_stored_as_one);
+	tcase_add_test(tc, cancelled_variant_leaves_no_rows);
+	tcase_add_test(tc, variant_in_parts_needs_a_transaction);
 	suite_add_tcase(s, tc);
 	return s;
 }
