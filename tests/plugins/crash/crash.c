@@ -10,10 +10,12 @@
  * LEAK allocates and touches 16 MiB it never frees (64 times at most:
  * 1 GiB, should the limit under test not work), PRINT prints a line on
  * stdout and one on stderr. When trigger equals `stall` (default -1) it
- * sleeps 3 s at fault_step first: a slow variant, to hold the writer
- * back while later ones finish. When the environment names a file in
- * CRASH_MARK, a line is appended to it at each fault: how many times a
- * faulting variant was simulated. The control it returns never depends
+ * sleeps stall_seconds (default 3) at fault_step first: a slow variant,
+ * to hold the writer back while later ones finish, or to be killed in
+ * the middle of. When the environment names a file in CRASH_MARK, a line
+ * is appended to it at each fault: how many times a faulting variant was
+ * simulated; one in CRASH_STALL_MARK, at each stall before it sleeps:
+ * when a stalling one is asleep. The control it returns never depends
  * on trigger, so the variants of a sweep over trigger differ only in the
  * one that faults. */
 #define _GNU_SOURCE /* feenableexcept */
@@ -30,11 +32,13 @@ static const vs_param params[] = {
 	{"trigger", 0.0, -1e9, 1e9, "", "faults when equal to armed"},
 	{"armed", 17.0, -1e9, 1e9, "", "the trigger value that faults"},
 	{"fault_step", 5.0, 0.0, 1e9, "", "step index to fault at"},
-	{"stall", -1.0, -1e9, 1e9, "", "the trigger value that sleeps 3 s"},
+	{"stall", -1.0, -1e9, 1e9, "", "the trigger value that sleeps"},
+	{"stall_seconds", 3.0, 0.0, 60.0, "s", "how long it sleeps"},
 };
 
 typedef struct crash {
 	long long trigger, armed, fault_step, stall;
+	double stall_s; /* s */
 	int n_leaked;
 	double speed; /* m/s */
 } crash;
@@ -48,6 +52,7 @@ static vs_status c_create(const vs_create_args *args, void **instance)
 	c->armed = llround(args->params[1]);
 	c->fault_step = llround(args->params[2]);
 	c->stall = llround(args->params[3]);
+	c->stall_s = args->params[4];
 	const vs_actor_info *a = args->actor;
 	c->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
 	*instance = c;
@@ -109,7 +114,15 @@ static vs_status c_step(void *instance, double t, double dt,
 	crash *c = instance;
 	long long step = llround(t / dt);
 	if (c->trigger == c->stall && step == c->fault_step) {
-		struct timespec ts = {3, 0};
+		const char *mark = getenv("CRASH_STALL_MARK");
+		FILE *f = mark ? fopen(mark, "a") : NULL;
+		if (f) {
+			fprintf(f, "%lld\n", c->trigger);
+			fclose(f);
+		}
+		struct timespec ts = {(time_t)c->stall_s,
+		                      (long)((c->stall_s - floor(c->stall_s)) *
+		                             1e9)};
 		nanosleep(&ts, NULL);
 	}
 	if (c->trigger == c->armed && step >= c->fault_step) {
@@ -140,7 +153,7 @@ static const vs_plugin descriptor = {
 	.version = "0.0.1",
 	.doc = "test behaviour: straight ahead, faults in one variant",
 	.params = params,
-	.n_params = 4,
+	.n_params = 5,
 	.create = c_create,
 	.reset = c_reset,
 	.behaviour_step = c_step,

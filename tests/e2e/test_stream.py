@@ -1,0 +1,186 @@
+"""Long variants stream (issue 13): a variant's rows go to the results file
+in chunks while it runs, so memory does not grow with its length; they
+are still committed with its variant row, as one whole.
+
+The scenario: two actors without behaviours, each holding its start speed
+straight ahead along +y (yaw 0), at a 1 ms step. A variant of D seconds stores
+2 x (1000 D + 1) state rows (steps 0 .. 1000 D, both actors), each about
+184 bytes while in memory (vs_state_row): 300 s are 600 002 rows, 110 MB
+held whole."""
+import os
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa: E402
+                        differences, query)
+
+# Sanitizer builds (tests/e2e/meson.build sets it): RLIMIT_DATA would count
+# ASan's shadow memory, so the memory limit becomes a peak-RSS bound there.
+SANITIZED = os.environ.get("VSWEEP_SANITIZE", "none") != "none"
+MB = 1024 * 1024
+
+SCENARIO = """\
+vsweep: 1
+name: long variant
+step: 0.001
+duration: DURATION
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: ego
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 10
+    BEHAVIOUR
+  - id: 2
+    name: other
+    asset: car
+    start: {position: [0, 50, 0], yaw: 0}
+    speed: 5
+"""
+
+
+def stored(db):
+    """Variants committed so far, read without disturbing the writer."""
+    try:
+        with sqlite3.connect(db, timeout=0.1) as c:
+            return c.execute("SELECT count(*) FROM variant").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def rows_of(duration):
+    """State rows of one variant: both actors at steps 0 .. 1000 D."""
+    return 2 * (1000 * duration + 1)
+
+
+class Stream(TempDirCase):
+    def scenario(self, duration, behaviour=""):
+        return self.write("s%d.yaml" % duration, SCENARIO.replace(
+            "DURATION", str(duration)).replace("BEHAVIOUR", behaviour))
+
+    def run_measured(self, args, data_limit=None, env=None):
+        """Runs vsweep; returns (exit status, stderr, peak RSS in KiB of
+        vsweep and its children, from wait4)."""
+        e = dict(os.environ)
+        e.pop("VSWEEP_PLUGIN_PATH", None)
+        # Under ASan, freed blocks wait in a quarantine that would read as
+        # growth: turn it off (other builds ignore the variable).
+        e["ASAN_OPTIONS"] = ":".join(filter(None, [
+            e.get("ASAN_OPTIONS"), "quarantine_size_mb=0",
+            "thread_local_quarantine_size_kb=0"]))
+        e.update(env or {})
+
+        def limit():
+            if data_limit:
+                resource.setrlimit(resource.RLIMIT_DATA,
+                                   (data_limit, data_limit))
+        p = subprocess.Popen([VSWEEP, *args], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                             env=e, preexec_fn=limit)
+        err = p.stderr.read().decode(errors="replace")
+        p.stderr.close()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        return p.returncode, err, usage.ru_maxrss
+
+    def assert_whole(self, db, duration):
+        n = rows_of(duration)
+        self.assertEqual(query(db, "SELECT status, row_lo, row_hi FROM "
+                               "variant"), [(1, 1, n)])
+        self.assertEqual(query(db, "SELECT count(*) FROM state")[0][0], n)
+        # The last rows are the last step's: ego has gone 10 m/s x D.
+        y = query(db, "SELECT y FROM state WHERE actor_id = 1 AND step = ?",
+                  1000 * duration)[0][0]
+        self.assertAlmostEqual(y, 10.0 * duration, delta=1e-6)
+
+    def test_long_variant_under_a_memory_limit(self):
+        """300 s at 1 kHz under a 160 MB data limit: held whole, its
+        110 MB of rows (plus SQLite's 64 MiB page cache) did not fit, and
+        the variant was stored failed ("crashed", out of memory) with no
+        rows. Streamed, every row is stored."""
+        scn = self.scenario(300)
+        db = self.path("r.db")
+        if SANITIZED:
+            rc, err, small = self.run_measured(
+                ["run", self.scenario(10), "-o", self.path("small.db"),
+                 "-j", "1"])
+            self.assertEqual(rc, 0, err)
+            rc, err, big = self.run_measured(["run", scn, "-o", db, "-j",
+                                              "1"])
+            # SQLite's page cache grows to 64 MiB with the file; the rows,
+            # 110 MB held whole, must not come on top.
+            self.assertLess(big, small + 100 * 1024, (small, big))
+        else:
+            rc, err, _ = self.run_measured(["run", scn, "-o", db, "-j", "1"],
+                                           data_limit=160 * MB)
+        self.assertEqual(rc, 0, err)
+        self.assert_whole(db, 300)
+
+    def test_peak_memory_does_not_grow_with_length(self):
+        """300 s and 450 s (both past the size at which SQLite's page cache
+        stops growing): held whole, the longer one needs 55 MB more."""
+        peaks = []
+        for duration in (300, 450):
+            db = self.path("r%d.db" % duration)
+            rc, err, peak = self.run_measured(
+                ["run", self.scenario(duration), "-o", db, "-j", "1"])
+            self.assertEqual(rc, 0, err)
+            self.assert_whole(db, duration)
+            peaks.append(peak)
+        self.assertLess(peaks[1], peaks[0] + 24 * 1024, peaks)
+
+    def test_kill_in_a_streamed_variant_then_resume(self):
+        """Variant 1 of 3 sleeps at step 20 000 of 30 000, its first rows
+        already handed to the writer; vsweep is killed with SIGKILL then.
+        The file holds variant 0 alone, whole; --resume simulates 1 again
+        and the file is the one an uninterrupted run writes (at another
+        -j, too)."""
+        scn = self.scenario(30, "behaviour: {plugin: crash_segv, params: "
+                                "{stall: 1, fault_step: 20000, "
+                                "stall_seconds: 2.5}}")
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                        "      - {actor: 1, param: behaviour.trigger, "
+                        "value: {from: 0, to: 2, step: 1}}\n")
+        db, ref = self.path("r.db"), self.path("ref.db")
+        mark = self.path("stall")
+        args = ["run", scn, "--sweep", sw, "--plugin-path",
+                os.path.join(TEST_PLUGINS, "crash")]
+        env = dict(os.environ, CRASH_STALL_MARK=mark)
+        env.pop("VSWEEP_PLUGIN_PATH", None)
+        p = subprocess.Popen([VSWEEP, *args, "-o", db, "-j", "2"], env=env,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 60 and not (
+                os.path.exists(mark) and stored(db) > 0):
+            time.sleep(0.01)
+        time.sleep(0.3)  # the writer stores the chunks before the stall
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=30)
+        with open(mark) as f:
+            self.assertEqual(f.read(), "1\n")
+        self.assertEqual(query(db, "SELECT variant_id, row_lo, row_hi FROM "
+                               "variant"), [(0, 1, rows_of(30))])
+        self.assertEqual(query(db, "SELECT count(*) FROM state")[0][0],
+                         rows_of(30))
+        rc, err, _ = self.run_measured([*args, "-o", db, "-j", "2",
+                                        "--resume"])
+        self.assertEqual(rc, 0, err)
+        rc, err, _ = self.run_measured([*args, "-o", ref, "-j", "1"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM state")[0][0],
+                         3 * rows_of(30))
+        self.assertEqual(differences(db, ref), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
