@@ -182,6 +182,40 @@ class CrashTest(TempDirCase):
                                       "--variant-memory", "0")  # 256 MiB
         self.assertEqual(rc, 0, err)
 
+    def test_crash_in_a_streamed_variant_leaves_none_of_its_rows(self):
+        """A long variant's rows go to the writer in chunks while it runs
+        (test_stream.py); variant 1 of 3 crashes at step 20 000 of
+        30 000 at 1 ms, after thousands of its rows were handed on. It is
+        stored failed with no rows, and variant 2's rows follow variant
+        0's as if variant 1 had stored none: 2 actors x 30 001 steps
+        each."""
+        scn = self.write("long.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace(
+            "{armed: ARMED}", "{armed: 17, fault_step: 20000}").replace(
+            "step: 0.1", "step: 0.001").replace("duration: 2",
+                                                "duration: 30"))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 1, param: behaviour.trigger, "
+                        "value: 16}]\n"
+                        "      - [{actor: 1, param: behaviour.trigger, "
+                        "value: 17}]\n"
+                        "      - [{actor: 1, param: behaviour.trigger, "
+                        "value: 18}]\n")
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "2",
+                         "--plugin-path", CRASH_PLUGINS, timeout=120)
+        self.assertEqual(rc, 1, err)
+        n = 2 * 30001
+        self.assertEqual(query(db, "SELECT variant_id, status, error, row_lo,"
+                               " row_hi FROM variant ORDER BY variant_id"),
+                         [(0, 1, None, 1, n),
+                          (1, 2, FAULTS["segv"].replace("step 5",
+                                                        "step 20000"),
+                           None, None),
+                          (2, 1, None, n + 1, 2 * n)])
+        self.assertEqual(query(db, "SELECT variant_id, count(*) FROM state "
+                               "GROUP BY variant_id"), [(0, n), (2, n)])
+
     def test_plugin_output_goes_to_the_log(self):
         """crash_print prints 'stdout: step K' and 'stderr: step K' at
         steps 5..20 of variant 17 (2 s at 0.1 s): vsweep's stdout is its
