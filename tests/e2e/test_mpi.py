@@ -7,8 +7,10 @@ Runs in a sandbox: as root (Open MPI's opt-in variables), without network
 or ssh (shared-memory transport, no remote launch agent). Skips only when
 mpirun is absent; tools/deps.sh installs it."""
 import os
+import re
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -311,6 +313,40 @@ class MpiTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("(0 done, 0 failed, 40 already stored)", stdout)
         self.assertEqual(differences(out, ref), [])
+
+    def test_lock_timeout_is_honoured(self):
+        """--lock-timeout reaches each rank's writer: another program
+        holds the write lock on rank 0's part for 4 s; with
+        --lock-timeout 1 the rank gives up after 1 s (exit 3, the parts
+        kept; without the option it would wait up to 600 s and finish),
+        and --resume completes the sweep as a single run stores it."""
+        sweep = self.write("sweep.yaml", sweep_text(120))
+        out = self.path("out.db")
+        p = subprocess.Popen(
+            self.mpirun(1, "--sweep", sweep, "-o", out, "-j", "1",
+                        "--lock-timeout", "1"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=self.env, stdin=subprocess.DEVNULL)
+        t0 = time.time()
+        while (p.poll() is None and time.time() - t0 < 120 and
+               self.stored_in_parts(out) == 0):
+            time.sleep(0.01)
+        part = self.parts(out)[0]
+        c = sqlite3.connect(part, timeout=10, isolation_level=None)
+        c.execute("BEGIN EXCLUSIVE")
+        time.sleep(4)
+        c.execute("COMMIT")
+        c.close()
+        _, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 3, err)
+        self.assertRegex(err, r"vsweep: %s: gave up after [12] s waiting "
+                         r"for another program's lock \(--lock-timeout\)"
+                         % re.escape(part))
+        self.assertIn("rerun with --resume", err)
+        rc, _, err = self.mpi(1, "--sweep", sweep, "-o", out, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(out, self.reference(sweep, "ref.db")),
+                         [])
 
     def test_usage(self):
         rc, _, err = self.mpi(1, "--shard", "0/2")

@@ -32,6 +32,7 @@ static const char usage[] =
 	"        [-o results.db] [-j N] [--resume | --overwrite]\n"
 	"        [--record-every N] [--record state,wheels,map,pairs]\n"
 	"        [--variant-timeout SECONDS] [--variant-memory MB]\n"
+	"        [--lock-timeout SECONDS]\n"
 	"        [--plugin-path DIR]\n"
 	"        [--chunk N] [--keep-parts]\n"
 	"  vsweep-mpi --help | --version\n"
@@ -226,6 +227,9 @@ static vs_rc run(const args *own, int rank, int size)
 			.record = a->record,
 			.variant_timeout = a->variant_timeout,
 			.variant_memory = a->variant_memory,
+			/* Each rank's writer waits out another program's
+			 * lock on its part, as vsweep run's does. */
+			.lock_timeout = a->lock_timeout,
 			/* As in vsweep run: a crashing plugin costs one
 			 * variant, not the rank (and with it the job). */
 			.contain = !getenv("VSWEEP_NO_CONTAINMENT"),
