@@ -74,7 +74,7 @@ volatile sig_atomic_t vs_run_stop;
 /* Bytes of chunks waiting for the writer, per worker: how far workers on
  * later variants may run ahead of the one being stored. */
 #ifndef QUEUE_BYTES_PER_JOB
-#define QUEUE_BYTES_PER_JOB ((size_t)32 << 20)
+#define QUEUE_BYTES_PER_JOB ((size_t)16 << 20)
 #endif
 /* Results in flight per worker: enough that a slow variant does not stall
  * the others. */

@@ -125,17 +125,19 @@ class Stream(TempDirCase):
         self.assert_whole(db, 300)
 
     def test_peak_memory_does_not_grow_with_length(self):
-        """300 s and 450 s (both past the size at which SQLite's page cache
-        stops growing): held whole, the longer one needs 55 MB more."""
+        """300 s and 600 s (both past the size at which SQLite's page cache
+        stops growing): held whole, the longer one needs 110 MB more.
+        Streamed, what may differ is how full the chunks waiting for the
+        writer are (at most 16 MiB per thread, runner.c)."""
         peaks = []
-        for duration in (300, 450):
+        for duration in (300, 600):
             db = self.path("r%d.db" % duration)
             rc, err, peak = self.run_measured(
                 ["run", self.scenario(duration), "-o", db, "-j", "1"])
             self.assertEqual(rc, 0, err)
             self.assert_whole(db, duration)
             peaks.append(peak)
-        self.assertLess(peaks[1], peaks[0] + 24 * 1024, peaks)
+        self.assertLess(peaks[1], peaks[0] + 40 * 1024, peaks)
 
     def test_kill_in_a_streamed_variant_then_resume(self):
         """Variant 1 of 3 sleeps at step 20 000 of 30 000, its first rows
