@@ -51,9 +51,9 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "map/map.h"
 #include "run/contain.h"
 #include "run/journal.h"
+#include "run/run_record.h"
 #include "sim/sim.h"
 
 volatile sig_atomic_t vs_run_stop;
@@ -693,175 +693,21 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	return VS_RC_OK;
 }
 
-/* FNV-1a 64 of a file's bytes, as 16 hex digits: which build of a plugin
- * produced the results ("?" when unreadable). */
-static void file_digest(const char *path, char out[17])
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		strcpy(out, "?");
-		return;
-	}
-	uint64_t h = 1469598103934665603ull;
-	unsigned char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 1099511628211ull;
-	fclose(f);
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
-
-/* A vs_store_def of this run and the storage its strings live in. */
-typedef struct record {
-	vs_store_def def;
-	vs_plugin_row plugins[64];
-	char digests[64][17];
-	char names[64][256];
-	char shard[64];
-} record;
-
-/* One row per plugin file the scenario uses. Every FMU runs through the
- * one adapter descriptor "fmu", so an FMU's row is named by its file,
- * "fmu:NAME.fmu" (the file name, not the folder, so that a moved tree
- * still resumes): each FMU's digest is recorded and checked. */
-static void add_plugin(record *rec, const vs_plugin_use *use)
-{
-	if (!use->loaded)
-		return;
-	const vs_plugin *p = use->loaded->desc;
-	int n = rec->def.n_plugins;
-	if (n == 64)
-		return;
-	if (strcmp(p->name, "fmu") == 0) {
-		const char *base = strrchr(use->loaded->path, '/');
-		snprintf(rec->names[n], sizeof rec->names[n], "fmu:%s",
-		         base ? base + 1 : use->loaded->path);
-	} else {
-		snprintf(rec->names[n], sizeof rec->names[n], "%s", p->name);
-	}
-	for (int i = 0; i < n; i++)
-		if (strcmp(rec->plugins[i].name, rec->names[n]) == 0)
-			return;
-	file_digest(use->loaded->path, rec->digests[n]);
-	rec->plugins[n] = (vs_plugin_row){
-		rec->names[n], vs_store_kind_name(p->kind),
-		p->version ? p->version : "", use->loaded->path,
-		rec->digests[n]};
-	rec->def.n_plugins = n + 1;
-}
-
-/* What the results file of this run at path records about it; which of
- * it is identity is store/record.c's to say. */
-static void build_record(record *rec, const vs_scenario *seed,
-                         const vs_sweep *sw, const vs_run_opts *o,
-                         const char *path, vs_store_mode mode)
-{
-	memset(rec, 0, sizeof *rec);
-	if (o->shard_label)
-		snprintf(rec->shard, sizeof rec->shard, "%s", o->shard_label);
-	else
-		vs_store_shard_label(rec->shard, sizeof rec->shard,
-		                     o->shard_k, o->shard_n);
-	vs_store_def *d = &rec->def;
-	*d = vs_store_default_def();
-	d->path = path;
-	d->mode = mode;
-	d->scenario_text = seed->text;
-	d->sweep_text = sw->text ? sw->text : "";
-	d->step = seed->step;
-	d->record_every = o->record_every;
-	d->record = o->record ? o->record : "";
-	d->shard = rec->shard;
-	d->variant_count = sw->count;
-	/* A finished sweep may be extended (blocks appended, the last
-	 * random block's count raised): vs_run checks its variants. */
-	d->extend = mode == VS_STORE_RESUME && !o->source;
-	d->plugins = rec->plugins;
-	d->scenario_path = seed->path;
-	d->sweep_path = sw->path ? sw->path : "";
-	d->steps = vs_scenario_steps(seed);
-	d->duration = seed->duration;
-	d->lock_timeout = o->lock_timeout;
-	for (int i = 0; i < seed->n_actors; i++) {
-		add_plugin(rec, &seed->actors[i].vehicle_model);
-		add_plugin(rec, &seed->actors[i].behaviour);
-	}
-}
-
-/* Resumed with another sweep: every stored variant must be the same
- * variant of this sweep (same params), which then becomes the file's
- * sweep. VS_RC_INPUT when one is not. */
-static vs_rc check_extension(const vs_scenario *seed, const vs_sweep *sw,
-                             const record *rec, vs_store *st,
-                             vs_error *err)
-{
-	if (!vs_store_sweep_changed(st))
-		return VS_RC_OK;
-	int64_t id;
-	const char *stored;
-	while (vs_store_next_variant(st, &id, &stored)) {
-		char *json = NULL;
-		vs_error verr = {{0}};
-		vs_scenario *v = (uint64_t)id < sw->count
-		                         ? vs_sweep_variant(sw, seed, (uint64_t)id,
-		                                            &json, &verr)
-		                         : NULL;
-		int same = v && json && stored && !strcmp(json, stored);
-		vs_scenario_destroy(v);
-		free(json);
-		if (!same) {
-			vs_error_set(err, "%s: cannot resume: its sweep_text differs "
-			             "from this run's and does not extend it "
-			             "(variant %lld is not the same); use --overwrite "
-			             "or another -o", rec->def.path, (long long)id);
-			while (vs_store_next_variant(st, &id, &stored))
-				;
-			return VS_RC_INPUT;
-		}
-	}
-	vs_meta m[2] = {{"sweep_text", 1, rec->def.sweep_text, 0},
-	                {"variant_count", 0, NULL,
-	                 (double)rec->def.variant_count}};
-	for (int i = 0; i < 2; i++)
-		if (vs_store_set_meta(st, &m[i], err))
-			return VS_RC_IO;
-	return VS_RC_OK;
-}
-
-/* The map's lanes, so that map_location can name them. */
-static vs_rc store_lanes(const vs_scenario *seed, vs_store *st,
-                         vs_error *err)
-{
-	int n = seed->map ? vs_map_lane_count(seed->map) : 0;
-	if (n == 0)
-		return VS_RC_OK;
-	vs_lane_row *rows = vs_xcalloc((size_t)n, sizeof *rows);
-	for (int i = 0; i < n; i++) {
-		const vs_lane *l = vs_map_lane(seed->map, i);
-		rows[i] = (vs_lane_row){l->uuid, l->road, l->lane, l->length,
-		                        l->width, l->section, l->type};
-	}
-	vs_rc rc = vs_store_set_lanes(st, rows, n, err);
-	free(rows);
-	return rc;
-}
-
 vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
              const vs_registry *reg, const vs_run_opts *o,
              vs_run_summary *sum, vs_error *err)
 {
 	(void)reg;
 	memset(sum, 0, sizeof *sum);
-	record rec;
-	build_record(&rec, seed, sw, o, o->out, o->mode);
+	vs_run_record rec;
+	vs_run_build_record(&rec, seed, sw, o, o->out, o->mode);
 	vs_store *st;
 	vs_rc rc = vs_store_open(&rec.def, &st, err);
 	if (rc)
 		return rc;
-	rc = check_extension(seed, sw, &rec, st, err);
+	rc = vs_run_check_extension(seed, sw, &rec, st, err);
 	if (!rc)
-		rc = store_lanes(seed, st, err);
+		rc = vs_run_store_lanes(seed, st, err);
 	if (!rc)
 		rc = run_store(seed, sw, o, st, sum, err);
 	vs_error cerr = {{0}};
@@ -877,37 +723,4 @@ vs_rc vs_run_outcome(const vs_run_summary *sum)
 	if (sum->interrupted)
 		return VS_RC_INTERRUPTED;
 	return sum->failed ? VS_RC_FAILED : VS_RC_OK;
-}
-
-vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
-                        const vs_run_opts *o, const char *path,
-                        uint64_t *stored, vs_error *err)
-{
-	*stored = 0;
-	/* vs_store_open would create a missing file. */
-	if (access(path, F_OK) != 0) {
-		vs_error_set(err, "%s: no such results file", path);
-		return VS_RC_INPUT;
-	}
-	record rec;
-	build_record(&rec, seed, sw, o, path, VS_STORE_RESUME);
-	vs_store *st;
-	vs_rc rc = vs_store_open(&rec.def, &st, err);
-	if (rc)
-		return rc;
-	int64_t n = vs_store_variant_count(st);
-	if ((rc = check_extension(seed, sw, &rec, st, err)))
-		n = 0;
-	else if (n < 0) {
-		vs_error_set(err, "%s: cannot read its variants", path);
-		rc = VS_RC_IO;
-	}
-	vs_error cerr = {{0}};
-	if (vs_store_close(st, &cerr) && rc == VS_RC_OK) {
-		vs_error_set(err, "%s", cerr.msg);
-		rc = VS_RC_IO;
-	}
-	if (rc == VS_RC_OK)
-		*stored = (uint64_t)n;
-	return rc;
 }
