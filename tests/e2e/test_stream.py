@@ -139,6 +139,24 @@ class Stream(TempDirCase):
             peaks.append(peak)
         self.assertLess(peaks[1], peaks[0] + 40 * 1024, peaks)
 
+    def test_failed_variant_keeps_its_streamed_rows(self):
+        """A plugin error at step 20 000 of a 30 s variant fails it and
+        keeps the rows recorded before, as for a short one: steps 0 ..
+        19 999 of both actors, though most went to the file in chunks
+        before the failure."""
+        scn = self.scenario(30, "behaviour: {plugin: fail_at, params: "
+                                "{fail_step: 20000}}")
+        db = self.path("r.db")
+        rc, err, _ = self.run_measured(["run", scn, "-o", db, "-j", "1",
+                                        "--plugin-path", TEST_PLUGINS])
+        self.assertEqual(rc, 1, err)
+        (status, error, lo, hi), = query(db, "SELECT status, error, row_lo, "
+                                         "row_hi FROM variant")
+        self.assertEqual((status, lo, hi), (2, 1, 40000))
+        self.assertIn("fail_at: failing at step 20000 as asked", error)
+        self.assertEqual(query(db, "SELECT max(step), count(*) FROM state"),
+                         [(19999, 40000)])
+
     def test_kill_in_a_streamed_variant_then_resume(self):
         """Variant 1 of 3 sleeps at step 20 000 of 30 000, its first rows
         already handed to the writer; vsweep is killed with SIGKILL then.
