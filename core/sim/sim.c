@@ -18,7 +18,9 @@
  *   4. wheel accumulators, map locations and the monitor observe step k;
  *   5. step k is recorded when k is a multiple of record_every, and at a
  *      collision that ends the variant: the actors' rows, their signals
- *      and the pairs within reach (--record pairs).
+ *      and the pairs within reach (--record pairs); with a sink
+ *      (opts->sink), the rows held go to it once they fill a chunk
+ *      (whole steps).
  *
  * Invariants:
  *   - prev and cur are two arrays swapped each step: throughout step k,
