@@ -54,16 +54,27 @@ class GuardTest(TempDirCase):
         self.assertEqual(rc, 3)
         self.assertIn("cannot create", err)
 
-    def test_variant_too_big_for_memory_is_refused_before_any_file(self):
+    def test_variant_too_long_to_hold_is_run(self):
+        """10^6 s: held whole, its rows would not fit in memory, and such
+        a variant used to be refused. Its rows now go to the file while it
+        runs (test_stream.py): it runs, here until --variant-timeout ends
+        it, and keeps the rows it made, as a variant failed that way
+        does."""
         with open(CIRCLE, encoding="utf-8") as f:
             text = f.read()
         big = self.write("long.yaml", text.replace("duration: 30 ",
                                                    "duration: 1000000 "))
         db = self.path("r.db")
-        rc, _, err = run("run", big, "-o", db, "-j", "1")
-        self.assertEqual(rc, 2)
-        self.assertIn("use --record-every", err)
-        self.assertFalse(os.path.exists(db))
+        rc, _, err = run("run", big, "-o", db, "-j", "1",
+                         "--variant-timeout", "1")
+        self.assertEqual(rc, 1, err)
+        (status, error, lo, hi), = query(db, "SELECT status, error, row_lo, "
+                                         "row_hi FROM variant")
+        self.assertEqual(status, 2)
+        self.assertIn("exceeded the wall-clock limit of 1 s", error)
+        n = query(db, "SELECT count(*) FROM state")[0][0]
+        self.assertGreater(n, 0)
+        self.assertEqual((lo, hi), (1, n))
 
     def test_plot_never_replaces_a_results_file(self):
         a, b = self.path("a.db"), self.path("b.db")
