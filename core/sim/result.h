@@ -135,8 +135,8 @@ typedef struct vs_result {
 	vs_actor_row *actors;    /* owned array */
 	int n_wheels;
 	vs_wheel_row *wheels;    /* owned array, actor by actor */
-	/* With a vs_row_sink (sim.h), the rows and signals not yet handed
-	 * to it; the rest of the result is whole. */
+	/* With a vs_row_sink (sim.h), the rows, signals and pairs not yet
+	 * handed to it; the rest of the result is whole. */
 	int64_t n_rows, cap_rows;
 	vs_state_row *rows;      /* owned array, step-major, scenario order */
 	int64_t n_events, cap_events;
