@@ -322,7 +322,10 @@ class MpiTest(TempDirCase):
         --lock-timeout 1 the rank gives up after 1 s (exit 3, the parts
         kept; without the option it would wait up to 600 s and finish),
         and --resume completes the sweep as a single run stores it."""
-        sweep = self.write("sweep.yaml", sweep_text(120))
+        # 600 variants: a commit holds ~25 of them, so the rank is still
+        # writing when the lock is taken after its first (120 finished
+        # first once the store got faster)
+        sweep = self.write("sweep.yaml", sweep_text(600))
         out = self.path("out.db")
         p = subprocess.Popen(
             self.mpirun(1, "--sweep", sweep, "-o", out, "-j", "1",
