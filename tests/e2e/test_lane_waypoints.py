@@ -54,6 +54,19 @@ HAND_RING = """
       circle: {center: [0, 0], radius: 50}
       lanes: {left: 1, right: 1, width: 3.5}"""
 
+# one box at a start position, for step 0 only: (map, position)
+ONE_BOX = """vsweep: 1
+step: 0.1
+duration: 0.1
+map: %s
+assets:
+  box: {length: 4, width: 2, height: 1.5}
+actors:
+  - id: 1
+    asset: box
+    start: {position: %s}
+"""
+
 SCENARIO = """vsweep: 1
 step: 0.05
 duration: 3
@@ -170,17 +183,8 @@ class LaneWaypointsTest(TempDirCase):
         counter-clockwise: heading s/R + pi/2 from +X, RoadRunner yaw
         s/R); start.s moves it along the road, keeping the seed's yaw
         (sweep.md)."""
-        scn = self.write("st.yaml", """vsweep: 1
-step: 0.1
-duration: 0.1
-map: %s
-assets:
-  box: {length: 4, width: 2, height: 1.5}
-actors:
-  - id: 1
-    asset: box
-    start: {position: %s}
-""" % (HAND_RING, lane("ring", 20, 0.25)))
+        scn = self.write("st.yaml", ONE_BOX % (HAND_RING,
+                                               lane("ring", 20, 0.25)))
         sw = self.write("sw.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
                         "      - {actor: 1, start.s: {values: [20, 70]}}\n")
         db = self.path("st.db")
@@ -206,21 +210,11 @@ actors:
         0.5 * 101.75 = 49.125, so the point is (101.75, 49.125); at s = 50
         on the first segment (ks = 0, ke = -1, f = 0.5) along = 0.5 (100
         + (-1 - 0)(-1.75)) = 50.875: (50.875, -1.75)."""
-        scn = self.write("pl.yaml", """vsweep: 1
-step: 0.1
-duration: 0.1
-map:
+        scn = self.write("pl.yaml", ONE_BOX % ("""
   roads:
     - id: bend
       polyline: [[0, 0, 0], [100, 0, 0], [100, 100, 2]]
-      lanes: {right: 1, width: 3.5}
-assets:
-  box: {length: 4, width: 2, height: 1.5}
-actors:
-  - id: 1
-    asset: box
-    start: {position: %s}
-""" % lane("bend", 150))
+      lanes: {right: 1, width: 3.5}""", lane("bend", 150)))
         sw = self.write("sw.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
                         "      - {actor: 1, start.s: {values: [150, 50]}}\n")
         db = self.path("pl.db")
