@@ -454,6 +454,20 @@ static int world_writable(const char *dir)
 	       (st.st_mode & S_IWOTH);
 }
 
+/* Whether dirs[i] is the folder of an earlier entry (by device and
+ * inode: "build/plugins" and its absolute path are one folder). */
+static int listed_before(const char *const *dirs, int i)
+{
+	struct stat a, b;
+	if (stat(dirs[i], &a) != 0)
+		return 0;
+	for (int k = 0; k < i; k++)
+		if (dirs[k] && stat(dirs[k], &b) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return 1;
+	return 0;
+}
+
 vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
                                 const vs_host *host)
 {
@@ -472,6 +486,8 @@ vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
 			         "it)", dirs[i]);
 			continue;
 		}
+		if (listed_before(dirs, i))
+			continue; /* the same folder twice shadows nothing */
 		reg->dirs[reg->n_dirs++] = vs_strdup(dirs[i]);
 	}
 	return reg;

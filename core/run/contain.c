@@ -81,6 +81,7 @@
 #include "common/util.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
+#include "run/forkserver.h"
 
 #define MAGIC 0x76737770u /* "vswp": a result */
 #define CHUNK_MAGIC 0x76736368u /* "vsch": a chunk of a result's rows */
@@ -441,9 +442,62 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 	_exit(0);
 }
 
-struct vs_contain {
+struct vs_contain_server {
+	vs_forkserver *fs;
+	/* What every child gets (the server's copy, from its start). */
 	const vs_sweep *sw;
 	const vs_scenario *seed;
+	vs_sim_opts so;
+	vs_row_sink sink;
+};
+
+/* A child made by the fork server: fds are its request and result
+ * sockets, its output pipe and its last-words page (a memfd). */
+static void server_child(void *arg, const int *fds, int n)
+{
+	const vs_contain_server *s = arg;
+	if (n != 4)
+		_exit(3);
+	last_words *w = mmap(NULL, sizeof *w, PROT_READ | PROT_WRITE,
+	                     MAP_SHARED, fds[3], 0);
+	if (w == MAP_FAILED)
+		_exit(3);
+	child(fds[0], fds[1], fds[2], w, s->sw, s->seed, &s->so);
+}
+
+vs_contain_server *vs_contain_server_start(const vs_sweep *sw,
+                                           const vs_scenario *seed,
+                                           const vs_sim_opts *so)
+{
+	vs_contain_server *s = vs_xcalloc(1, sizeof *s);
+	s->sw = sw;
+	s->seed = seed;
+	s->so = *so;
+	if (so->sink) {
+		s->sink = *so->sink;
+		s->so.sink = &s->sink;
+	}
+	s->fs = vs_forkserver_start(server_child, s);
+	if (!s->fs) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void vs_contain_server_stop(vs_contain_server *s)
+{
+	if (!s)
+		return;
+	vs_forkserver_stop(s->fs);
+	free(s);
+}
+
+struct vs_contain {
+	vs_contain_server *server; /* NULL: children forked here */
+	const vs_sweep *sw;
+	const vs_scenario *seed;
+	int words_fd;         /* the words page's memfd, for the server */
 	pid_t pid;            /* 0: no child */
 	int to, from;         /* request and result sockets, parent's ends */
 	int print;            /* the child's stdout and stderr, read end */
@@ -460,17 +514,24 @@ struct vs_contain {
 	long long n_dropped;  /* lines past OUTPUT_ROWS_KEPT */
 };
 
-vs_contain *vs_contain_create(const vs_sweep *sw, const vs_scenario *seed,
+vs_contain *vs_contain_create(vs_contain_server *server,
+                              const vs_sweep *sw, const vs_scenario *seed,
                               long memory_mb)
 {
 	vs_contain *c = vs_xcalloc(1, sizeof *c);
+	c->server = server;
 	c->sw = sw;
 	c->seed = seed;
 	c->to = c->from = c->print = -1;
 	c->limit_kb = memory_mb > 0 ? memory_mb * 1024 : 0;
-	c->words = mmap(NULL, sizeof *c->words, PROT_READ | PROT_WRITE,
-	                MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (c->words == MAP_FAILED)
+	/* A memfd, not an anonymous mapping: a child of the fork server
+	 * maps it from the descriptor it is handed. */
+	c->words_fd = memfd_create("vsweep-last-words", MFD_CLOEXEC);
+	if (c->words_fd >= 0 &&
+	    ftruncate(c->words_fd, sizeof *c->words) == 0)
+		c->words = mmap(NULL, sizeof *c->words, PROT_READ | PROT_WRITE,
+		                MAP_SHARED, c->words_fd, 0);
+	if (!c->words || c->words == MAP_FAILED)
 		c->words = NULL;
 	return c;
 }
@@ -501,6 +562,8 @@ void vs_contain_destroy(vs_contain *c)
 	end_child(c);
 	if (c->words)
 		munmap(c->words, sizeof *c->words);
+	if (c->words_fd >= 0)
+		close(c->words_fd);
 	free(c);
 }
 
@@ -654,9 +717,16 @@ static int start_child(vs_contain *c, const vs_sim_opts *so)
 		close(out[1]);
 		return -1;
 	}
-	pid_t pid = fork();
-	if (pid == 0)
-		child(req[0], out[1], print[1], c->words, c->sw, c->seed, so);
+	pid_t pid;
+	if (c->server) {
+		int fds[4] = {req[0], out[1], print[1], c->words_fd};
+		pid = vs_forkserver_fork(c->server->fs, fds, 4);
+	} else {
+		pid = fork();
+		if (pid == 0)
+			child(req[0], out[1], print[1], c->words, c->sw,
+			      c->seed, so);
+	}
 	close(req[0]);
 	close(out[1]);
 	close(print[1]);

@@ -118,6 +118,7 @@ typedef struct runner {
 	const vs_sweep *sw;
 	const vs_run_opts *opts;
 	const vs_index_source *src;
+	vs_contain_server *server; /* forks the workers' children, or NULL */
 	int own_src;          /* src is the shard's sequence */
 	uint64_t total;       /* variants in this shard (own_src only) */
 	uint64_t next;        /* number of the next index taken (under mu) */
@@ -226,6 +227,16 @@ static int feed_flush(void *ctx, vs_result *r)
 	return go ? 0 : -1;
 }
 
+/* The options every variant of the run is simulated with, its rows
+ * handed to sink. */
+static vs_sim_opts sim_opts(const vs_run_opts *o, const vs_row_sink *sink)
+{
+	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
+	                  o->no_wheels, o->no_map, o->signals, o->plugin_log,
+	                  o->no_state, o->pairs, o->pair_range, sink};
+	return so;
+}
+
 /* Builds and simulates variant i into s; in c's child process when c is
  * not NULL. */
 static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
@@ -254,9 +265,7 @@ static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
 		s->state = SLOT_READY;
 		return;
 	}
-	vs_sim_opts so = {o->record_every, &vs_run_stop, o->variant_timeout,
-	                  o->no_wheels, o->no_map, o->signals, o->plugin_log,
-	                  o->no_state, o->pairs, o->pair_range, &f->sink};
+	vs_sim_opts so = sim_opts(o, &f->sink);
 	int rc = c ? vs_contain_run(c, s->variant, &so, res)
 	           : vs_sim_run(s->variant, &so, res);
 	/* Its own time, not the writer's it waited for. */
@@ -337,7 +346,7 @@ static void *worker(void *arg)
 	runner *R = arg;
 	uint64_t j, i;
 	vs_contain *c = R->opts->contain
-	                ? vs_contain_create(R->sw, R->seed,
+	                ? vs_contain_create(R->server, R->sw, R->seed,
 	                                    variant_memory_mb(R->opts))
 	                : NULL;
 	feed f = {R, 0, 0, {feed_flush, NULL, CHUNK_BYTES}};
@@ -654,6 +663,11 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	pthread_cond_init(&R.space, NULL);
 	double t0 = vs_now();
 
+	/* Before the threads: the children are forked from a process
+	 * that has one (contain.h). */
+	vs_row_sink chunks = {NULL, NULL, CHUNK_BYTES};
+	vs_sim_opts so = sim_opts(o, &chunks);
+	R.server = o->contain ? vs_contain_server_start(sw, seed, &so) : NULL;
 	pthread_t *th = vs_xcalloc((size_t)o->jobs, sizeof *th);
 	int n_th = start_workers(&R, th, o->jobs);
 	if (n_th == 0)
@@ -664,6 +678,7 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	for (int k = 0; k < n_th; k++)
 		pthread_join(th[k], NULL);
 	free(th);
+	vs_contain_server_stop(R.server);
 	/* Results simulated past the point where writing stopped. */
 	for (uint64_t k = 0; k < R.window; k++)
 		release(&R, &R.slots[k]);

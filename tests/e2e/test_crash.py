@@ -27,17 +27,12 @@ os.environ.pop("VSWEEP_NO_CONTAINMENT", None)
 # In a sanitizer build, ASan's own handlers would turn a plugin's fault
 # into an ASan report and exit(1); these tests are about the child dying
 # of the signal itself, so the faults keep their default action there.
-# And the quarantine off: children forked from the multi-threaded parent
-# hung at a later malloc inside ASan's allocator (gcc 12's libasan takes no
-# lock around fork; seen in SizeClassAllocator64::GetFromAllocator) in 2
-# or 3 of these tests per run; with quarantine_size_mb=0 none in 5 runs.
 # s: --variant-timeout where a plugin hangs; with room for a variant that
 # merely starts late on a loaded 2-core machine under ASan (1 s once
 # failed a second variant there)
 HANG_LIMIT = 3
 ASAN_SIGNALS = ("handle_segv=0:handle_sigbus=0:handle_sigfpe=0:"
-                "handle_sigill=0:handle_abort=0:quarantine_size_mb=0:"
-                "thread_local_quarantine_size_kb=0")
+                "handle_sigill=0:handle_abort=0")
 os.environ["ASAN_OPTIONS"] = ":".join(
     x for x in (os.environ.get("ASAN_OPTIONS", ""), "detect_leaks=0",
                 ASAN_SIGNALS) if x)

@@ -141,6 +141,15 @@ class PluginPathTest(TempDirCase):
         used = query(self.path("r.db"), "SELECT name FROM plugin")
         self.assertIn(("constant_steer",), used)
 
+    def test_same_folder_twice_shadows_nothing(self):
+        # The shipped folder named again, through a relative path: one
+        # folder, so no file shadows itself.
+        shipped = os.path.join(os.environ["VSWEEP_BUILD_ROOT"], "plugins")
+        rc, _, err = run("run", CIRCLE, "-o", self.path("r.db"),
+                         "--plugin-path", os.path.relpath(shipped))
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("shadows", err)
+
 
 class WalTest(Busy):
     def hold_reader(self, p, db):

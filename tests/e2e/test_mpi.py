@@ -244,9 +244,7 @@ class MpiTest(TempDirCase):
         # a sanitizer build's ASan would turn the fault into exit(1)
         asan = ":".join(x for x in (
             os.environ.get("ASAN_OPTIONS", ""), "detect_leaks=0",
-            "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0",
-            # forked children and ASan's quarantine: see test_crash.py
-            "quarantine_size_mb=0:thread_local_quarantine_size_kb=0")
+            "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0")
             if x)
         self.env["ASAN_OPTIONS"] = asan
         cmd = self.mpirun(2, "--sweep", sweep, "-o", out, "-j", "1",

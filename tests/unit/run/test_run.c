@@ -18,17 +18,7 @@
 #include "plugin/registry.h"
 #include "run/runner.h"
 #include "sim/sim.h"
-
-/* Read by AddressSanitizer at start (other builds never call it): the
- * contained runs fork children from the multi-threaded runner, and with
- * ASan's quarantine on such children hung at a later malloc inside ASan's
- * allocator (gcc 12's libasan takes no allocator lock around fork); the
- * e2e crash tests run with the same options (test_crash.py). */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
-{
-	return "quarantine_size_mb=0:thread_local_quarantine_size_kb=0";
-}
+#include "test_forkserver.h"
 
 enum { N_VARIANTS = 12, ROWS = 22 };
 
@@ -355,6 +345,7 @@ static Suite *run_suite(void)
 	tcase_add_test(t, resumed_equals_uninterrupted);
 	tcase_add_test(t, stop_leaves_whole_variants_in_order);
 	suite_add_tcase(s, t);
+	suite_add_tcase(s, forkserver_tcase());
 	return s;
 }
 
