@@ -717,11 +717,14 @@ static int start_child(vs_contain *c, const vs_sim_opts *so)
 		close(out[1]);
 		return -1;
 	}
-	pid_t pid;
+	pid_t pid = -1;
 	if (c->server) {
 		int fds[4] = {req[0], out[1], print[1], c->words_fd};
 		pid = vs_forkserver_fork(c->server->fs, fds, 4);
-	} else {
+	}
+	if (pid < 0) {
+		/* No server, or it is gone: forked here, as contained as
+		 * ever, with the risk the server exists to avoid. */
 		pid = fork();
 		if (pid == 0)
 			child(req[0], out[1], print[1], c->words, c->sw,
