@@ -150,6 +150,61 @@ class CrashTest(TempDirCase):
                     if v != 17:
                         self.assertEqual(a[v], b[v], "variant %d" % v)
 
+    def test_fork_server_killed_children_still_contained(self):
+        """The workers' children are forked by a server process started
+        before the threads (core/run/forkserver.c) and made vsweep's own
+        children. Both killed while variant 5 sleeps in the child: the
+        worker forks the next child itself, and variant 17's crash still
+        costs that variant only (simulated in vsweep's own process, it
+        would end the sweep). Under ASan only the server is killed: that
+        worker's fork from a multi-threaded vsweep is the very hazard the
+        server exists for (ASan's allocator lock, see forkserver.h), so
+        there the test shows that a lost server costs nothing while its
+        children live."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace(
+            "{armed: ARMED}", "{armed: 17, stall: 5, stall_seconds: 2}"))
+        sw = self.write("w.yaml", SWEEP)
+        db, mark = self.path("r.db"), self.path("stall")
+        p = subprocess.Popen([VSWEEP, "run", scn, "--sweep", sw, "-o", db,
+                              "-j", "1", "--plugin-path", CRASH_PLUGINS],
+                             env=dict(os.environ, CRASH_STALL_MARK=mark),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, text=True)
+        t0 = time.monotonic()
+        while not os.path.exists(mark) and time.monotonic() - t0 < 60:
+            time.sleep(0.02)
+        kids = []
+        for d in os.listdir("/proc"):
+            try:
+                with open("/proc/%s/stat" % d) as f:
+                    stat = f.read()
+            except (OSError, ValueError):
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == p.pid:
+                kids.append(int(d))
+        # The server shares vsweep's stdout; the child prints into a
+        # pipe vsweep reads.
+        own = os.readlink("/proc/%d/fd/1" % p.pid)
+        server = [k for k in kids
+                  if os.readlink("/proc/%d/fd/1" % k) == own]
+        self.assertEqual((len(kids), len(server)), (2, 1), kids)
+        os.kill(server[0], signal.SIGKILL)
+        sanitized = os.environ.get("VSWEEP_SANITIZE", "none") != "none"
+        if not sanitized:
+            os.kill([k for k in kids if k != server[0]][0], signal.SIGKILL)
+        out, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 1, err)
+        failed = [(17, FAULTS["segv"])]
+        if not sanitized:
+            failed.insert(0, (5, "crashed: signal 9 (SIGKILL) (no plugin "
+                                 "frame found)"))  # no handler runs
+        self.assertIn("%d done, %d failed (%d crashed)"
+                      % (50 - len(failed), len(failed), len(failed)), out)
+        self.assertEqual(query(db, "SELECT variant_id, error FROM "
+                               "variant_info WHERE status = 'failed'"),
+                         failed)
+
     def test_memory_limit_costs_one_variant(self):
         """crash_leak allocates and touches 16 MiB per step from step 5 in
         variant 17 (64 times at most; 8 s at 0.1 s: it is still at it long
