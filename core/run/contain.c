@@ -5,9 +5,12 @@
  * be trusted, and a call that never returns cannot be stopped from
  * another thread. A child that dies takes only its variant with it.
  *
- * How: each runner worker thread owns one child (vs_contain), forked from
- * that thread at its first variant, so the child has the seed, the sweep
- * and the loaded plugins at the parent's addresses. The worker writes a
+ * How: each runner worker thread owns one child (vs_contain), made at
+ * its first variant by the run's fork server (forkserver.c: a process
+ * forked before the run's threads, so the child inherits no lock another
+ * thread held; without it, forked by the worker itself), so the child
+ * has the seed, the sweep and the loaded plugins at the parent's
+ * addresses. The worker writes a
  * variant index down a socket; the child builds that variant itself (the
  * same pure function of (sweep, i) the parent used), simulates it and
  * writes the result back: a header, the arrays, a trailer. A long
@@ -43,7 +46,7 @@
  *   lines of at most 239 bytes, then one line saying how many more), so
  *   a crash's last words stay with the variant. Lines the child's own
  *   code prints (vs_log_add's "vsweep: variant ...") pass to vsweep's
- *   stderr as before. The child dies with the thread that forked it
+ *   stderr as before. The child is vsweep's own and dies with it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
  * - Memory (--variant-memory): the parent polls the child's resident set
  *   (/proc/PID/statm) every MEM_POLL_MS while it waits, and reads its

@@ -41,16 +41,19 @@ struct vs_forkserver {
 	pthread_mutex_t mu;
 };
 
+/* Room for a request's descriptors (SCM_RIGHTS), aligned for cmsghdr. */
+typedef union fd_buf {
+	char buf[CMSG_SPACE(sizeof(int) * VS_FORKSERVER_MAX_FDS)];
+	struct cmsghdr align;
+} fd_buf;
+
 /* Receives one request: its descriptors into fds (*n of them). 1, or 0
  * when the caller's end closed (or the request is not readable). */
 static int receive(int ctl, int *fds, int *n)
 {
 	char byte;
 	struct iovec iov = {&byte, 1};
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * VS_FORKSERVER_MAX_FDS)];
-		struct cmsghdr align;
-	} u;
+	fd_buf u;
 	struct msghdr m;
 	memset(&m, 0, sizeof m);
 	m.msg_iov = &iov;
@@ -182,10 +185,7 @@ pid_t vs_forkserver_fork(vs_forkserver *s, const int *fds, int n_fds)
 		return -1;
 	char byte = 1;
 	struct iovec iov = {&byte, 1};
-	union {
-		char buf[CMSG_SPACE(sizeof(int) * VS_FORKSERVER_MAX_FDS)];
-		struct cmsghdr align;
-	} u;
+	fd_buf u;
 	memset(&u, 0, sizeof u);
 	struct msghdr m;
 	memset(&m, 0, sizeof m);
