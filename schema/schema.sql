@@ -1,18 +1,16 @@
--- vsweep results schema, version 3 (meta format 'vsweep results 3').
+-- vsweep results schema, version 4 (meta format 'vsweep results 4').
 --
 -- Base tables are laid out for write speed and size; users query the views,
 -- whose names and columns are a contract (DESIGN.md, "Storage").
 --
--- A variant's state rows are one contiguous rowid range [row_lo, row_hi] of
--- `state`, written in variant order by the single writer. The views join on
--- that range (CROSS JOIN fixes the loop order: variants outside, rows
--- inside), so a per-variant scan reads each variant's rows in place.
--- Each row also carries its variant_id, and state_key (variant_id,
--- actor_id, step) serves the analyst's equality filters: one actor, one
--- step, two actors at the same step. Since variants are written in
--- ascending order, its inserts land at the right edge (docs/results.md,
--- "Query speed", has the measured costs); with an index to use, SQLite
--- never builds an automatic one per variant.
+-- `state` is clustered by its key (variant_id, actor_id, step): WITHOUT
+-- ROWID, the key is the table, so one b-tree holds each row once, in the
+-- order the analyst's filters and groups want it. One variant, one actor
+-- of it, or one step of that actor is a key range or a single probe;
+-- SQLite never needs (and never builds) an automatic index for them. The
+-- writer stores variants in ascending order and each variant's rows in key
+-- order, so every insert lands at the b-tree's right edge (docs/results.md,
+-- "Query speed" and "Write speed", has the measured costs).
 
 CREATE TABLE meta (              -- the sweep's own record
   key   TEXT PRIMARY KEY,
@@ -33,8 +31,6 @@ CREATE TABLE variant (
   error        TEXT,
   params       TEXT NOT NULL,    -- JSON
   wall_seconds REAL NOT NULL,    -- s
-  row_lo       INTEGER,          -- first state rowid, NULL if none
-  row_hi       INTEGER,          -- last state rowid
   label        TEXT              -- a list entry's label, or NULL
 );
 
@@ -118,9 +114,9 @@ CREATE TABLE state (
   lane     INTEGER,                  -- lane.lane; NULL: no map location
   on_lane  INTEGER,                  -- IsOnLane, 0/1
   position REAL,                     -- normalised s in [0, 1]
-  angle    REAL                      -- rad, lane tangent to travel
-);
-CREATE INDEX state_key ON state (variant_id, actor_id, step);
+  angle    REAL,                     -- rad, lane tangent to travel
+  PRIMARY KEY (variant_id, actor_id, step)
+) WITHOUT ROWID;
 
 -- The map's lanes, the same in every variant.
 CREATE TABLE lane (
@@ -236,7 +232,7 @@ CREATE VIEW actor_pose AS
          sy * sr - cy * sp * cr AS m23, y AS m24,
          0.0 - cp * sr AS m31, sp AS m32, cp * cr AS m33, z AS m34,
          0.0 AS m41, 0.0 AS m42, 0.0 AS m43, 1.0 AS m44
-  FROM (SELECT v.variant_id AS variant_id, s.actor_id AS actor_id,
+  FROM (SELECT s.variant_id AS variant_id, s.actor_id AS actor_id,
                s.step AS step,
                CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
            / (SELECT den FROM step_decimal) AS t,
@@ -244,8 +240,7 @@ CREATE VIEW actor_pose AS
                cos(s.yaw) AS cy, sin(s.yaw) AS sy,
                cos(s.pitch) AS cp, sin(s.pitch) AS sp,
                cos(s.roll) AS cr, sin(s.roll) AS sr
-        FROM variant v CROSS JOIN state s
-          ON s.rowid BETWEEN v.row_lo AND v.row_hi);
+        FROM state s);
 
 -- WheelPoses: one 4x4 per wheel in the actor frame, Rz(steer) Rx(spin),
 -- translation the wheel centre with z = radius. A steered wheel at lateral
@@ -261,7 +256,7 @@ CREATE VIEW wheel_pose AS
          y AS m24,
          0.0 AS m31, sin(p) AS m32, cos(p) AS m33, z AS m34,
          0.0 AS m41, 0.0 AS m42, 0.0 AS m43, 1.0 AS m44
-  FROM (SELECT v.variant_id AS variant_id, s.actor_id AS actor_id,
+  FROM (SELECT s.variant_id AS variant_id, s.actor_id AS actor_id,
                s.step AS step, w.wheel AS wheel, w.x AS x, w.y AS y,
                w.radius AS z,
                CASE WHEN w.steered THEN
@@ -271,10 +266,8 @@ CREATE VIEW wheel_pose AS
                (CASE WHEN NOT w.steered THEN s.dist + w.x * s.turn
                      WHEN w.x < 0 THEN s.roll_l ELSE s.roll_r END)
                  / (0.0 - w.radius) AS p
-        FROM variant v CROSS JOIN state s
-          ON s.rowid BETWEEN v.row_lo AND v.row_hi
-        CROSS JOIN wheel w
-          ON w.variant_id = v.variant_id AND w.actor_id = s.actor_id);
+        FROM state s CROSS JOIN wheel w
+          ON w.variant_id = s.variant_id AND w.actor_id = s.actor_id);
 
 -- Plugin outputs (ABI 1.1, `--record signals`): each name once, values one
 -- row per variant, actor, recorded step and output.

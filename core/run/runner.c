@@ -30,7 +30,7 @@
  *   variant that never fills a chunk (most) is handed over whole, as
  *   before; the rest of a streamed one is less than a chunk.
  * - The writer stores strictly in j order (written is the next j), so
- *   the file's rows, rowids included, are the same for any -j.
+ *   the file's rows, in storing order, are the same for any -j.
  * - Commit policy: whole variants only, a commit every COMMIT_ROWS state
  *   rows or COMMIT_SECONDS, and at the end; a kill loses at most the
  *   open transaction, which a resume simulates again. A streamed

@@ -10,10 +10,10 @@
  *   first file's; all shards of one N or all parts, each given once.
  * - Variants are copied in ascending index, each from the one file that
  *   holds it (shards: K = i mod N; parts: the file whose next id is i).
- * - Rowid ranges: the output's state rows are renumbered 1, 2, ... in
- *   that order, each variant's contiguous, its variant row's row_lo and
- *   row_hi rewritten to match: the numbering of one writer storing the
- *   variants in index order, as an unsharded run does.
+ * - Key order: each table is filled in the order one writer storing the
+ *   variants in index order fills it, as an unsharded run does; the
+ *   state rows of a variant come in their key order, so they land at the
+ *   b-tree's right edge as the writer's do.
  * - The output is written under OUT.partial-PID, synced, and linked to
  *   OUT only when complete: OUT is never half-written, never replaced. */
 #include "store/merge.h"
@@ -294,7 +294,8 @@ static int copy_rows(sqlite3_stmt *sel, sqlite3_stmt *ins, int *rows)
 /* A table copied variant by variant: it has a variant_id column. Found
  * in the schema rather than listed, so a table added to it is merged
  * without touching this file. `variant` and `state` are handled apart:
- * the variant row points into state by rowid range. */
+ * state, the bulk of the file, is copied inside SQLite when it can be,
+ * and the variant row goes last, as the writer stores it. */
 typedef struct vtable {
 	char *name;
 	int n_cols;
@@ -309,14 +310,13 @@ typedef struct copier {
 	int n_t;
 	sqlite3_stmt *ins_state, *ins_variant;
 	int n_state_cols, n_variant_cols;
-	int lo_col, hi_col;      /* row_lo, row_hi among variant's columns */
-	long long next_rowid;    /* the output's next state rowid */
 } copier;
 
 typedef struct stmts {       /* one shard's reads */
 	sqlite3_stmt *variant, *state;
-	/* On the output's connection, the shard attached: copies a state row
-	 * range inside SQLite, ~3x cheaper than row by row through the API.
+	/* On the output's connection, the shard attached: copies a variant's
+	 * state rows inside SQLite, ~3x cheaper than row by row through the
+	 * API.
 	 * NULL when the shards outnumber SQLite's attach limit. */
 	sqlite3_stmt *state_in;
 	sqlite3_stmt **rows;     /* per vtable */
@@ -391,23 +391,6 @@ static vs_rc setup_copier(copier *c, vs_error *err)
 	c->ins_variant = prepare_insert(c->out, "variant", c->n_variant_cols);
 	if (!c->ins_state || !c->ins_variant)
 		return fail_db(err, c->tmp, c->out, "preparing");
-	c->lo_col = c->hi_col = -1;
-	if (sqlite3_prepare_v2(c->out, "SELECT cid, name FROM pragma_table_info"
-	                       "('variant')", -1, &q, NULL) != SQLITE_OK)
-		return fail_db(err, c->tmp, c->out, "reading the schema");
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(q, 1);
-		if (!strcmp(name, "row_lo"))
-			c->lo_col = sqlite3_column_int(q, 0);
-		else if (!strcmp(name, "row_hi"))
-			c->hi_col = sqlite3_column_int(q, 0);
-	}
-	sqlite3_finalize(q);
-	if (c->lo_col < 0 || c->hi_col < 0) {
-		vs_error_set(err, "%s: the schema has no variant row range",
-		             c->tmp);
-		return VS_RC_IO;
-	}
 	return VS_RC_OK;
 }
 
@@ -444,9 +427,9 @@ static vs_rc prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
 	vs_rc rc = prepare_read(s, "SELECT * FROM variant WHERE variant_id = ?",
 	                      c->n_variant_cols, "variant", &q->variant, err);
 	if (!rc)
-		rc = prepare_read(s, "SELECT * FROM state WHERE rowid BETWEEN ? "
-		                  "AND ? ORDER BY rowid", c->n_state_cols, "state",
-		                  &q->state, err);
+		rc = prepare_read(s, "SELECT * FROM state WHERE variant_id = ? "
+		                  "ORDER BY actor_id, step", c->n_state_cols,
+		                  "state", &q->state, err);
 	for (int i = 0; i < c->n_t && !rc; i++) {
 		char sql[256];
 		snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" WHERE "
@@ -491,22 +474,15 @@ static int copy_variant(copier *c, stmts *q, long long i)
 		sqlite3_reset(v);
 		return step == SQLITE_DONE ? 1 : -1;
 	}
-	int has_rows = sqlite3_column_type(v, c->lo_col) != SQLITE_NULL;
-	int n = 0;
-	if (has_rows && q->state_in) {
-		sqlite3_bind_int64(q->state_in, 1,
-		                   sqlite3_column_int64(v, c->lo_col));
-		sqlite3_bind_int64(q->state_in, 2,
-		                   sqlite3_column_int64(v, c->hi_col));
+	if (q->state_in) {
+		sqlite3_bind_int64(q->state_in, 1, i);
 		int rc = sqlite3_step(q->state_in);
 		sqlite3_reset(q->state_in);
 		if (rc != SQLITE_DONE)
 			goto fail;
-		n = sqlite3_changes(c->out);
-	} else if (has_rows) {
-		sqlite3_bind_int64(q->state, 1, sqlite3_column_int64(v, c->lo_col));
-		sqlite3_bind_int64(q->state, 2, sqlite3_column_int64(v, c->hi_col));
-		if (copy_rows(q->state, c->ins_state, &n))
+	} else {
+		sqlite3_bind_int64(q->state, 1, i);
+		if (copy_rows(q->state, c->ins_state, NULL))
 			goto fail;
 	}
 	for (int t = 0; t < q->n_rows; t++) {
@@ -514,26 +490,13 @@ static int copy_variant(copier *c, stmts *q, long long i)
 		if (copy_rows(q->rows[t], c->t[t].ins, NULL))
 			goto fail;
 	}
-	/* The variant row, its rows renumbered to follow the previous one's,
-	 * as the single writer of an unsharded run numbers them. */
-	for (int col = 0; col < c->n_variant_cols; col++) {
-		if (col == c->lo_col && has_rows)
-			sqlite3_bind_int64(c->ins_variant, col + 1,
-			                   c->next_rowid);
-		else if (col == c->hi_col && has_rows)
-			sqlite3_bind_int64(c->ins_variant, col + 1,
-			                   c->next_rowid + n - 1);
-		else
-			sqlite3_bind_value(c->ins_variant, col + 1,
-			                   sqlite3_column_value(v, col));
-	}
+	for (int col = 0; col < c->n_variant_cols; col++)
+		sqlite3_bind_value(c->ins_variant, col + 1,
+		                   sqlite3_column_value(v, col));
 	int rc = sqlite3_step(c->ins_variant);
 	sqlite3_reset(c->ins_variant);
 	sqlite3_reset(v);
-	if (rc != SQLITE_DONE)
-		return -1;
-	c->next_rowid += n;
-	return 0;
+	return rc == SQLITE_DONE ? 0 : -1;
 fail:
 	sqlite3_reset(v);
 	return -1;
@@ -666,7 +629,7 @@ static vs_rc attach_shard(copier *c, const shard *s, int i, stmts *q,
 	if (rc != SQLITE_DONE)
 		return fail_db(err, c->tmp, c->out, "attaching a shard");
 	snprintf(sql, sizeof sql, "INSERT INTO main.state SELECT * FROM "
-	         "s%d.state WHERE rowid BETWEEN ? AND ? ORDER BY rowid", i);
+	         "s%d.state WHERE variant_id = ? ORDER BY actor_id, step", i);
 	if (sqlite3_prepare_v2(c->out, sql, -1, &q->state_in, NULL) !=
 	    SQLITE_OK)
 		return fail_db(err, c->tmp, c->out, "preparing");
@@ -694,7 +657,6 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 {
 	copier c = {0};
 	c.tmp = tmp;
-	c.next_rowid = 1;
 	stmts *q = vs_xcalloc((size_t)n, sizeof *q);
 	vs_rc rc = VS_RC_IO;
 	if (sqlite3_open(tmp, &c.out) != SQLITE_OK) {

@@ -23,8 +23,8 @@ typedef struct vs_merge_summary {
  * that no part holds. The output is written under a temporary name and
  * renamed into place only when complete, so out is never half-written.
  * Its stored rows are identical to a single run's of the same sweep: every
- * table is copied variant by variant in index order, state rowids
- * renumbered as one writer numbers them. Returns VS_RC_OK, or
+ * table is copied variant by variant in index order, as one writer
+ * stores them. Returns VS_RC_OK, or
  * VS_RC_INPUT (the refusals above, out exists) / VS_RC_IO with err set. */
 vs_rc vs_merge(const char *out, const char *const *shards, int n_shards,
                int allow_partial, vs_merge_summary *sum, vs_error *err);

@@ -28,6 +28,12 @@ vs_rc vs_store_format_check(const char *path, const char *format,
 		             "3 added variant labels and pair rows and put an "
 		             "OpenDRIVE road's slope into pitch and its bank "
 		             "into roll; rerun its sweep into a new file", path);
+	else if (strcmp(format, "vsweep results 3") == 0)
+		vs_error_set(err, "%s: results format 3, whose state rows are "
+		             "numbered by rowid with a separate index; format 4 "
+		             "keeps them by their key (variant, actor, step). It "
+		             "can still be queried as it is; rerun its sweep into "
+		             "a new file to resume or merge it", path);
 	else
 		vs_error_set(err, "%s: results format '%s' is not this "
 		             "vsweep's ('%s')", path, format, VS_RESULTS_FORMAT);

@@ -63,9 +63,11 @@ vs_store_def vs_store_default_def(void);
  * pitch and roll name the other axes. Format 3 added variant labels and
  * pair rows (tables a format-2 file lacks) and put the OpenDRIVE surface's
  * slope into pitch and its bank into roll (a format-2 file on an
- * OpenDRIVE map has them the other way round), so neither is resumed or
- * merged into. */
-#define VS_RESULTS_FORMAT "vsweep results 3"
+ * OpenDRIVE map has them the other way round). Format 4 keeps the state
+ * rows by their key (a WITHOUT ROWID table) where format 3 numbered them
+ * by rowid, with ranges in the variant rows and a separate index. None of
+ * the older formats is resumed or merged into. */
+#define VS_RESULTS_FORMAT "vsweep results 4"
 
 /* VS_RC_OK when format (a file's meta `format`) is VS_RESULTS_FORMAT or
  * NULL (none: the identity checks report it); else VS_RC_INPUT with err

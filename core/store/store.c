@@ -8,12 +8,13 @@
  * - Whole variants only: a variant's state, actor, wheel, event, summary,
  *   pair and variant rows go in one transaction (the caller's), so a kill at
  *   any moment leaves whole variants (WAL, synchronous = NORMAL).
- * - Rowid ranges: state rows are numbered 1, 2, ... in storing order,
- *   each variant's contiguous; its variant row keeps [row_lo, row_hi]
- *   (NULL, NULL without rows). next_rowid is always max(rowid) + 1.
+ * - Key order: state rows go in (variant_id, actor_id, step) order, the
+ *   table's key; variants come in ascending order from the runner, so
+ *   every row lands at the b-tree's right edge (resume and extend may
+ *   fill gaps: correct, only slower).
  * - A variant stored in parts (vs_store_variant_begin ... vs_store_put)
  *   keeps its rows in the savepoint vs_variant until its variant row is
- *   written: whole variants still, and a cancel leaves the rowids as if
+ *   written: whole variants still, and a cancel leaves the file as if
  *   its rows had never been stored. The parts go through the same
  *   insert code as whole variants; storing in parts changes no row.
  * - A file is checked before it is changed: an existing file that is
@@ -63,7 +64,6 @@ struct vs_store {
 	sqlite3_stmt *set_meta;
 	sqlite3_stmt *ins_signal, *ins_log, *ins_name, *get_name;
 	sqlite3_stmt *ins_pairs[2]; /* pairs.h: many rows, one row */
-	int64_t next_rowid;       /* rowid the next state row receives */
 	int in_tx;
 	vs_store_busy busy;       /* waits out other programs' locks */
 	int lock_fd;              /* vs_store_writer_lock's; -1: none */
@@ -75,7 +75,6 @@ struct vs_store {
 	/* The variant being stored in parts (vs_store_variant_begin). */
 	int var_open;
 	uint64_t var_id;
-	int64_t var_lo;           /* rowid of its first state row */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -137,7 +136,7 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 		             "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		             &st->ins_summary, err);
 	if (!rc)
-		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?,?,?)",
+		rc = prepare(st, "INSERT INTO variant VALUES (?,?,?,?,?,?)",
 		             &st->ins_variant, err);
 	if (!rc)
 		rc = prepare(st, "INSERT OR REPLACE INTO meta VALUES (?,?)",
@@ -452,15 +451,6 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	} else if (prepare_all(st, err)) {
 		goto fail;
 	}
-	sqlite3_stmt *q = NULL;
-	if (sqlite3_prepare_v2(st->db, "SELECT coalesce(max(rowid), 0) FROM "
-	                       "state", -1, &q, NULL) != SQLITE_OK) {
-		db_fail(st, err, "reading");
-		goto fail;
-	}
-	sqlite3_step(q);
-	st->next_rowid = sqlite3_column_int64(q, 0) + 1;
-	sqlite3_finalize(q);
 	*out = st;
 	return VS_RC_OK;
 fail:
@@ -575,8 +565,8 @@ static void bind_state(sqlite3_stmt *s, int base, int64_t variant,
 	}
 }
 
-/* Compares two rows by (actor_id, step): state_key's order below the
- * variant. */
+/* Compares two rows by (actor_id, step): the state key's order below
+ * the variant. */
 static int row_cmp(const void *a, const void *b)
 {
 	const vs_state_row *x = *(const vs_state_row *const *)a;
@@ -616,11 +606,12 @@ static void order_rows(const vs_result *r, const vs_state_row **ord)
 			ord[i++] = &r->rows[s * a + k];
 }
 
-/* Writes r's state rows in (actor_id, step) order, so that rowid order
- * is state_key's order: each index entry lands at the index's right edge
- * (SQLite then skips the descent from the root), and an index scan reads
- * the table sequentially (a rowid one past the last is a step, not a
- * seek). Measured in docs/results.md, "Write speed". */
+/* Writes r's state rows in (actor_id, step) order, the table's key
+ * order below the variant: each row lands at the b-tree's right edge
+ * (SQLite then skips the descent from the root, and the pages it fills
+ * stay full). A row whose key is already stored (a bug) fails the
+ * insert rather than being duplicated. Measured in docs/results.md,
+ * "Write speed". */
 static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 {
 	if (r->n_rows <= 0)
@@ -833,24 +824,6 @@ static vs_rc put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 	return VS_RC_OK;
 }
 
-/* r's state rows after the last stored one; they must get the rowids
- * that follow it. */
-static vs_rc put_rows_next(vs_store *st, const vs_result *r, vs_error *err)
-{
-	int64_t first = st->next_rowid;
-	if (put_rows(st, r, err))
-		return VS_RC_IO;
-	if (r->n_rows > 0 &&
-	    sqlite3_last_insert_rowid(st->db) != first + r->n_rows - 1) {
-		vs_error_set(err, "%s: state rows of variant %llu are not "
-		             "contiguous (internal error)", st->path,
-		             (unsigned long long)r->variant);
-		return VS_RC_IO;
-	}
-	st->next_rowid = first + r->n_rows;
-	return VS_RC_OK;
-}
-
 vs_rc vs_store_variant_begin(vs_store *st, uint64_t variant, vs_error *err)
 {
 	if (st->var_open || !st->in_tx) {
@@ -863,7 +836,6 @@ vs_rc vs_store_variant_begin(vs_store *st, uint64_t variant, vs_error *err)
 		return VS_RC_IO;
 	st->var_open = 1;
 	st->var_id = variant;
-	st->var_lo = st->next_rowid;
 	return VS_RC_OK;
 }
 
@@ -879,7 +851,7 @@ vs_rc vs_store_variant_rows(vs_store *st, const vs_result *part,
 	/* The signal rows alone: the logs come with the variant's end. */
 	vs_result v = *part;
 	v.n_logs = 0;
-	if (put_rows_next(st, part, err) || put_signals_logs(st, &v, err))
+	if (put_rows(st, part, err) || put_signals_logs(st, &v, err))
 		return VS_RC_IO;
 	if (vs_store_pairs_put(st->ins_pairs, part->variant, part->pairs,
 	                       part->n_pairs) != SQLITE_DONE)
@@ -895,7 +867,6 @@ void vs_store_variant_cancel(vs_store *st)
 	sqlite3_exec(st->db, "ROLLBACK TO vs_variant", NULL, NULL, NULL);
 	sqlite3_exec(st->db, "RELEASE vs_variant", NULL, NULL, NULL);
 	st->var_open = 0;
-	st->next_rowid = st->var_lo;
 }
 
 vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
@@ -907,8 +878,7 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 		             (unsigned long long)st->var_id);
 		return VS_RC_IO;
 	}
-	int64_t lo = st->var_open ? st->var_lo : st->next_rowid;
-	if (put_rows_next(st, r, err))
+	if (put_rows(st, r, err))
 		return VS_RC_IO;
 	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
 	    put_events(st, r, err) || put_signals_logs(st, r, err))
@@ -924,14 +894,7 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 	sqlite3_bind_text(s, 4, r->params_json ? r->params_json : "{}", -1,
 	                  SQLITE_STATIC);
 	sqlite3_bind_double(s, 5, r->wall_seconds);
-	if (st->next_rowid > lo) {
-		sqlite3_bind_int64(s, 6, lo);
-		sqlite3_bind_int64(s, 7, st->next_rowid - 1);
-	} else {
-		sqlite3_bind_null(s, 6);
-		sqlite3_bind_null(s, 7);
-	}
-	bind_text_or_null(s, 8, r->label);
+	bind_text_or_null(s, 6, r->label);
 	int rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)

@@ -52,11 +52,10 @@ vs_rc vs_store_commit(vs_store *st, vs_error *err);
 /* Rolls back the open transaction, if any. */
 void vs_store_rollback(vs_store *st);
 
-/* Writes one variant: its state rows (rowids following the last stored
- * one, contiguous), actor, wheel, event, summary, pair and variant rows.
- * Must be inside a transaction. After vs_store_variant_begin it ends that
- * variant: r holds the rows not yet stored (r->n_rows may be 0), and the
- * variant row spans all of them. */
+/* Writes one variant: its state rows (in key order), actor, wheel,
+ * event, summary, pair and variant rows. Must be inside a transaction.
+ * After vs_store_variant_begin it ends that variant: r holds the rows not
+ * yet stored (r->n_rows may be 0). */
 vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err);
 
 /* A variant too long to hold in memory, stored in parts (the runner
@@ -64,8 +63,8 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err);
  * each chunk of rows as it is made, then vs_store_put with the rest and
  * the variant's status, or vs_store_variant_cancel. Its rows go in a
  * savepoint of the caller's transaction, so they are committed only with
- * its variant row, and a cancel drops exactly them (the next rows get
- * the rowids they would have had). Must be inside a transaction; one
+ * its variant row, and a cancel drops exactly them (the file is then as
+ * if the variant had never begun). Must be inside a transaction; one
  * variant at a time. */
 vs_rc vs_store_variant_begin(vs_store *st, uint64_t variant, vs_error *err);
 /* Stores part's state, signal and pair rows (part->rows, n_rows,

@@ -77,15 +77,14 @@ FAULTS = {
 
 def by_variant(db):
     """variant id -> (variant row, its state rows in order, actor rows,
-    wheel rows, events, summary): what a variant stored, rowids aside."""
+    wheel rows, events, summary): what a variant stored."""
     c = sqlite3.connect(db)
     out = {}
-    for v, status, err, params, lo, hi in c.execute(
-            "SELECT variant_id, status, error, params, row_lo, row_hi "
-            "FROM variant"):
-        rows = [] if lo is None else c.execute(
-            "SELECT * FROM state WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
-            (lo, hi)).fetchall()
+    for v, status, err, params in c.execute(
+            "SELECT variant_id, status, error, params FROM variant"):
+        rows = c.execute(
+            "SELECT * FROM state WHERE variant_id = ? ORDER BY actor_id, step",
+            (v,)).fetchall()
         per = [sorted(c.execute("SELECT * FROM %s WHERE variant_id = ?"
                                 % t, (v,)).fetchall())
                for t in ("actor", "wheel", "event_row", "summary")]
@@ -267,13 +266,12 @@ class CrashTest(TempDirCase):
                          "--plugin-path", CRASH_PLUGINS, timeout=120)
         self.assertEqual(rc, 1, err)
         n = 2 * 30001
-        self.assertEqual(query(db, "SELECT variant_id, status, error, row_lo,"
-                               " row_hi FROM variant ORDER BY variant_id"),
-                         [(0, 1, None, 1, n),
+        self.assertEqual(query(db, "SELECT variant_id, status, error "
+                               "FROM variant ORDER BY variant_id"),
+                         [(0, 1, None),
                           (1, 2, FAULTS["segv"].replace("step 5",
-                                                        "step 20000"),
-                           None, None),
-                          (2, 1, None, n + 1, 2 * n)])
+                                                        "step 20000")),
+                          (2, 1, None)])
         self.assertEqual(query(db, "SELECT variant_id, count(*) FROM state "
                                "GROUP BY variant_id"), [(0, n), (2, n)])
 

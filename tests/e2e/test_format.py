@@ -1,7 +1,9 @@
-"""Results format 3 (format 2: pose R = Rz(yaw) Rx(pitch) Ry(roll); 3:
-labels, pair rows, OpenDRIVE slope in pitch): the file says so, and a
-format-1 file, whose pitch and roll mean the other axes, or a format-2
-file, without labels and pair rows, is neither resumed nor merged."""
+"""Results format 4 (format 2: pose R = Rz(yaw) Rx(pitch) Ry(roll); 3:
+labels, pair rows, OpenDRIVE slope in pitch; 4: state rows kept by their
+key, without rowids): the file says so, and a format-1 file, whose pitch
+and roll mean the other axes, a format-2 file, without labels and pair
+rows, or a format-3 file, whose state rows are numbered by rowid, is
+neither resumed nor merged."""
 import os
 import sqlite3
 import sys
@@ -36,10 +38,23 @@ class FormatTest(TempDirCase):
             c.execute("UPDATE meta SET value = 'vsweep results %d' "
                       "WHERE key = 'format'" % version)
 
-    def test_written_format_is_3(self):
+    def test_written_format_is_4(self):
         db = self.shard(0)
         self.assertEqual(query(db, "SELECT value FROM meta WHERE key = "
-                               "'format'"), [("vsweep results 3",)])
+                               "'format'"), [("vsweep results 4",)])
+
+    def test_format_3_refused(self):
+        s0, s1 = self.shard(0), self.shard(1)
+        self.make_v1(s0, 3)
+        rc, _, err = run("run", SCN, "--sweep", self.sweep, "-o", s0,
+                         "--shard", "0/2", "--resume")
+        self.assertEqual(rc, 2, err)
+        self.assertIn(s0 + ": results format 3", err)
+        self.assertIn("numbered by rowid", err)
+        rc, _, err = run("merge", self.path("m.db"), s0, s1)
+        self.assertEqual(rc, 2, err)
+        self.assertIn(s0 + ": results format 3", err)
+        self.assertFalse(os.path.exists(self.path("m.db")))
 
     def test_format_2_refused(self):
         s0, s1 = self.shard(0), self.shard(1)

@@ -42,6 +42,26 @@ class QueryPlans(TempDirCase):
             with self.subTest(title):
                 self.assertNotIn("AUTOMATIC", plan, plan)
 
+    def test_grouped_idioms_read_in_key_order(self):
+        # state is kept in (variant_id, actor_id, step) order: grouping by
+        # variant, joining variant_info on it, or windows over one actor's
+        # steps read the rows as stored, with no sort (no TEMP B-TREE, as
+        # format 3's params join needed); the params join reads only the
+        # one actor's key range of each variant.
+        plans = {title: " | ".join(r[3] for r in query(
+            self.db, "EXPLAIN QUERY PLAN " + sql)) for title, sql in idioms()}
+        for title in ("per-variant aggregate",
+                      "per-variant aggregate, one actor",
+                      "params join, one actor", "params join, all actors",
+                      "lane changes from map_location"):
+            with self.subTest(title):
+                self.assertNotIn("TEMP B-TREE", plans[title])
+        self.assertIn("SEARCH s USING PRIMARY KEY (variant_id=? AND "
+                      "actor_id=?)", plans["params join, one actor"])
+        self.assertIn("SEARCH s USING PRIMARY KEY (variant_id=? AND "
+                      "actor_id=? AND step=?)",
+                      plans["ego-lead gap: self-join on (variant_id, step)"])
+
     def test_actor_filter_counts(self):
         # 20 s at 0.01 s recorded every 10th step: steps 0, 10, .. 2000,
         # 201 per actor and variant.

@@ -40,8 +40,12 @@ class TimeTest(TempDirCase):
                                ("0.025", 2.5)):
             db = self.results(step, duration)
             with sqlite3.connect(db) as c:
-                c.execute("UPDATE state SET step = (rowid * 7368787 + 13) "
-                          "% 10000001")
+                # Two passes: the key (variant, actor, step) stays unique
+                # at every row (negative steps first, then the spread; the
+                # map is one-to-one, 7368787 being prime to 10000001).
+                c.execute("UPDATE state SET step = -1 - step")
+                c.execute("UPDATE state SET step = (((-1 - step) * 4 + "
+                          "actor_id) * 7368787 + 13) % 10000001")
             rows = query(db, "SELECT step, t FROM actor_state")
             self.assertGreater(len(rows), 190)
             exact = Fraction(step)

@@ -49,13 +49,14 @@ class TempDirCase(unittest.TestCase):
 
 
 def dump(db):
-    """Every stored row, wall-clock times excluded, floats as exact bits,
-    rowids included: two dumps are equal only for bit-identical files."""
+    """Every stored row, wall-clock times excluded, floats as exact bits:
+    two dumps are equal only for bit-identical files (state is keyed by
+    (variant_id, actor_id, step): its key is its order)."""
     c = sqlite3.connect(db)
     out = {}
-    for table, cols in [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
+    for table, cols in [("state", "*"), ("actor", "*"), ("wheel", "*"),
                         ("variant", "variant_id, status, error, params, "
-                                    "row_lo, row_hi"),
+                                    "label"),
                         ("plugin", "name, kind, version, digest"),
                         ("pair_row", "*")]:
         rows = c.execute("SELECT %s FROM %s ORDER BY 1, 2, 3" % (cols, table))
@@ -65,15 +66,15 @@ def dump(db):
     return out
 
 
-STORED = [("state", "rowid, *"), ("actor", "*"), ("wheel", "*"),
-          ("event_row", "*"), ("summary", "*"),
-          ("variant", "variant_id, status, error, params, row_lo, row_hi"),
+STORED = [("state", "*"), ("actor", "*"), ("wheel", "*"),
+          ("event_row", "rowid, *"), ("summary", "*"),
+          ("variant", "variant_id, status, error, params, label"),
           ("plugin", "name, kind, version, digest"), ("pair_row", "*")]
 
 
 def differences(db_a, db_b):
-    """Tables whose stored rows (wall-clock times excluded, rowids
-    included) differ between two results files; [] when identical. SQLite
+    """Tables whose stored rows (wall-clock times excluded, event rows'
+    rowids included) differ between two results files; [] when identical. SQLite
     compares REALs by value, so equal rows hold the same doubles (up to the
     sign of zero, which no computation here produces)."""
     c = sqlite3.connect(db_a)

@@ -2,17 +2,18 @@
 """The analyst's first queries on an overnight-sized results file.
 
   tools/bench/queries.py VSWEEP [BASE_VSWEEP] [--actor-steps N] [--dir D]
-                         [--query-base]
+                         [--repeats R] [--record WHAT] [--query-base]
 
 Builds, for 2 and for 8 actors per variant, a results file of at least N
 actor-steps (default 10 M) with VSWEEP, runs every query of queries.sql on
-it (wall time, rows per second, EXPLAIN QUERY PLAN, the ratio to a full
-scan of actor_state) and prints the write side: actor-steps per second and
-bytes per actor-step (this build with --record state,map,pairs, the
-pairs within 50 m; the base with state,map). With BASE_VSWEEP (a build of another layout, e.g.
-main's), the same files are written with it too, for the write-side
-comparison (its queries are run only with --query-base: on a layout
-without a key they may take hours)."""
+it (medians of R runs, wall and CPU time, rows per second, EXPLAIN QUERY
+PLAN, the ratio to a full scan of actor_state in the same file) and prints
+the write side: actor-steps per second and bytes per actor-step (both
+builds with --record state,map,pairs unless --record says otherwise). With
+BASE_VSWEEP (a build of another layout, e.g. main's), the same files are
+written with it too, for the write-side comparison; with --query-base its
+file is queried as well, the two files taking turns query by query (on a
+layout without a key the queries may take hours)."""
 import argparse
 import os
 import sqlite3
@@ -74,21 +75,49 @@ def queries():
     return out
 
 
-def run_queries(db, n_rows):
-    con = sqlite3.connect(db)
-    full = None
+def timed(con, q):
+    """Wall and CPU seconds of running q to its last row."""
+    w0, c0 = time.monotonic(), time.process_time()
+    rows = sum(1 for _ in con.execute(q))
+    return time.monotonic() - w0, time.process_time() - c0, rows
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def run_queries(files, n_rows, repeats):
+    """files: [(label, db)]. Each query runs `repeats` times on every
+    file, the files taking turns (ABAB...), after one untimed full scan of
+    each (a file just written is read faster the second time); printed:
+    medians of wall and CPU time, the ratio to the same file's full scan,
+    and the plan of the first file."""
+    cons = [(label, sqlite3.connect(db)) for label, db in files]
+    for _, con in cons:
+        timed(con, queries()[0][1])
+    full = {}
     for title, q in queries():
-        plan = "; ".join(r[3] for r in con.execute("EXPLAIN QUERY PLAN " + q))
-        t0 = time.monotonic()
-        rows = sum(1 for _ in con.execute(q))
-        wall = time.monotonic() - t0
-        full = full or wall
-        print("  %-44s %7.3f s %6.2fx full scan %9.3g actor-steps/s"
-              " (%d rows out)" % (title, wall, wall / full, n_rows / wall,
-                                  rows))
-        print("      plan: %s%s" % (plan, "   <-- AUTOMATIC INDEX"
-                                    if "AUTOMATIC" in plan else ""))
-    con.close()
+        got = {label: [] for label, _ in cons}
+        for _ in range(repeats):
+            for label, con in cons:
+                got[label].append(timed(con, q))
+        print("  %s" % title)
+        for label, con in cons:
+            wall = median([g[0] for g in got[label]])
+            cpu = median([g[1] for g in got[label]])
+            full.setdefault(label, wall)
+            print("    %-5s %7.3f s wall [%.3f-%.3f] %7.3f s CPU %6.2fx "
+                  "full scan %9.3g actor-steps/s (%d rows out)"
+                  % (label, wall, min(g[0] for g in got[label]),
+                     max(g[0] for g in got[label]), cpu, wall / full[label],
+                     n_rows / wall, got[label][0][2]))
+            plan = "; ".join(r[3] for r in
+                             con.execute("EXPLAIN QUERY PLAN " + q))
+            print("          plan: %s%s" % (plan, "   <-- AUTOMATIC INDEX"
+                                            if "AUTOMATIC" in plan else ""))
+    for _, con in cons:
+        con.close()
 
 
 def main():
@@ -97,6 +126,10 @@ def main():
     ap.add_argument("base", nargs="?")
     ap.add_argument("--actor-steps", type=float, default=10e6)
     ap.add_argument("--dir", default="/tmp/vsweep-bench-queries")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--record", default="state,map,pairs",
+                    help="what both builds record (a base from before "
+                    "actor_pair: state,map)")
     ap.add_argument("--query-base", action="store_true",
                     help="run the queries on BASE_VSWEEP's file too")
     a = ap.parse_args()
@@ -108,22 +141,25 @@ def main():
         swp = os.path.join(a.dir, "a%d_sweep.yaml" % n_actors)
         open(scen, "w").write(scenario(n_actors))
         open(swp, "w").write(sweep(count))
-        print("== %d actors, %d variants" % (n_actors, count))
+        print("== %d actors, %d variants, --record %s"
+              % (n_actors, count, a.record))
+        files = []
         for label, exe in (("this", a.vsweep), ("base", a.base)):
             if not exe:
                 continue
             db = os.path.join(a.dir, "a%d_%s.db" % (n_actors, label))
-            # This build stores actor_pair too (the pair idioms read
-            # it); a base build from before it knows no `pairs`.
-            n, wall, size = write(exe, scen, swp, db,
-                                  "state,map,pairs" if label == "this"
-                                  else "state,map")
+            n, wall, size = write(exe, scen, swp, db, a.record)
             print("  write (%s): %d actor-steps in %.1f s wall: %.3g "
                   "actor-steps/s, %.1f bytes/actor-step" %
                   (label, n, wall, n / wall, size / n))
             if label == "this" or a.query_base:
-                run_queries(db, n)
+                files.append((label, db))
+        run_queries(files, n, a.repeats)
+        for _, db in files:
             os.remove(db)
+        base_db = os.path.join(a.dir, "a%d_base.db" % n_actors)
+        if os.path.exists(base_db):
+            os.remove(base_db)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,11 @@
 /* Check suite for merge.c at unit level: shard and part files are written
  * here through the store (no simulation), with row counts chosen so that
- * every rowid range of the merged file can be worked out by hand, then
- * merged; and every refusal of vs_merge, each with its message.
+ * every variant of the merged file can be checked by hand, then merged;
+ * and every refusal of vs_merge, each with its message.
  *
  * The sweep of every file here has 7 variants. Variant v stores v + 1
  * state rows (one actor, steps 0..v), except variant 4, stored failed
- * with no rows. Merged in index order, one writer would number them:
- *   v0: 1..1   v1: 2..3   v2: 4..6   v3: 7..10   v4: none
- *   v5: 11..16 v6: 17..23                          (23 state rows)
+ * with no rows: 23 state rows in all.
  * Shards of N = 3 hold {0, 3, 6}, {1, 4}, {2, 5}. */
 #include <check.h>
 #include <sqlite3.h>
@@ -158,10 +156,10 @@ static long long q_int(sqlite3 *db, const char *sql)
 	return v;
 }
 
-/* Checks the merged file's variant rows against hand-worked ranges:
- * want[v] = {row_lo, row_hi}, {-1, -1} for no rows, {0, 0} for a variant
- * the file must not hold. */
-static void check_ranges(const long long want[COUNT][2])
+/* Checks the merged file's variants against hand-worked counts:
+ * want[v] = its number of state rows, -1 for a variant stored without
+ * rows, 0 for a variant the file must not hold. */
+static void check_variants(const long long want[COUNT])
 {
 	sqlite3 *db = open_out();
 	long long total = 0;
@@ -170,44 +168,32 @@ static void check_ranges(const long long want[COUNT][2])
 		snprintf(sql, sizeof sql, "SELECT count(*) FROM variant WHERE "
 		         "variant_id = %d", v);
 		long long held = q_int(db, sql);
-		ck_assert_int_eq(held, want[v][0] != 0);
+		ck_assert_int_eq(held, want[v] != 0);
 		if (!held)
 			continue;
-		snprintf(sql, sizeof sql, "SELECT row_lo FROM variant WHERE "
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM state WHERE "
 		         "variant_id = %d", v);
-		ck_assert_int_eq(q_int(db, sql), want[v][0]);
-		snprintf(sql, sizeof sql, "SELECT row_hi FROM variant WHERE "
-		         "variant_id = %d", v);
-		ck_assert_int_eq(q_int(db, sql), want[v][1]);
-		if (want[v][0] < 0)
+		ck_assert_int_eq(q_int(db, sql), want[v] < 0 ? 0 : want[v]);
+		if (want[v] < 0)
 			continue;
-		total += want[v][1] - want[v][0] + 1;
-		/* The rows moved with their range: the first and the last are
-		 * the variant's steps 0 and v. */
-		sqlite3_stmt *s = NULL;
-		sqlite3_prepare_v2(db, "SELECT x, step FROM state WHERE rowid "
-		                   "= ?", -1, &s, NULL);
-		sqlite3_bind_int64(s, 1, want[v][0]);
-		ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
-		ck_assert_double_eq(sqlite3_column_double(s, 0), x_of(v, 0));
-		sqlite3_reset(s);
-		sqlite3_bind_int64(s, 1, want[v][1]);
-		ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
-		ck_assert_double_eq(sqlite3_column_double(s, 0), x_of(v, v));
-		ck_assert_int_eq(sqlite3_column_int(s, 1), v);
-		sqlite3_finalize(s);
+		total += want[v];
+		/* The rows moved with their variant: its steps 0..v, each with
+		 * its own x. */
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM state WHERE "
+		         "variant_id = %d AND step BETWEEN 0 AND %d AND x = "
+		         "%.17g + step * %.17g", v, v, x_of(v, 0),
+		         x_of(v, 1) - x_of(v, 0));
+		ck_assert_int_eq(q_int(db, sql), v + 1);
 	}
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM state"), total);
-	ck_assert_int_eq(q_int(db, "SELECT max(rowid) FROM state"), total);
 	sqlite3_close(db);
 }
 
-static const long long whole[COUNT][2] = {
-	{1, 1}, {2, 3}, {4, 6}, {7, 10}, {-1, -1}, {11, 16}, {17, 23}};
+static const long long whole[COUNT] = {1, 2, 3, 4, -1, 6, 7};
 
 /* --- merging ------------------------------------------------------------ */
 
-START_TEST(shards_renumbered_in_index_order)
+START_TEST(shards_copied_in_index_order)
 {
 	const char *p[3];
 	three_shards(p);
@@ -220,7 +206,7 @@ START_TEST(shards_renumbered_in_index_order)
 	ck_assert_int_eq(sum.variants, COUNT);
 	ck_assert_int_eq(sum.missing, 0);
 	ck_assert_int_eq(sum.shards, 3);
-	check_ranges(whole);
+	check_variants(whole);
 	sqlite3 *db = open_out();
 	/* One unsharded run's record, the failed variant's reason kept. */
 	ck_assert_int_eq(q_int(db, "SELECT count(*) FROM meta WHERE key = "
@@ -246,10 +232,10 @@ START_TEST(merged_equals_one_writer)
 	char sql[600];
 	snprintf(sql, sizeof sql, "ATTACH '%s' AS one", in_dir("one.db"));
 	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-	/* Every row of every per-variant table, rowids included. */
+	/* Every row of every per-variant table. */
 	static const char *const diff[] = {
-		"SELECT count(*) FROM (SELECT rowid, * FROM main.state EXCEPT "
-		"SELECT rowid, * FROM one.state)",
+		"SELECT count(*) FROM (SELECT * FROM main.state EXCEPT "
+		"SELECT * FROM one.state)",
 		"SELECT count(*) FROM (SELECT * FROM main.variant EXCEPT "
 		"SELECT * FROM one.variant)",
 		"SELECT count(*) FROM (SELECT * FROM main.actor EXCEPT "
@@ -274,7 +260,7 @@ START_TEST(parts_merge_like_shards)
 	vs_error err = {{0}};
 	ck_assert_msg(merge(p, 2, 0, &sum, &err) == VS_RC_OK, "%s", err.msg);
 	ck_assert_int_eq(sum.variants, COUNT);
-	check_ranges(whole);
+	check_variants(whole);
 }
 END_TEST
 
@@ -289,9 +275,8 @@ START_TEST(allow_partial_renumbers_what_exists)
 	ck_assert_int_eq(sum.variants, 5);
 	ck_assert_int_eq(sum.missing, 2);
 	/* 1 + 2 rows, then variant 3's 4, variant 6's 7. */
-	static const long long want[COUNT][2] = {
-		{1, 1}, {2, 3}, {0, 0}, {4, 7}, {-1, -1}, {0, 0}, {8, 14}};
-	check_ranges(want);
+	static const long long want[COUNT] = {1, 2, 0, 4, -1, 0, 7};
+	check_variants(want);
 }
 END_TEST
 
@@ -424,7 +409,7 @@ static Suite *merge_suite(void)
 	Suite *s = suite_create("merge");
 	TCase *t = tcase_create("merge");
 	tcase_add_checked_fixture(t, setup, teardown);
-	tcase_add_test(t, shards_renumbered_in_index_order);
+	tcase_add_test(t, shards_copied_in_index_order);
 	tcase_add_test(t, merged_equals_one_writer);
 	tcase_add_test(t, parts_merge_like_shards);
 	tcase_add_test(t, allow_partial_renumbers_what_exists);

@@ -212,10 +212,9 @@ START_TEST(rolled_back_variant_leaves_nothing)
 	vs_store_commit(st, &err);
 	vs_store_close(st, NULL);
 	db = db_open();
-	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
-	                             "variant_id = 1"), 121);
-	ck_assert_double_eq(q_double(db, "SELECT row_hi FROM variant WHERE "
-	                             "variant_id = 1"), 197);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
+	                             "variant_id = 1"), 77);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 197);
 	sqlite3_close(db);
 	vs_result_finish(&a);
 	vs_result_finish(&b);
@@ -237,13 +236,14 @@ static void make_crowd(vs_result *r, uint64_t variant, const int64_t ids[3],
 	}
 }
 
-/* Stored rowid order, "actor:step,..." */
-static void rowid_order(sqlite3 *db, uint64_t variant, char *out, size_t n)
+/* A variant's rows in the order a plain scan returns them (the table's
+ * own order), "actor:step,..." */
+static void scan_order(sqlite3 *db, uint64_t variant, char *out, size_t n)
 {
 	char sql[200];
 	snprintf(sql, sizeof sql, "SELECT group_concat(actor_id || ':' || step)"
 	         " FROM (SELECT actor_id, step FROM state WHERE variant_id = "
-	         "%llu ORDER BY rowid)", (unsigned long long)variant);
+	         "%llu)", (unsigned long long)variant);
 	sqlite3_stmt *s = NULL;
 	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
@@ -251,8 +251,10 @@ static void rowid_order(sqlite3 *db, uint64_t variant, char *out, size_t n)
 	sqlite3_finalize(s);
 }
 
-/* Rowid order is state_key's (actor_id, step) within a variant, whatever
- * order the actors come in: the index is appended to at its right edge. */
+/* The state table is its key (variant_id, actor_id, step): WITHOUT
+ * ROWID, so a scan reads a variant's rows actor by actor, each actor's
+ * steps in order, whatever order the actors come in; a second row with
+ * a stored key is refused, not duplicated. */
 START_TEST(state_rows_stored_in_key_order)
 {
 	vs_error err = {{0}};
@@ -267,19 +269,33 @@ START_TEST(state_rows_stored_in_key_order)
 	ck_assert_int_eq(vs_store_close(st, &err), 0);
 	sqlite3 *db = db_open();
 	char got[200];
-	rowid_order(db, 0, got, sizeof got);
+	scan_order(db, 0, got, sizeof got);
 	ck_assert_str_eq(got, "1:0,1:1,1:2,2:0,2:1,2:2,3:0,3:1,3:2");
-	rowid_order(db, 1, got, sizeof got);
+	scan_order(db, 1, got, sizeof got);
 	ck_assert_str_eq(got, "2:0,2:1,5:0,5:1,7:0,7:1");
-	/* Each row's values moved with it; the ranges stay contiguous. */
+	/* Each row's values moved with it. */
 	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
 	                             "x != 100 * actor_id + step"), 0);
-	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
-	                             "variant_id = 1"), 10);
-	ck_assert_double_eq(q_double(db, "SELECT row_hi FROM variant WHERE "
-	                             "variant_id = 1"), 15);
+	/* No rowid, no second b-tree: the key is the table. */
+	sqlite3_stmt *q = NULL;
+	ck_assert_int_ne(sqlite3_prepare_v2(db, "SELECT rowid FROM state", -1,
+	                                    &q, NULL), SQLITE_OK);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM sqlite_master "
+	                             "WHERE type = 'index' AND tbl_name = "
+	                             "'state' AND sql IS NOT NULL"), 0);
 	/* A new file's pages are 16 KiB (store.h, VS_STORE_PAGE_SIZE). */
 	ck_assert_double_eq(q_double(db, "PRAGMA page_size"), 16384);
+	sqlite3_close(db);
+	/* Variant 1 again: its first row's key is stored, so the insert
+	 * fails and nothing of it stays. */
+	st = open_mode(VS_STORE_RESUME, NULL, &err);
+	vs_store_begin(st, &err);
+	b.variant = 0;
+	ck_assert_int_eq(vs_store_put(st, &b, &err), VS_RC_IO);
+	vs_store_rollback(st);
+	vs_store_close(st, NULL);
+	db = db_open();
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 15);
 	sqlite3_close(db);
 	vs_result_finish(&a);
 	vs_result_finish(&b);
@@ -441,17 +457,15 @@ START_TEST(variant_in_parts_is_stored_as_one)
 	ck_assert_int_eq(vs_store_commit(st, &err), 0);
 	vs_store_close(st, NULL);
 	sqlite3 *db = db_open();
-	/* 120 rows of variant 0, then b's 77 contiguous, then c's 5. */
-	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
-	                             "variant_id = 1"), 121);
-	ck_assert_double_eq(q_double(db, "SELECT row_hi FROM variant WHERE "
-	                             "variant_id = 1"), 197);
-	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
-	                             "variant_id = 2"), 198);
-	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 202);
-	/* make_result's motion: x = 10 k + variant at step k, rowid 121 + k. */
+	/* 120 rows of variant 0, then b's 77, then c's 5. */
 	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
-	                             "variant_id = 1 AND step = rowid - 121 "
+	                             "variant_id = 1"), 77);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
+	                             "variant_id = 2"), 5);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"), 202);
+	/* make_result's motion: x = 10 k + variant at step k, k = 0..76. */
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
+	                             "variant_id = 1 AND step BETWEEN 0 AND 76 "
 	                             "AND x = 10.0 * step + 1"), 77);
 	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor WHERE "
 	                             "variant_id = 1"), 1);
@@ -495,14 +509,9 @@ START_TEST(cancelled_variant_leaves_no_rows)
 	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
 	                             "variant_id = 1"), 0);
 	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM variant WHERE "
-	                             "variant_id = 1 AND row_lo IS NULL AND "
-	                             "status = 2"), 1);
-	/* The next variant's rows follow variant 0's, as if b had never
-	 * stored any. */
-	ck_assert_double_eq(q_double(db, "SELECT row_lo FROM variant WHERE "
-	                             "variant_id = 2"), 121);
-	ck_assert_double_eq(q_double(db, "SELECT min(rowid) FROM state WHERE "
-	                             "variant_id = 2"), 121);
+	                             "variant_id = 1 AND status = 2"), 1);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state WHERE "
+	                             "variant_id = 2"), 5);
 	sqlite3_close(db);
 	vs_result_finish(&a);
 	vs_result_finish(&b);
