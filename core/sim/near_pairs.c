@@ -4,7 +4,8 @@
  * the 3 x 3 neighbourhood of each actor is found by binary search in the
  * actors sorted by cell. O(n log n + candidates) per call. When the reach
  * is infinite or the cells would not fit in integers, every pair is
- * returned (the exhaustive loop, still correct). */
+ * returned (the exhaustive loop, still correct); a dozen actors or fewer
+ * are tested pair by pair. */
 #include "sim/near_pairs.h"
 
 #include <math.h>
@@ -12,6 +13,12 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+
+/* Up to this many actors, pairs are tested exhaustively: below it the
+ * grid's sort and searches cost more than the n (n - 1) / 2 tests they
+ * save (perf at 2 actors: 4.9 % of a full-recording run's CPU in the
+ * grid). */
+#define NEAR_PAIRS_EXHAUSTIVE 12
 
 struct near_cell {
 	int64_t ix, iy; /* grid cell */
@@ -83,6 +90,16 @@ size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
 		for (int i = 0; i < n; i++)
 			for (int j = i + 1; j < n; j++)
 				push(np, &k, i, j);
+		*pairs = np->out;
+		return k;
+	}
+	if (n <= NEAR_PAIRS_EXHAUSTIVE) {
+		/* Few actors: every pair through the same test costs less than
+		 * building the grid, and gives the same pairs in (i, j) order. */
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++)
+				if (vs_near_pairs_within(cx, cy, r, i, j, reach))
+					push(np, &k, i, j);
 		*pairs = np->out;
 		return k;
 	}

@@ -84,6 +84,7 @@ typedef struct actor {
 	instance vm, bh;         /* vehicle model, behaviour */
 	vs_control ctl;          /* the behaviour's control for step k */
 	vs_wheel_acc wacc;       /* wheel accumulators at step k */
+	vs_wheel_speeds wspeed;  /* step k's rolling speeds, for step k+1 */
 	vs_route_z rz;           /* height along a 3-D route */
 	int character;           /* kind: character, moved by its behaviour */
 } actor;
@@ -538,8 +539,8 @@ static int step(sim *S, int64_t k)
 		if (ac->character && ac->bh.desc)
 			vs_character_step(&S->prev[i], &ac->ctl, dt, &S->cur[i]);
 		vs_route_z_apply(&ac->rz, &S->scn->actors[i], &S->cur[i]);
-		vs_wheels_advance(&ac->wacc, &ac->info, &S->prev[i], &S->cur[i],
-		                  dt);
+		vs_wheels_advance(&ac->wacc, &ac->wspeed, &ac->info,
+		                  &S->prev[i], &S->cur[i], dt);
 	}
 	/* Attached children follow their parents (sim/attach.h). */
 	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt,
@@ -550,8 +551,9 @@ static int step(sim *S, int64_t k)
 	}
 	for (int j = 0; j < S->att.n; j++) {
 		int i = S->att.links[j].child;
-		vs_wheels_advance(&S->actors[i].wacc, &S->actors[i].info,
-		                  &S->prev[i], &S->cur[i], dt);
+		vs_wheels_advance(&S->actors[i].wacc, &S->actors[i].wspeed,
+		                  &S->actors[i].info, &S->prev[i], &S->cur[i],
+		                  dt);
 	}
 	return 0;
 }

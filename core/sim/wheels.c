@@ -45,38 +45,68 @@ double vs_wheel_steer(double d, double x, double l)
 }
 
 /* Speed at which the wheel at (x, y) of the actor frame rolls: the wheel
- * centre's velocity along the wheel's heading (m/s). */
-static double rolling_speed(const vs_state *s, double x, double y,
-                            double steer)
+ * centre's velocity along the wheel's heading (m/s). vr, vf: the origin's
+ * velocity in the actor frame (X right, Y forward). */
+static double rolling_speed(double vr, double vf, double wz, double x,
+                            double y, double steer)
 {
-	double c = cos(s->yaw), sn = sin(s->yaw);
-	/* Origin velocity in the actor frame: X right, Y forward. */
-	double vr = s->vx * c + s->vy * sn;
-	double vf = -s->vx * sn + s->vy * c;
 	/* Plus w x r for the wheel centre, r = (x, y). */
-	double wr = vr - s->wz * y;
-	double wf = vf + s->wz * x;
+	double wr = vr - wz * y;
+	double wf = vf + wz * x;
 	/* Wheel heading Rz(steer) (0, 1) = (-sin steer, cos steer). */
 	return -sin(steer) * wr + cos(steer) * wf;
 }
 
-void vs_wheels_advance(vs_wheel_acc *acc, const vs_actor_info *info,
-                       const vs_state *a, const vs_state *b, double dt)
+/* s's rolling speeds into m, the yaw's sine and cosine taken once. */
+static void speeds_of(const vs_state *s, const vs_actor_info *info,
+                      vs_wheel_speeds *m)
 {
-	/* Trapezoid over the step: exact for the constant speeds and yaw
-	 * rates of steady motion. */
-	acc->dist += 0.5 * dt * (rolling_speed(a, 0, 0, 0) +
-	                         rolling_speed(b, 0, 0, 0));
-	acc->turn += vs_wrap_angle(b->yaw - a->yaw);
+	double c = cos(s->yaw), sn = sin(s->yaw);
+	double vr = s->vx * c + s->vy * sn;
+	double vf = -s->vx * sn + s->vy * c;
+	*m = (vs_wheel_speeds){1, s->vx, s->vy, s->yaw, s->wz, s->steer,
+	                       rolling_speed(vr, vf, s->wz, 0, 0, 0), 0, 0};
 	if (info->n_axles < 2)
 		return;
 	double l = info->wheelbase, y = info->front_axle_y;
 	double half = info->track / 2;
-	for (int side = 0; side < 2; side++) {
-		double x = side == 0 ? -half : half;
-		double ua = rolling_speed(a, x, y, vs_wheel_steer(a->steer, x, l));
-		double ub = rolling_speed(b, x, y, vs_wheel_steer(b->steer, x, l));
-		*(side == 0 ? &acc->roll_l : &acc->roll_r) +=
-			0.5 * dt * (ua + ub);
-	}
+	m->left = rolling_speed(vr, vf, s->wz, -half, y,
+	                        vs_wheel_steer(s->steer, -half, l));
+	m->right = rolling_speed(vr, vf, s->wz, half, y,
+	                         vs_wheel_steer(s->steer, half, l));
+}
+
+/* Whether m holds s's speeds: the same fields, bit for bit (a NaN never
+ * matches, and is simply computed again). */
+static int speeds_match(const vs_wheel_speeds *m, const vs_state *s)
+{
+	return m->valid && m->vx == s->vx && m->vy == s->vy &&
+	       m->yaw == s->yaw && m->wz == s->wz && m->steer == s->steer &&
+	       signbit(m->vx) == signbit(s->vx) &&
+	       signbit(m->vy) == signbit(s->vy) &&
+	       signbit(m->yaw) == signbit(s->yaw) &&
+	       signbit(m->wz) == signbit(s->wz) &&
+	       signbit(m->steer) == signbit(s->steer);
+}
+
+void vs_wheels_advance(vs_wheel_acc *acc, vs_wheel_speeds *memo,
+                       const vs_actor_info *info, const vs_state *a,
+                       const vs_state *b, double dt)
+{
+	/* a is the last call's b unless the actor was moved in between
+	 * (then its speeds are worked out again). */
+	vs_wheel_speeds sa;
+	if (speeds_match(memo, a))
+		sa = *memo;
+	else
+		speeds_of(a, info, &sa);
+	speeds_of(b, info, memo);
+	/* Trapezoid over the step: exact for the constant speeds and yaw
+	 * rates of steady motion. */
+	acc->dist += 0.5 * dt * (sa.origin + memo->origin);
+	acc->turn += vs_wrap_angle(b->yaw - a->yaw);
+	if (info->n_axles < 2)
+		return;
+	acc->roll_l += 0.5 * dt * (sa.left + memo->left);
+	acc->roll_r += 0.5 * dt * (sa.right + memo->right);
 }

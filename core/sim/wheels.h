@@ -32,8 +32,21 @@ int vs_wheels_geometry(const vs_actor_info *info, const double *axle_y,
  * for the bicycle angle d (rad, + left) and wheelbase l (m). */
 double vs_wheel_steer(double d, double x, double l);
 
-/* Advances the accumulators from state a (step k-1) to b (step k). */
-void vs_wheels_advance(vs_wheel_acc *acc, const vs_actor_info *info,
-                       const vs_state *a, const vs_state *b, double dt);
+/* The rolling speeds (m/s) of one state: the origin's forward speed and
+ * the left and right steered wheels'; with the state fields they were
+ * computed from, so that the next step, whose start is this step's end,
+ * reuses them (a match is bit for bit: the same inputs, the same
+ * numbers). Zero-initialise (valid = 0) per actor. */
+typedef struct vs_wheel_speeds {
+	int valid;
+	double vx, vy, yaw, wz, steer; /* the state they are of */
+	double origin, left, right;    /* m/s */
+} vs_wheel_speeds;
+
+/* Advances the accumulators from state a (step k-1) to b (step k); memo
+ * carries b's speeds to the next call. */
+void vs_wheels_advance(vs_wheel_acc *acc, vs_wheel_speeds *memo,
+                       const vs_actor_info *info, const vs_state *a,
+                       const vs_state *b, double dt);
 
 #endif

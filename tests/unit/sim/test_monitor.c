@@ -241,33 +241,45 @@ START_TEST(sparse_scene_equals_exhaustive)
 END_TEST
 
 /* The broad phase alone: every pair within reach is returned, in (i, j)
- * order, against a double loop. */
+ * order, against a double loop; with few actors (tested pair by pair)
+ * and many (the grid), either side of the switch. */
 START_TEST(near_pairs_are_a_superset_in_loop_order)
 {
 	enum { M = 300 };
+	static const int sizes[] = {2, 3, 12, 13, 40, M};
 	double cx[M], cy[M], r[M];
 	for (int i = 0; i < M; i++) {
 		cx[i] = 500 * uniform() - 250;
 		cy[i] = 500 * uniform() - 250;
 		r[i] = 3 * uniform();
 	}
+	/* A crowd in the small sizes too: the first 40 within 60 m. */
+	for (int i = 0; i < 40; i++) {
+		cx[i] = 60 * uniform();
+		cy[i] = 60 * uniform();
+	}
 	vs_near_pairs np = {0};
-	for (double reach = 0; reach < 40; reach += 7.5) {
-		const vs_pair *p;
-		size_t n = vs_near_pairs_find(&np, M, cx, cy, r, reach, &p);
-		size_t k = 0;
-		for (int i = 0; i < M; i++)
-			for (int j = i + 1; j < M; j++) {
-				double dx = cx[i] - cx[j], dy = cy[i] - cy[j];
-				double lim = reach + r[i] + r[j];
-				if (dx * dx + dy * dy > lim * lim)
-					continue;
-				ck_assert_uint_lt(k, n);
-				ck_assert_int_eq(p[k].i, i);
-				ck_assert_int_eq(p[k].j, j);
-				k++;
-			}
-		ck_assert_uint_eq(k, n);
+	for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+		int m = sizes[z];
+		for (double reach = 0; reach < 40; reach += 7.5) {
+			const vs_pair *p;
+			size_t n = vs_near_pairs_find(&np, m, cx, cy, r, reach,
+			                              &p);
+			size_t k = 0;
+			for (int i = 0; i < m; i++)
+				for (int j = i + 1; j < m; j++) {
+					double dx = cx[i] - cx[j];
+					double dy = cy[i] - cy[j];
+					double lim = reach + r[i] + r[j];
+					if (dx * dx + dy * dy > lim * lim)
+						continue;
+					ck_assert_uint_lt(k, n);
+					ck_assert_int_eq(p[k].i, i);
+					ck_assert_int_eq(p[k].j, j);
+					k++;
+				}
+			ck_assert_uint_eq(k, n);
+		}
 	}
 	vs_near_pairs_finish(&np);
 }
