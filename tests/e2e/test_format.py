@@ -43,30 +43,26 @@ class FormatTest(TempDirCase):
         self.assertEqual(query(db, "SELECT value FROM meta WHERE key = "
                                "'format'"), [("vsweep results 4",)])
 
-    def test_format_3_refused(self):
+    def assert_refused(self, version, why):
+        """A shard rewritten as format `version`: resume and merge refuse
+        it, naming the file and why; no merged file is left."""
         s0, s1 = self.shard(0), self.shard(1)
-        self.make_v1(s0, 3)
-        rc, _, err = run("run", SCN, "--sweep", self.sweep, "-o", s0,
-                         "--shard", "0/2", "--resume")
-        self.assertEqual(rc, 2, err)
-        self.assertIn(s0 + ": results format 3", err)
-        self.assertIn("numbered by rowid", err)
-        rc, _, err = run("merge", self.path("m.db"), s0, s1)
-        self.assertEqual(rc, 2, err)
-        self.assertIn(s0 + ": results format 3", err)
-        self.assertFalse(os.path.exists(self.path("m.db")))
-
-    def test_format_2_refused(self):
-        s0, s1 = self.shard(0), self.shard(1)
-        self.make_v1(s1, 2)
+        self.make_v1(s1, version)
         rc, _, err = run("run", SCN, "--sweep", self.sweep, "-o", s1,
                          "--shard", "1/2", "--resume")
         self.assertEqual(rc, 2, err)
-        self.assertIn(s1 + ": results format 2", err)
-        self.assertIn("labels and pair rows", err)
+        self.assertIn("%s: results format %d" % (s1, version), err)
+        self.assertIn(why, err)
         rc, _, err = run("merge", self.path("m.db"), s0, s1)
         self.assertEqual(rc, 2, err)
-        self.assertIn(s1 + ": results format 2", err)
+        self.assertIn("%s: results format %d" % (s1, version), err)
+        self.assertFalse(os.path.exists(self.path("m.db")))
+
+    def test_format_3_refused(self):
+        self.assert_refused(3, "numbered by rowid")
+
+    def test_format_2_refused(self):
+        self.assert_refused(2, "labels and pair rows")
 
     def test_resume_refuses_format_1(self):
         db = self.shard(0)
