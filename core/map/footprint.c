@@ -132,21 +132,25 @@ static void patch_piece(const vs_map *m, uint32_t id, int j, double c[4][2])
 
 int map_piece_straddled(const vs_map *m, uint32_t id, int j,
                         const map_rect *r, double px, double py,
-                        double *dist)
+                        map_ring_span *span, double *dist)
 {
 	if (map_is_ring(m, id)) {
 		const map_ring *g = map_ring_of(m, id);
 		const map_across *l = &m->across[m->info[id].across + j];
 		/* the rectangle's nearest and farthest points from the
 		 * centre: an annulus meets it when they straddle its radii */
-		double far = 0;
-		for (int i = 0; i < 4; i++)
-			far = fmax(far, hypot(r->p[i][0] - g->ox,
-			                      r->p[i][1] - g->oy));
-		double near = poly_distance(&r->p[0][0], 4, g->ox, g->oy);
-		if (!(near < l->y1 && far > l->y0))
+		if (span->id != id) {
+			double far = 0;
+			for (int i = 0; i < 4; i++)
+				far = fmax(far, hypot(r->p[i][0] - g->ox,
+				                      r->p[i][1] - g->oy));
+			*span = (map_ring_span){
+				id, poly_distance(&r->p[0][0], 4, g->ox, g->oy),
+				far, hypot(px - g->ox, py - g->oy)};
+		}
+		if (!(span->near < l->y1 && span->far > l->y0))
 			return 0;
-		double d = hypot(px - g->ox, py - g->oy);
+		double d = span->d;
 		*dist = d < l->y0 ? l->y0 - d : d > l->y1 ? d - l->y1 : 0;
 		return 1;
 	}

@@ -622,6 +622,7 @@ static void visit_footprint(const vs_map *m, const query *q,
 					continue;
 				list_push(&seen, id);
 				const map_info *f = &m->info[id];
+				map_ring_span span = {UINT32_MAX, 0, 0, 0};
 				double th = 0;
 				if (map_is_ring(m, id)) {
 					const map_ring *g0 = map_ring_of(m, id);
@@ -644,7 +645,8 @@ static void visit_footprint(const vs_map *m, const query *q,
 					            q->on.k1 - ALIGN_TIE)
 						continue;
 					if (!map_piece_straddled(m, id, j, r,
-					                         q->x, q->y, &d))
+					                         q->x, q->y, &span,
+					                         &d))
 						continue;
 					straddle_add(c, lane, id, d);
 				}

@@ -228,13 +228,23 @@ typedef struct map_rect {
 void map_rect_make(double x, double y, double half_width,
                    double half_length, double yaw, map_rect *r);
 
+/* What a ring record's lanes share for one footprint and point: the
+ * rectangle's nearest and farthest plan distances from the ring's centre
+ * and the point's (m), worked out at the first of its lanes asked about
+ * and reused for the others (the same numbers). Zero-initialise (id
+ * UINT32_MAX: none) per footprint. */
+typedef struct map_ring_span {
+	uint32_t id;
+	double near, far, d;
+} map_ring_span;
+
 /* Does the footprint overlap lane piece j of record id (j: the lane's
  * entry across the record, map_across or map_slane)? If so returns 1 and
  * sets dist to the plan distance (m) from (px, py) to that piece, 0 on
- * it. */
+ * it. span carries a ring's distances from lane to lane of one record. */
 int map_piece_straddled(const vs_map *m, uint32_t id, int j,
                         const map_rect *r, double px, double py,
-                        double *dist);
+                        map_ring_span *span, double *dist);
 
 /* Frees the grids. */
 void map_index_free(vs_map *m);
