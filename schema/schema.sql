@@ -9,8 +9,10 @@
 -- of it, or one step of that actor is a key range or a single probe;
 -- SQLite never needs (and never builds) an automatic index for them. The
 -- writer stores variants in ascending order and each variant's rows in key
--- order, so every insert lands at the b-tree's right edge (docs/results.md,
--- "Query speed" and "Write speed", has the measured costs).
+-- order, so inserts land at the b-tree's right edge (a long variant
+-- stored in chunks puts each actor's later steps just after its earlier
+-- ones, inside the variant's range; docs/results.md, "Query speed" and
+-- "Write speed", has the measured costs).
 
 CREATE TABLE meta (              -- the sweep's own record
   key   TEXT PRIMARY KEY,

@@ -13,7 +13,7 @@
  * - Key order: each table is filled in the order one writer storing the
  *   variants in index order fills it, as an unsharded run does; the
  *   state rows of a variant come in their key order, so they land at the
- *   b-tree's right edge as the writer's do.
+ *   b-tree's right edge.
  * - The output is written under OUT.partial-PID, synced, and linked to
  *   OUT only when complete: OUT is never half-written, never replaced. */
 #include "store/merge.h"

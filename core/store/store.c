@@ -10,8 +10,10 @@
  *   any moment leaves whole variants (WAL, synchronous = NORMAL).
  * - Key order: state rows go in (variant_id, actor_id, step) order, the
  *   table's key; variants come in ascending order from the runner, so
- *   every row lands at the b-tree's right edge (resume and extend may
- *   fill gaps: correct, only slower).
+ *   rows land at the b-tree's right edge (a variant stored in parts puts
+ *   each actor's later steps after its earlier ones, inside the
+ *   variant's range; resume and extend may fill gaps: correct, only
+ *   slower).
  * - A variant stored in parts (vs_store_variant_begin ... vs_store_put)
  *   keeps its rows in the savepoint vs_variant until its variant row is
  *   written: whole variants still, and a cancel leaves the file as if
@@ -609,7 +611,8 @@ static void order_rows(const vs_result *r, const vs_state_row **ord)
 /* Writes r's state rows in (actor_id, step) order, the table's key
  * order below the variant: each row lands at the b-tree's right edge
  * (SQLite then skips the descent from the root, and the pages it fills
- * stay full). A row whose key is already stored (a bug) fails the
+ * stay full) or, for a variant stored in parts, right after the same
+ * actor's previous row. A row whose key is already stored (a bug) fails the
  * insert rather than being duplicated. Measured in docs/results.md,
  * "Write speed". */
 static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)

@@ -264,7 +264,7 @@ START_TEST(parts_merge_like_shards)
 }
 END_TEST
 
-START_TEST(allow_partial_renumbers_what_exists)
+START_TEST(allow_partial_copies_what_exists)
 {
 	const char *p[3];
 	three_shards(p);
@@ -412,7 +412,7 @@ static Suite *merge_suite(void)
 	tcase_add_test(t, shards_copied_in_index_order);
 	tcase_add_test(t, merged_equals_one_writer);
 	tcase_add_test(t, parts_merge_like_shards);
-	tcase_add_test(t, allow_partial_renumbers_what_exists);
+	tcase_add_test(t, allow_partial_copies_what_exists);
 	tcase_add_test(t, refuses_foreign_shard);
 	tcase_add_test(t, refuses_duplicate_shard);
 	tcase_add_test(t, refuses_missing_shard);
