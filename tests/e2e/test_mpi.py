@@ -23,7 +23,6 @@ from vsweep_e2e import (TEST_PLUGINS, TempDirCase, differences,  # noqa
 SCENARIO = scenario("two_cars.yaml")
 VSWEEP_MPI = os.environ.get("VSWEEP_MPI", "")
 MPIRUN = os.environ.get("MPIRUN") or shutil.which("mpirun")
-STEPS = 2001  # two_cars.yaml: 20 s at 0.01 s, step 0 included
 
 # Open MPI's own allocations are never freed; LeakSanitizer (the ASan
 # build) must not blame vsweep-mpi for them. Components stay loaded so that
@@ -169,30 +168,57 @@ class MpiTest(TempDirCase):
         return pids
 
     def test_sigkill_then_resume_with_another_rank_count(self):
-        n = 200
-        sweep = self.write("sweep.yaml", sweep_text(n, base=6))
-        ref = self.reference(sweep, "ref.db")
+        """Killed mid-run, deterministically: variant 150 of 200 sleeps 2 s
+        (crash plugin, stall; the mark says when), and the kill comes once
+        it sleeps and some variants are stored, so they cannot all be.
+        Polling for the first commit alone raced a fast writer: CI once
+        saw all 200 stored, the merge under way, before the poller woke."""
+        n, steps = 200, 2001  # 20 s at 0.01 s, step 0 included
+        scn = self.write("stall.yaml", "\n".join([
+            "vsweep: 1", "name: killed under MPI", "step: 0.01",
+            "duration: 20", "assets:",
+            "  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7,"
+            " front_overhang: 0.9}",
+            "actors:", "  - id: 1", "    name: ego", "    asset: car",
+            "    start: {position: [0, 0, 0], yaw: 0}", "    speed: 5",
+            "    behaviour: {plugin: crash_segv, params: {armed: -1, "
+            "stall: 150, stall_seconds: 2}}", ""]))
+        sweep_for = lambda first: self.write(
+            "w%d.yaml" % first, "vsweep: 1\nblocks:\n  - grid:\n"
+            "      - {actor: 1, param: behaviour.trigger, "
+            "value: {from: %d, to: %d, step: 1}}\n" % (first, first + n - 1))
+        sweep = sweep_for(0)
+        crash = os.path.join(TEST_PLUGINS, "crash")
+        mark = self.path("stall.mark")
+        self.env["CRASH_STALL_MARK"] = mark
+
+        def mpirun(np_, *args):
+            cmd = self.mpirun(np_, *args, "--plugin-path", crash)
+            cmd[cmd.index(SCENARIO)] = scn
+            return cmd
+
+        ref = self.path("ref.db")
+        rc, _, err = run("run", scn, "--sweep", sweep, "-o", ref, "-j", "2",
+                         "--plugin-path", crash)
+        self.assertEqual(rc, 0, err)
+        if os.path.exists(mark):  # the reference's sleep, if it saw it
+            os.unlink(mark)
         out = self.path("out.db")
-        for attempt in range(3):
-            p = subprocess.Popen(
-                self.mpirun(2, "--sweep", sweep, "-o", out, "-j", "1",
-                            *(("--overwrite",) if attempt else ())),
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                env=self.env, stdin=subprocess.DEVNULL,
-                start_new_session=True)
-            t0 = time.time()
-            while (p.poll() is None and time.time() - t0 < 120 and
-                   self.stored_in_parts(out) == 0):
-                time.sleep(0.01)
-            finished = p.poll() is not None
-            self.kill_job(p)
-            if not finished and not os.path.exists(out):
-                break
-        else:
-            self.fail("the job finished before every kill")
+        p = subprocess.Popen(
+            mpirun(2, "--sweep", sweep, "-o", out, "-j", "1"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=self.env, stdin=subprocess.DEVNULL, start_new_session=True)
+        t0 = time.time()
+        while (p.poll() is None and time.time() - t0 < 120 and
+               not (os.path.exists(mark) and self.stored_in_parts(out))):
+            time.sleep(0.01)
+        if p.poll() is not None:
+            self.fail("finished before the kill: %s" % (p.communicate(),))
+        self.kill_job(p)
+        self.assertFalse(os.path.exists(out))
         parts = self.parts(out)
         self.assertTrue(parts)
-        # What is stored: whole variants, none twice, not all of them.
+        # What is stored: whole variants, none twice, not the sleeper.
         seen = set()
         for part in parts:
             rows = query(part, "SELECT v.variant_id, (SELECT count(*) FROM "
@@ -200,23 +226,25 @@ class MpiTest(TempDirCase):
                          "(SELECT count(*) FROM actor a WHERE a.variant_id "
                          "= v.variant_id) FROM variant v")
             for vid, states, actors in rows:
-                self.assertEqual((states, actors), (2 * STEPS, 2),
-                                 (part, vid))
+                self.assertEqual((states, actors), (steps, 1), (part, vid))
                 self.assertNotIn(vid, seen)
                 seen.add(vid)
         self.assertGreater(len(seen), 0)
-        self.assertLess(len(seen), n)
-        # Parts of this sweep do not continue another one.
-        other = self.write("other.yaml", sweep_text(n, base=7))
-        rc, _, err = self.mpi(1, "--sweep", other, "-o", out, "--resume")
-        self.assertEqual(rc, 2, err)
-        self.assertIn("cannot resume: its sweep_text differs", err)
+        self.assertNotIn(150, seen)
+        # Parts of this sweep do not continue another one (every variant's
+        # trigger differs; appending variants would extend it).
+        cmd = mpirun(1, "--sweep", sweep_for(1), "-o", out, "--resume")
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                           env=self.env, stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("cannot resume: its sweep_text differs", p.stderr)
         # One rank where there were two: it continues rank-0.db, leaves
         # rank-1.db as it is, and merges both.
-        rc, stdout, err = self.mpi(1, "--sweep", sweep, "-o", out, "-j",
-                                   "2", "--resume")
-        self.assertEqual(rc, 0, err)
-        self.assertIn("%d already stored) on 1 ranks" % len(seen), stdout)
+        cmd = mpirun(1, "--sweep", sweep, "-o", out, "-j", "2", "--resume")
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                           env=self.env, stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("%d already stored) on 1 ranks" % len(seen), p.stdout)
         self.assertEqual(differences(out, ref), [])
         self.assertFalse(os.path.exists(out + ".parts"))
 
