@@ -162,12 +162,17 @@ class CrashTest(TempDirCase):
         children live."""
         scn = self.write("s.yaml", SCENARIO.replace(
             "PLUGIN", "crash_segv").replace(
-            "{armed: ARMED}", "{armed: 17, stall: 5, stall_seconds: 2}"))
+            "{armed: ARMED}", "{armed: 17, stall: 5, stall_seconds: 0}"))
         sw = self.write("w.yaml", SWEEP)
         db, mark = self.path("r.db"), self.path("stall")
+        # Variant 5 waits while the gate exists: the kills below land
+        # while it waits, however slow the machine.
+        gate = self.path("gate")
+        open(gate, "w").close()
         p = subprocess.Popen([VSWEEP, "run", scn, "--sweep", sw, "-o", db,
                               "-j", "1", "--plugin-path", CRASH_PLUGINS],
-                             env=dict(os.environ, CRASH_STALL_MARK=mark),
+                             env=dict(os.environ, CRASH_STALL_MARK=mark,
+                                      CRASH_STALL_GATE=gate),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              stdin=subprocess.DEVNULL, text=True)
         t0 = time.monotonic()
@@ -192,6 +197,7 @@ class CrashTest(TempDirCase):
         sanitized = os.environ.get("VSWEEP_SANITIZE", "none") != "none"
         if not sanitized:
             os.kill([k for k in kids if k != server[0]][0], signal.SIGKILL)
+        os.unlink(gate)
         out, err = p.communicate(timeout=120)
         self.assertEqual(p.returncode, 1, err)
         failed = [(17, FAULTS["segv"])]
@@ -344,7 +350,8 @@ class CrashTest(TempDirCase):
         self.assertEqual(differences(db, ref), [])
 
     def test_kill_with_a_crash_known_then_resume(self):
-        """Variant 10 sleeps 3 s, holding the writer back, while variant
+        """Variant 10 waits (a gate file held by the test; 0 s in the
+        other runs), holding the writer back, while variant
         17 crashes: its crash is known (FILE.crashes) but not stored when
         vsweep is killed with SIGKILL. --resume stores 17 failed with
         the same reason without simulating it again (the plugin marks
@@ -353,14 +360,17 @@ class CrashTest(TempDirCase):
         is the one an uninterrupted run writes."""
         scn = self.write("s.yaml", SCENARIO.replace(
             "PLUGIN", "crash_segv").replace("{armed: ARMED}",
-                                           "{armed: 17, stall: 10}"))
+                                           "{armed: 17, stall: 10, "
+                                           "stall_seconds: 0}"))
         sw = self.write("w.yaml", SWEEP)
         db, ref = self.path("r.db"), self.path("ref.db")
         mark, ref_mark = self.path("mark"), self.path("ref_mark")
+        gate = self.path("gate")
+        open(gate, "w").close()
         journal = db + ".crashes"
         args = ["run", scn, "--sweep", sw, "-j", "2", "--plugin-path",
                 CRASH_PLUGINS]
-        env = dict(os.environ, CRASH_MARK=mark)
+        env = dict(os.environ, CRASH_MARK=mark, CRASH_STALL_GATE=gate)
         env.pop("VSWEEP_PLUGIN_PATH", None)
         p = subprocess.Popen([VSWEEP, *args, "-o", db], env=env,
                              stdout=subprocess.DEVNULL,
@@ -371,8 +381,10 @@ class CrashTest(TempDirCase):
             if os.path.exists(journal) and os.path.getsize(journal):
                 break
             time.sleep(0.02)
+        self.assertIsNone(p.poll(), "finished before the kill")
         p.send_signal(signal.SIGKILL)
         p.wait(timeout=30)
+        os.unlink(gate)
         with open(journal) as f:
             self.assertEqual(f.read(), "17\t" + FAULTS["segv"] + "\n")
         ids = [v for (v,) in query(db, "SELECT variant_id FROM variant")]

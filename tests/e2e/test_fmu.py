@@ -369,9 +369,11 @@ class FmuTest(TempDirCase):
         self.assertIn("plugin fmu:b.fmu (%s) is not the build" % b, err)
 
     def test_unpacked_dir_removed_after_sigint(self):
-        # 2 M steps: still running when the signal comes, however fast
-        # the store gets (200,000 steps once finished within 0.35 s)
-        s = self.scenario(fmu_model(self.fmu("st3_local")), 20000)
+        # 50 M steps (about a minute): still running when the signal
+        # comes, however fast the store gets or however late a loaded
+        # machine lets this test send it (200,000 steps once finished
+        # within 0.35 s)
+        s = self.scenario(fmu_model(self.fmu("st3_local")), 500000)
         db = self.path("r.db")
         e = dict(os.environ)
         e.update(self.env)
@@ -386,6 +388,7 @@ class FmuTest(TempDirCase):
             time.sleep(0.05)
         self.assertTrue(os.listdir(self.tmpdir))
         time.sleep(0.3)
+        self.assertIsNone(p.poll(), "finished before the signal")
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
         self.assertEqual(p.returncode, 130, err)

@@ -167,47 +167,53 @@ class MpiTest(TempDirCase):
                 pids.append(int(d))
         return pids
 
-    def test_sigkill_then_resume_with_another_rank_count(self):
-        """Killed mid-run, deterministically: variant 150 of 200 sleeps 2 s
-        (crash plugin, stall; the mark says when), and the kill comes once
-        it sleeps and some variants are stored, so they cannot all be.
-        Polling for the first commit alone raced a fast writer: CI once
-        saw all 200 stored, the merge under way, before the poller woke."""
-        n, steps = 200, 2001  # 20 s at 0.01 s, step 0 included
-        scn = self.write("stall.yaml", "\n".join([
-            "vsweep: 1", "name: killed under MPI", "step: 0.01",
+    def crash_scenario(self, name, params):
+        """One car driven by the crash test plugin with these params."""
+        return self.write(name, "\n".join([
+            "vsweep: 1", "name: %s" % name, "step: 0.01",
             "duration: 20", "assets:",
             "  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7,"
             " front_overhang: 0.9}",
             "actors:", "  - id: 1", "    name: ego", "    asset: car",
             "    start: {position: [0, 0, 0], yaw: 0}", "    speed: 5",
-            "    behaviour: {plugin: crash_segv, params: {armed: -1, "
-            "stall: 150, stall_seconds: 2}}", ""]))
+            "    behaviour: {plugin: crash_segv, params: {%s}}" % params,
+            ""]))
+
+    def crash_mpirun(self, scn, np_, *args):
+        cmd = self.mpirun(np_, *args, "--plugin-path",
+                          os.path.join(TEST_PLUGINS, "crash"))
+        cmd[cmd.index(SCENARIO)] = scn
+        return cmd
+
+    def test_sigkill_then_resume_with_another_rank_count(self):
+        """Killed mid-run, deterministically: variant 150 of 200 waits
+        while a gate file exists (crash plugin, stall; the mark says when
+        it waits), and the kill comes once it waits and some variants are
+        stored, so they cannot all be. Polling for the first commit alone
+        raced a fast writer: CI once saw all 200 stored, the merge under
+        way, before the poller woke."""
+        n, steps = 200, 2001  # 20 s at 0.01 s, step 0 included
+        scn = self.crash_scenario("stall.yaml", "armed: -1, stall: 150, "
+                                  "stall_seconds: 0")
         sweep_for = lambda first: self.write(
             "w%d.yaml" % first, "vsweep: 1\nblocks:\n  - grid:\n"
             "      - {actor: 1, param: behaviour.trigger, "
             "value: {from: %d, to: %d, step: 1}}\n" % (first, first + n - 1))
         sweep = sweep_for(0)
         crash = os.path.join(TEST_PLUGINS, "crash")
-        mark = self.path("stall.mark")
-        self.env["CRASH_STALL_MARK"] = mark
-
-        def mpirun(np_, *args):
-            cmd = self.mpirun(np_, *args, "--plugin-path", crash)
-            cmd[cmd.index(SCENARIO)] = scn
-            return cmd
-
+        mark, gate = self.path("stall.mark"), self.path("gate")
+        mpirun = lambda *a: self.crash_mpirun(scn, *a)
         ref = self.path("ref.db")
         rc, _, err = run("run", scn, "--sweep", sweep, "-o", ref, "-j", "2",
                          "--plugin-path", crash)
         self.assertEqual(rc, 0, err)
-        if os.path.exists(mark):  # the reference's sleep, if it saw it
-            os.unlink(mark)
         out = self.path("out.db")
+        open(gate, "w").close()
         p = subprocess.Popen(
             mpirun(2, "--sweep", sweep, "-o", out, "-j", "1"),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=self.env, stdin=subprocess.DEVNULL, start_new_session=True)
+            env=dict(self.env, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate),
+            stdin=subprocess.DEVNULL, start_new_session=True)
         t0 = time.time()
         while (p.poll() is None and time.time() - t0 < 120 and
                not (os.path.exists(mark) and self.stored_in_parts(out))):
@@ -215,6 +221,7 @@ class MpiTest(TempDirCase):
         if p.poll() is not None:
             self.fail("finished before the kill: %s" % (p.communicate(),))
         self.kill_job(p)
+        os.unlink(gate)
         self.assertFalse(os.path.exists(out))
         parts = self.parts(out)
         self.assertTrue(parts)
@@ -347,23 +354,35 @@ class MpiTest(TempDirCase):
         --lock-timeout 1 the rank gives up after 1 s (exit 3, the parts
         kept; without the option it would wait up to 600 s and finish),
         and --resume completes the sweep as a single run stores it."""
-        # 600 variants: a commit holds ~25 of them, so the rank is still
-        # writing when the lock is taken after its first (120 finished
-        # first once the store got faster)
-        sweep = self.write("sweep.yaml", sweep_text(600))
+        # Every variant sleeps 20 ms (crash plugin: trigger = stall), so
+        # 150 take 3 s whatever the store's speed, and the rank commits
+        # about once a second: it is still writing when the lock is taken
+        # (600 plain variants once nearly all finished first).
+        n = 150
+        scn = self.crash_scenario("paced.yaml", "armed: -1, trigger: 3, "
+                                  "stall: 3, stall_seconds: 0.02")
+        sweep = self.write("sweep.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                           "      - {actor: 1, speed: {from: 1, to: %d, "
+                           "step: 1}}\n" % n)
         out = self.path("out.db")
         p = subprocess.Popen(
-            self.mpirun(1, "--sweep", sweep, "-o", out, "-j", "1",
-                        "--lock-timeout", "1"),
+            self.crash_mpirun(scn, 1, "--sweep", sweep, "-o", out, "-j", "1",
+                              "--lock-timeout", "1"),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env=self.env, stdin=subprocess.DEVNULL)
         t0 = time.time()
         while (p.poll() is None and time.time() - t0 < 120 and
                self.stored_in_parts(out) == 0):
             time.sleep(0.01)
+        if p.poll() is not None:
+            self.fail("finished before the lock: %s" % (p.communicate(),))
         part = self.parts(out)[0]
         c = sqlite3.connect(part, timeout=10, isolation_level=None)
         c.execute("BEGIN EXCLUSIVE")
+        # The rank has variants left to store, and must wait for them.
+        stored = c.execute("SELECT count(*) FROM variant").fetchone()[0]
+        self.assertLess(stored, n)
+        self.assertIsNone(p.poll(), "finished before the lock")
         time.sleep(4)
         c.execute("COMMIT")
         c.close()
@@ -373,10 +392,17 @@ class MpiTest(TempDirCase):
                          r"for another program's lock \(--lock-timeout\)"
                          % re.escape(part))
         self.assertIn("rerun with --resume", err)
-        rc, _, err = self.mpi(1, "--sweep", sweep, "-o", out, "--resume")
+        p = subprocess.run(
+            self.crash_mpirun(scn, 1, "--sweep", sweep, "-o", out, "-j", "2",
+                              "--resume"),
+            capture_output=True, text=True, timeout=300, env=self.env,
+            stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        ref = self.path("ref.db")
+        rc, _, err = run("run", scn, "--sweep", sweep, "-o", ref, "-j", "2",
+                         "--plugin-path", os.path.join(TEST_PLUGINS, "crash"))
         self.assertEqual(rc, 0, err)
-        self.assertEqual(differences(out, self.reference(sweep, "ref.db")),
-                         [])
+        self.assertEqual(differences(out, ref), [])
 
     def test_usage(self):
         rc, _, err = self.mpi(1, "--shard", "0/2")

@@ -156,22 +156,25 @@ class Stream(TempDirCase):
                          [(19999, 40000)])
 
     def test_kill_in_a_streamed_variant_then_resume(self):
-        """Variant 1 of 3 sleeps at step 20 000 of 30 000, its first rows
-        already handed to the writer; vsweep is killed with SIGKILL then.
+        """Variant 1 of 3 waits at step 20 000 of 30 000 (held by a gate
+        file for as long as the test needs, however slow the machine), its
+        first rows already handed to the writer; vsweep is killed with
+        SIGKILL then.
         The file holds variant 0 alone, whole; --resume simulates 1 again
         and the file is the one an uninterrupted run writes (at another
         -j, too)."""
         scn = self.scenario(30, "behaviour: {plugin: crash_segv, params: "
                                 "{stall: 1, fault_step: 20000, "
-                                "stall_seconds: 2.5}}")
+                                "stall_seconds: 0}}")
         sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
                         "      - {actor: 1, param: behaviour.trigger, "
                         "value: {from: 0, to: 2, step: 1}}\n")
         db, ref = self.path("r.db"), self.path("ref.db")
-        mark = self.path("stall")
+        mark, gate = self.path("stall"), self.path("gate")
+        open(gate, "w").close()
         args = ["run", scn, "--sweep", sw, "--plugin-path",
                 os.path.join(TEST_PLUGINS, "crash")]
-        env = dict(os.environ, CRASH_STALL_MARK=mark)
+        env = dict(os.environ, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate)
         env.pop("VSWEEP_PLUGIN_PATH", None)
         p = subprocess.Popen([VSWEEP, *args, "-o", db, "-j", "2"], env=env,
                              stdout=subprocess.DEVNULL,
@@ -181,9 +184,11 @@ class Stream(TempDirCase):
         while time.monotonic() - t0 < 60 and not (
                 os.path.exists(mark) and stored(db) > 0):
             time.sleep(0.01)
-        time.sleep(0.3)  # the writer stores the chunks before the stall
+        time.sleep(0.5)  # the writer stores the chunks before the stall
+        self.assertIsNone(p.poll(), "finished before the kill")
         p.send_signal(signal.SIGKILL)
         p.wait(timeout=30)
+        os.unlink(gate)
         with open(mark) as f:
             self.assertEqual(f.read(), "1\n")
         self.assertEqual(query(db, "SELECT variant_id FROM variant"), [(0,)])

@@ -15,7 +15,8 @@
  * the middle of. When the environment names a file in CRASH_MARK, a line
  * is appended to it at each fault: how many times a faulting variant was
  * simulated; one in CRASH_STALL_MARK, at each stall before it sleeps:
- * when a stalling one is asleep. The control it returns never depends
+ * when a stalling one is asleep; one in CRASH_STALL_GATE holds a stalling
+ * variant for as long as the file exists. The control it returns never depends
  * on trigger, so the variants of a sweep over trigger differ only in the
  * one that faults. */
 #define _GNU_SOURCE /* feenableexcept */
@@ -66,6 +67,14 @@ static vs_status c_reset(void *instance, vs_state *state)
 	return VS_OK;
 }
 
+static int fopen_exists(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (f)
+		fclose(f);
+	return f != NULL;
+}
+
 /* Volatile, so that the compiler keeps the faults it could prove;
  * maybe unused, as each build uses one. */
 static volatile int zero __attribute__((unused));
@@ -107,6 +116,24 @@ static void fault(crash *c, long long step)
 #endif
 }
 
+/* Sleeps seconds, or, when the environment names a file in CRASH_STALL_GATE
+ * and it exists, until it is removed (120 s at most): a test that must act
+ * while a run is surely unfinished holds it there as long as it needs,
+ * however slow or starved the machine. */
+static void stall(double seconds)
+{
+	const char *gate = getenv("CRASH_STALL_GATE");
+	if (gate && fopen_exists(gate)) {
+		struct timespec nap = {0, 10 * 1000 * 1000}; /* 10 ms */
+		for (int i = 0; i < 12000 && fopen_exists(gate); i++)
+			nanosleep(&nap, NULL);
+		return;
+	}
+	struct timespec ts = {(time_t)seconds,
+	                      (long)((seconds - floor(seconds)) * 1e9)};
+	nanosleep(&ts, NULL);
+}
+
 static vs_status c_step(void *instance, double t, double dt,
                         const vs_state *self, vs_control *control)
 {
@@ -120,10 +147,7 @@ static vs_status c_step(void *instance, double t, double dt,
 			fprintf(f, "%lld\n", c->trigger);
 			fclose(f);
 		}
-		struct timespec ts = {(time_t)c->stall_s,
-		                      (long)((c->stall_s - floor(c->stall_s)) *
-		                             1e9)};
-		nanosleep(&ts, NULL);
+		stall(c->stall_s);
 	}
 	if (c->trigger == c->armed && step >= c->fault_step) {
 		const char *mark = getenv("CRASH_MARK");
