@@ -204,13 +204,15 @@ blocks:
                                  4, "kinematic_bicycle", "constant_steer")])
 
 
-# A sweep that runs for a second or two: 1200 variants of 600 steps each
-# (half a minute under ASan).
+# A sweep slow enough to watch: 1200 variants of 100 * duration steps each
+# (at duration 6, under a second with --record state -j 1, and less as the
+# writer gets faster). Each test gives the duration it needs: a run that
+# outlasts what it watches on a loaded machine or under ASan.
 SLOW_SCENARIO = """\
 vsweep: 1
 name: slow enough to watch
 step: 0.01
-duration: 6
+duration: %d
 assets:
   sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0, track: 1.6,
           wheel_radius: 0.34, front_overhang: 0.9}
@@ -277,8 +279,12 @@ class NightLogTest(TempDirCase):
         return h * 3600 + mi * 60 + s
 
     def test_progress_lines_at_the_interval(self):
+        """Lines every 0.25 s of a run of about 5 s (twice that under ASan):
+        enough lines for their spacing to say something. At duration 6
+        the run took under a second, 4 lines, fewer as the writer got
+        faster, and the test needs 3."""
         import subprocess
-        scn = self.write("s.yaml", SLOW_SCENARIO)
+        scn = self.write("s.yaml", SLOW_SCENARIO % 30)
         sw = self.write("w.yaml", SLOW_SWEEP)
         db = self.path("r.db")
         p = subprocess.run([os.environ["VSWEEP"], "run", scn, "--sweep", sw,
@@ -314,10 +320,15 @@ class NightLogTest(TempDirCase):
         self.assertRegex(lines[1], r"variants/s")
 
     def test_status_of_a_running_stopped_and_finished_file(self):
+        """status while the run runs (then SIGTERM), once it stopped, and
+        of a finished file. The run would take minutes; it is stopped as
+        soon as status shows it under way, so no starved poller finds it
+        finished, or sees it end between status and the signal: a run of
+        a second did both on loaded CI machines."""
         import signal
         import subprocess
         import time
-        scn = self.write("s.yaml", SLOW_SCENARIO)
+        scn = self.write("s.yaml", SLOW_SCENARIO % 600)
         sw = self.write("w.yaml", SLOW_SWEEP)
         db = self.path("r.db")
         p = subprocess.Popen([os.environ["VSWEEP"], "run", scn, "--sweep",

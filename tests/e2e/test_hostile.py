@@ -13,11 +13,51 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import (VSWEEP, TempDirCase, differences, query, run,  # noqa
-                        scenario)
+from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa
+                        differences, query, run, scenario)
 
 CIRCLE = scenario("circle.yaml")
 TWO_CARS = scenario("two_cars.yaml")
+CRASH_PLUGINS = os.path.join(TEST_PLUGINS, "crash")
+
+# two_cars.yaml with its ego driving straight ahead (test plugin
+# crash_segv, which never faults with armed: -1), so that the rows stored
+# per variant are as many. The variant whose trigger is STALL waits at
+# its step 5 for as long as the test holds a gate file (CRASH_STALL_GATE;
+# 0 s without it): the writer got faster than a poller on a loaded
+# machine, so a test that must act while a run is unfinished holds it
+# there instead of hoping to be in time. The variants differ in trigger
+# only, and so only in timing.
+HELD_SCENARIO = """\
+vsweep: 1
+name: two cars, one variant held
+step: 0.01
+duration: 20
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: ego
+    asset: sedan
+    start: {position: [57.3, 0, 0], yaw: 0}
+    speed: 10
+    behaviour: {plugin: crash_segv,
+                params: {armed: -1, stall: STALL, stall_seconds: 0}}
+  - id: 2
+    name: lead
+    asset: sedan
+    waypoints: [[0, -100, 0], [200, -100, 0], [300, -60, 0]]
+    speed: [10, 15]
+    behaviour: {plugin: waypoints}
+"""
+
+HELD_SWEEP = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, param: behaviour.trigger, value: {from: 0, to: %d, step: 1}}
+"""
 
 
 def sweep_text(n):
@@ -40,6 +80,19 @@ def stored(db):
 class Busy(TempDirCase):
     """A sweep long enough to be caught in the middle."""
     N = 200
+    STALL = 150  # the variant held at the gate: a late one
+
+    def setUp(self):
+        super().setUp()
+        self.started = []
+
+    def tearDown(self):
+        # After a failure, a held run is ended before its folder goes.
+        for p in self.started:
+            if p.poll() is None:
+                p.kill()
+                p.communicate()
+        super().tearDown()
 
     def start(self, db, *extra):
         sweep = self.write("sweep.yaml", sweep_text(self.N))
@@ -48,24 +101,75 @@ class Busy(TempDirCase):
              *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True, stdin=subprocess.DEVNULL)
 
-    def wait_stored(self, p, db):
-        t0 = time.time()
-        while time.time() - t0 < 30 and p.poll() is None:
-            if os.path.exists(db) and stored(db) > 0:
+    def start_held(self, db, *extra, held=True):
+        """Runs the N variants of HELD_SCENARIO at -j 1; variant STALL
+        waits at the gate, which is closed first when held (release()
+        opens it)."""
+        self.scn = self.write("held.yaml", HELD_SCENARIO.replace(
+            "STALL", str(self.STALL)))
+        self.sweep = self.write("held_sweep.yaml", HELD_SWEEP % (self.N - 1))
+        self.gate, self.mark = self.path("gate"), self.path("stall.mark")
+        if held:
+            open(self.gate, "w").close()
+        env = dict(os.environ, CRASH_STALL_GATE=self.gate,
+                   CRASH_STALL_MARK=self.mark)
+        p = subprocess.Popen(
+            [VSWEEP, "run", self.scn, "--sweep", self.sweep, "-o", db, "-j",
+             "1", "--plugin-path", CRASH_PLUGINS, *extra], env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.DEVNULL)
+        self.started.append(p)
+        return p
+
+    def release(self):
+        """Opens the gate, if closed."""
+        if os.path.exists(self.gate):
+            os.unlink(self.gate)
+
+    def wait_held(self, p, db, stored_first=True):
+        """Until variant STALL waits at the gate (its mark is written) and,
+        when stored_first, some variants are committed: from then on the
+        run is surely unfinished until release()."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 60:
+            if p.poll() is not None:
+                self.release()
+                self.fail("the run finished (status %d) before variant %d "
+                          "was held: %s" % (p.returncode, self.STALL,
+                                            p.communicate()[1]))
+            if os.path.exists(self.mark) and (not stored_first or
+                                              stored(db) > 0):
                 return
             time.sleep(0.01)
-        self.fail("the run stored nothing in 30 s")
+        self.release()
+        self.fail("variant %d was not held with variants stored in 60 s"
+                  % self.STALL)
 
 
 class LockTest(Busy):
+    # Held before anything is stored: the run has no transaction open
+    # (it begins one to store a variant and keeps it open while it waits
+    # for the next), so the lock below can be taken.
+    STALL = 0
+
     def test_another_programs_lock_is_waited_out(self):
+        """The write lock is taken while variant 0 is held, and only then
+        the run let go: it finds the lock when it first stores. Polling
+        for a first commit and taking the lock then raced a writer that
+        finished all 200 variants first."""
         db = self.path("r.db")
-        p = self.start(db)
-        self.wait_stored(p, db)
+        p = self.start_held(db)
+        self.wait_held(p, db, stored_first=False)
         # As DB Browser or a long CREATE INDEX would: the write lock,
         # for longer than SQLite's usual 5 s timeouts.
         c = sqlite3.connect(db, timeout=10, isolation_level=None)
-        c.execute("BEGIN EXCLUSIVE")
+        try:
+            c.execute("BEGIN EXCLUSIVE")
+            self.assertIsNone(p.poll())
+            self.assertEqual(c.execute("SELECT count(*) FROM variant")
+                             .fetchone()[0], 0)
+        finally:
+            self.release()
         time.sleep(8)
         c.execute("COMMIT")
         c.close()
@@ -153,18 +257,22 @@ class PluginPathTest(TempDirCase):
 
 class WalTest(Busy):
     def hold_reader(self, p, db):
-        """A reader's open transaction from the first stored variant on,
-        as a notebook left open would hold."""
-        self.wait_stored(p, db)
+        """A reader's open transaction, taken while variant STALL is held
+        with variants stored, as a notebook left open would hold. Taken
+        once a first commit was seen, it could come after the run had
+        closed: then nothing stood in the WAL fold's way."""
+        self.wait_held(p, db)
         c = sqlite3.connect(db, isolation_level=None)
         c.execute("BEGIN")
         c.execute("SELECT count(*) FROM state").fetchone()
+        self.assertIsNone(p.poll())
         return c
 
     def test_db_alone_after_a_long_reader(self):
         db = self.path("r.db")
-        p = self.start(db)
+        p = self.start_held(db)
         reader = self.hold_reader(p, db)
+        self.release()
         # Released once every variant is in (the run is closing).
         t0 = time.time()
         while stored(db) < self.N and time.time() - t0 < 60:
@@ -185,8 +293,9 @@ class WalTest(Busy):
 
     def test_reader_past_the_end_is_said(self):
         db = self.path("r.db")
-        p = self.start(db)
+        p = self.start_held(db)
         reader = self.hold_reader(p, db)
+        self.release()
         out, err = p.communicate(timeout=120)
         reader.execute("COMMIT")
         reader.close()
@@ -197,22 +306,56 @@ class WalTest(Busy):
 
 class SignalTest(Busy):
     def stop_with(self, sig):
+        """The signal comes while variant STALL is held, some variants
+        stored: the run cannot have finished (a poller waiting for the
+        first commit could wake after all 200 were in, and see status 0).
+        """
         db = self.path("r.db")
-        p = self.start(db)
-        self.wait_stored(p, db)
+        p = self.start_held(db)
+        self.wait_held(p, db)
+        self.assertIsNone(p.poll())
         p.send_signal(sig)
+        if os.environ.get("VSWEEP_NO_CONTAINMENT"):
+            # The held variant runs in vsweep's own process: neither it
+            # nor the run ends while the gate is closed. Opened once the
+            # signal is taken, so that the variant is stopped, not
+            # finished: opened at once, it once finished, and the next
+            # one too, before a starved main thread ran the handler.
+            self.wait_taken(p, sig)
+            self.release()
+        # Otherwise the stopping run kills the held variant's child.
         out, err = p.communicate(timeout=120)
+        self.release()
         # Today: a silent death (129, 141) in the middle of a variant.
         self.assertEqual(p.returncode, 130, err)
         self.assertIn("the results file is consistent", err)
         self.assertIn("--resume", err)
-        self.assertLess(stored(db), self.N)
-        p = self.start(db, "--resume")
+        # Whole variants, in order, up to the held one at most.
+        ids = [v for (v,) in query(db, "SELECT variant_id FROM variant "
+                                   "ORDER BY variant_id")]
+        self.assertEqual(ids, list(range(len(ids))))
+        self.assertLessEqual(len(ids), self.STALL)
+        p = self.start_held(db, "--resume", held=False)
         out, err = p.communicate(timeout=120)
         self.assertEqual(p.returncode, 0, err)
         self.assertEqual(query(db, "PRAGMA integrity_check"), [("ok",)])
         self.assertEqual(query(db, "SELECT count(DISTINCT variant_id) "
                                "FROM variant")[0][0], self.N)
+
+    def wait_taken(self, p, sig):
+        """Until vsweep has taken sig off its pending signals (Linux's
+        /proc/PID/status, ShdPnd): its handler, which sets the stop flag,
+        is then running; then a little more, for it to have set it."""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 60:
+            with open("/proc/%d/status" % p.pid) as f:
+                pending = [int(line.split()[1], 16) for line in f
+                           if line.startswith("ShdPnd:")][0]
+            if not pending >> (sig - 1) & 1:
+                time.sleep(0.1)
+                return
+            time.sleep(0.001)
+        self.fail("signal %d still pending after 60 s" % sig)
 
     def test_sighup_stops_like_sigterm(self):
         self.stop_with(signal.SIGHUP)
@@ -221,27 +364,40 @@ class SignalTest(Busy):
         self.stop_with(signal.SIGPIPE)
 
     def test_second_writer_is_told_who_writes(self):
+        """Both tries come while the first run holds variant STALL: it is
+        surely still writing (it once finished within the ~0.9 s a
+        loaded machine took to start them)."""
         db = self.path("r.db")
-        p = self.start(db)
-        self.wait_stored(p, db)
-        sweep = self.path("sweep.yaml")
-        for mode in ("--resume", "--overwrite"):
-            rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o", db,
-                             mode)
-            self.assertEqual(rc, 2, err)
-            self.assertIn("%s: another vsweep (pid %d) is writing this "
-                          "file" % (db, p.pid), err)
+        p = self.start_held(db)
+        self.wait_held(p, db)
+        try:
+            for mode in ("--resume", "--overwrite"):
+                rc, _, err = run("run", self.scn, "--sweep", self.sweep,
+                                 "-o", db, mode, "--plugin-path",
+                                 CRASH_PLUGINS)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("%s: another vsweep (pid %d) is writing this "
+                              "file" % (db, p.pid), err)
+            self.assertIsNone(p.poll())
+        finally:
+            self.release()
         out, err = p.communicate(timeout=120)
         self.assertEqual(p.returncode, 0, err)
         self.assertEqual(query(db, "SELECT count(*) FROM variant")[0][0],
                          self.N)
         self.assertFalse(os.path.exists(db + "-writer"))
         # Once it is gone, the file is free again.
-        rc, _, err = run("run", TWO_CARS, "--sweep", sweep, "-o", db,
-                         "--resume")
+        rc, _, err = run("run", self.scn, "--sweep", self.sweep, "-o", db,
+                         "--resume", "--plugin-path", CRASH_PLUGINS)
         self.assertEqual(rc, 0, err)
 
     def test_killed_merge_leaves_no_temporary_file(self):
+        """Each signal comes once the merge's temporary file (OUT.partial-
+        PID, core/store/merge.c) is seen, and 0, 10 or 20 ms later. A
+        merge that ended before the signal landed (a starved poller: once
+        all nine did) proves nothing, so it is run again under another
+        name until one is stopped in the middle; its output must be
+        whole."""
         sweep = self.write("sweep.yaml", sweep_text(self.N))
         shards = []
         for k in range(2):
@@ -252,23 +408,30 @@ class SignalTest(Busy):
         killed = 0
         for i, sig in enumerate([signal.SIGTERM, signal.SIGINT,
                                  signal.SIGHUP] * 3):
-            out = self.path("m%d.db" % i)
-            p = subprocess.Popen([VSWEEP, "merge", out, *shards],
-                                 stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-            # Until the temporary file is there, then a little more.
-            t0 = time.time()
-            while (not glob.glob(out + ".partial-*") and p.poll() is None
-                   and time.time() - t0 < 10):
-                time.sleep(0.001)
-            time.sleep(0.01 * (i % 3))
-            p.send_signal(sig)
-            p.wait(timeout=60)
-            killed += p.returncode == -sig
-            self.assertEqual(glob.glob(out + ".partial-*"), [], sig)
-            if p.returncode == -sig:
-                self.assertFalse(os.path.exists(out))
-        self.assertGreater(killed, 0)
+            for attempt in range(10):
+                out = self.path("m%d-%d.db" % (i, attempt))
+                p = subprocess.Popen([VSWEEP, "merge", out, *shards],
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+                # Until the temporary file is there, then a little more.
+                t0 = time.time()
+                seen = False
+                while (not seen and p.poll() is None
+                       and time.time() - t0 < 60):
+                    seen = bool(glob.glob(out + ".partial-*"))
+                    time.sleep(0.001)
+                time.sleep(0.01 * (i % 3))
+                p.send_signal(sig)
+                p.wait(timeout=60)
+                self.assertEqual(glob.glob(out + ".partial-*"), [], sig)
+                if seen and p.returncode == -sig and not os.path.exists(out):
+                    killed += 1
+                    break
+                # Too late: the merge had put its whole output in place.
+                self.assertIn(p.returncode, (0, -sig))
+                self.assertEqual(query(out, "SELECT count(*) FROM "
+                                       "variant")[0][0], self.N)
+        self.assertEqual(killed, 9)
 
 
 class EarlyKillTest(Busy):

@@ -9,70 +9,127 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import (VSWEEP, TempDirCase, differences, query, run,  # noqa
-                        scenario)
+from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa
+                        differences, query, run, scenario)
 
-SCENARIO = scenario("two_cars.yaml")
+CRASH = os.path.join(TEST_PLUGINS, "crash")
+
+# two_cars.yaml with the ego driven by the crash test behaviour instead of
+# constant_steer (it drives straight at its speed): a variant whose trigger
+# is 1 stalls at step 5 while the file CRASH_STALL_GATE names exists, and
+# not at all without it (stall_seconds 0). Its control never depends on
+# trigger, so a gated run stores the rows an ungated one does; it only
+# cannot finish while the test holds the gate. Killing or stopping a run
+# the writer may already have finished raced on loaded CI machines.
+STEER = "{plugin: constant_steer, params: {steering_wheel_deg: 45}}"
+STALLING = ("{plugin: crash_segv, params: {armed: -1, stall: 1, "
+            "stall_seconds: 0}}")
 
 
-def sweep_text(n):
+def scenario_text():
+    with open(scenario("two_cars.yaml"), encoding="utf-8") as f:
+        text = f.read()
+    if text.count(STEER) != 1:
+        raise AssertionError("two_cars.yaml: no ego behaviour to replace")
+    return text.replace(STEER, STALLING)
+
+
+def sweep_text(n, gated):
+    """n variants of the two cars' speeds; variant gated stalls on the
+    gate."""
     lines = ["vsweep: 1", "blocks:", "  - list:"]
     for i in range(n):
+        gate = (", {actor: 1, param: behaviour.trigger, value: 1}"
+                if i == gated else "")
         lines.append("      - [{actor: 1, speed: %d.%d}, {actor: 2, speed: "
-                     "[%d, %d]}]" % (5 + i % 20, i % 10, 8 + i % 7,
-                                     12 + i % 5))
+                     "[%d, %d]}%s]" % (5 + i % 20, i % 10, 8 + i % 7,
+                                       12 + i % 5, gate))
     return "\n".join(lines) + "\n"
 
 
 class ResumeTest(TempDirCase):
     N = 240  # variants: about 1e6 actor-steps, a second or more to run
+    # the variant that stalls while the gate exists: the last, so that a
+    # gated run never stores every variant, and what comes before it is
+    # free for the test's random kill points
+    GATED = N - 1
 
     def setUp(self):
         super().setUp()
-        self.sweep = self.write("sweep.yaml", sweep_text(self.N))
+        self.scn = self.write("two_cars.yaml", scenario_text())
+        self.sweep = self.write("sweep.yaml", sweep_text(self.N, self.GATED))
+        self.gate = self.path("gate")
+        self.mark = self.path("stall.mark")  # a line: the gated one waits
         self.ref = self.path("ref.db")
-        rc, _, err = run("run", SCENARIO, "--sweep", self.sweep, "-o",
-                         self.ref, "-j", "2")
+        rc, _, err = self.run_to_end(self.ref, "-j", "2")
         self.assertEqual(rc, 0, err)
 
+    def tearDown(self):
+        if os.path.exists(self.gate):
+            os.unlink(self.gate)  # lets any gated variant still alive go
+        super().tearDown()
+
+    def run_to_end(self, db, *extra):
+        """A run nothing holds (its environment has no CRASH_STALL_GATE)."""
+        return run("run", self.scn, "--sweep", self.sweep, "-o", db,
+                   "--plugin-path", CRASH, *extra)
+
     def start(self, db, *extra):
+        """A run that cannot store its last variant while the gate file
+        exists."""
+        env = dict(os.environ, CRASH_STALL_GATE=self.gate,
+                   CRASH_STALL_MARK=self.mark)
+        env.pop("VSWEEP_PLUGIN_PATH", None)
         return subprocess.Popen(
-            [VSWEEP, "run", SCENARIO, "--sweep", self.sweep, "-o", db,
-             "-j", "2", *extra], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+            [VSWEEP, "run", self.scn, "--sweep", self.sweep, "-o", db,
+             "-j", "2", "--plugin-path", CRASH, *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.DEVNULL, env=env)
 
     def stored(self, db):
         return query(db, "SELECT count(*) FROM variant")[0][0]
 
     def test_sigkill_at_random_points_then_resume(self):
+        """Killed three times at random moments, then resumed to the end:
+        each kill leaves whole variants, a prefix; the end is identical to
+        the reference. The gate holds each run's last variant, so the kill
+        lands before the run's end wherever the random delay falls and
+        however starved the machine; each run is killed after a commit of
+        its own, so the kill points move along the sweep. Polling for the
+        first commit alone raced a fast writer: a late poller found the
+        run finished (no kill), or killed it after its last commit (all
+        stored)."""
         db = self.path("killed.db")
         rnd = random.Random(20261202)
-        kills, extra = 0, ()
-        for _ in range(12):
-            if kills >= 2:
-                break
+        open(self.gate, "w").close()
+        extra, n = (), 0
+        for _ in range(3):
+            if os.path.exists(self.mark):
+                os.unlink(self.mark)
             p = self.start(db, *extra)
-            # Wait until the file holds some variants, then a random moment.
+            # Wait until the run stored variants of its own (or is held at
+            # the last, which it may reach first), then a random moment.
             t0 = time.time()
-            while time.time() - t0 < 30 and p.poll() is None:
-                if os.path.exists(db) and self.stored_safely(db) > 0:
+            while time.time() - t0 < 60 and p.poll() is None:
+                if os.path.exists(self.mark) or (
+                        os.path.exists(db) and self.stored_safely(db) > n):
                     break
                 time.sleep(0.02)
             time.sleep(rnd.uniform(0.0, 0.4))
+            if p.poll() is not None:
+                self.fail("finished before the kill: %s" % (p.communicate(),))
             p.send_signal(signal.SIGKILL)
             p.communicate()
+            self.assertEqual(p.returncode, -signal.SIGKILL)
             extra = ("--resume",)
-            if p.returncode == -signal.SIGKILL:
-                kills += 1
-                n = self.stored(db)
-                self.assertLess(n, self.N)
-                # Whatever is stored is a prefix, each variant whole.
-                ids = [v for (v,) in query(db, "SELECT variant_id FROM "
-                                           "variant ORDER BY 1")]
-                self.assertEqual(ids, list(range(n)))
-        self.assertGreaterEqual(kills, 2, "the run finished before a kill")
-        rc, out, err = run("run", SCENARIO, "--sweep", self.sweep, "-o", db,
-                           "-j", "2", "--resume")
+            n = self.stored(db)
+            self.assertLess(n, self.N)
+            # Whatever is stored is a prefix, each variant whole.
+            ids = [v for (v,) in query(db, "SELECT variant_id FROM "
+                                       "variant ORDER BY 1")]
+            self.assertEqual(ids, list(range(n)))
+        os.unlink(self.gate)
+        rc, out, err = self.run_to_end(db, "-j", "2", "--resume")
         self.assertEqual(rc, 0, err)
         self.assertIn("already stored", out)
         self.assertEqual(self.stored(db), self.N)
@@ -89,9 +146,10 @@ class ResumeTest(TempDirCase):
 
         db = self.path("full.db")
         p = subprocess.run(
-            [VSWEEP, "run", SCENARIO, "--sweep", self.sweep, "-o", db, "-j",
-             "2"], preexec_fn=limit, capture_output=True, text=True,
-            stdin=subprocess.DEVNULL, timeout=300)
+            [VSWEEP, "run", self.scn, "--sweep", self.sweep, "-o", db, "-j",
+             "2", "--plugin-path", CRASH], preexec_fn=limit,
+            capture_output=True, text=True, stdin=subprocess.DEVNULL,
+            timeout=300)
         self.assertEqual(p.returncode, 3, p.stderr)
         self.assertIn("--resume", p.stderr)
         n = self.stored(db)
@@ -100,8 +158,7 @@ class ResumeTest(TempDirCase):
         ids = [v for (v,) in query(db, "SELECT variant_id FROM variant "
                                    "ORDER BY 1")]
         self.assertEqual(ids, list(range(n)))
-        rc, _, err = run("run", SCENARIO, "--sweep", self.sweep, "-o", db,
-                         "-j", "2", "--resume")
+        rc, _, err = self.run_to_end(db, "-j", "2", "--resume")
         self.assertEqual(rc, 0, err)
         self.assertEqual(differences(db, self.ref), [])
 
@@ -112,22 +169,33 @@ class ResumeTest(TempDirCase):
             return 0
 
     def test_sigint_stops_cleanly_and_says_how_to_resume(self):
+        """SIGINT or SIGTERM once some variants are stored: status 130, a
+        hint to resume, and the resume completes the file. The gate holds
+        the last variant until after the signal: one that came after the
+        writer had stored every variant ended a run that was, rightly, not
+        interrupted (status 0), which polling alone allowed."""
         for sig in (signal.SIGINT, signal.SIGTERM):
             db = self.path("int%d.db" % sig)
+            open(self.gate, "w").close()
             p = self.start(db)
             t0 = time.time()
-            while time.time() - t0 < 30 and not (
+            while time.time() - t0 < 60 and p.poll() is None and not (
                     os.path.exists(db) and self.stored_safely(db) > 0):
                 time.sleep(0.02)
+            if p.poll() is not None:
+                self.fail("finished before the signal: %s"
+                          % (p.communicate(),))
             p.send_signal(sig)
             t1 = time.time()
+            # Without containment (sanitizer builds) the held variant runs
+            # in vsweep's own process: it sees the stop once let go.
+            os.unlink(self.gate)
             _, err = p.communicate(timeout=30)
             self.assertLess(time.time() - t1, 5, "stop took too long")
             self.assertEqual(p.returncode, 130, err)
             self.assertIn("--resume", err)
             self.assertLess(self.stored(db), self.N)
-            rc, _, err = run("run", SCENARIO, "--sweep", self.sweep, "-o",
-                             db, "-j", "1", "--resume")
+            rc, _, err = self.run_to_end(db, "-j", "1", "--resume")
             self.assertEqual(rc, 0, err)
             self.assertEqual(differences(db, self.ref), [])
 
