@@ -36,6 +36,7 @@
 
 #include "common/error.h"
 #include "common/util.h"
+#include "store/bound.h"
 #include "store/busy.h"
 #include "store/pairs.h"
 
@@ -58,6 +59,7 @@ struct vs_store {
 	int big;                  /* ROWS_BIG, or fewer if the limit says so */
 	sqlite3_stmt *ins_many;   /* ROWS_SMALL rows */
 	sqlite3_stmt *ins_one;    /* one row */
+	vs_bound bound[3];        /* what ins_big, ins_many, ins_one hold */
 	sqlite3_stmt *ins_actor;
 	sqlite3_stmt *ins_variant;
 	sqlite3_stmt *ins_wheel;
@@ -123,6 +125,11 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 	free(big);
 	free(many);
 	free(one);
+	if (!rc) {
+		vs_bound_init(&st->bound[0], st->ins_big);
+		vs_bound_init(&st->bound[1], st->ins_many);
+		vs_bound_init(&st->bound[2], st->ins_one);
+	}
 	if (!rc)
 		rc = prepare(st,
 		             "INSERT INTO actor VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -538,7 +545,7 @@ void vs_store_rollback(vs_store *st)
 	}
 }
 
-static void bind_state(sqlite3_stmt *s, int base, int64_t variant,
+static void bind_state(vs_bound *s, int base, int64_t variant,
                        const vs_state_row *r)
 {
 	const vs_state *v = &r->s;
@@ -547,23 +554,23 @@ static void bind_state(sqlite3_stmt *s, int base, int64_t variant,
 		v->x, v->y, v->z, v->roll, v->pitch, v->yaw,
 		v->vx, v->vy, v->vz, v->wx, v->wy, v->wz,
 		v->steer, w->dist, w->turn, w->roll_l, w->roll_r};
-	sqlite3_bind_int64(s, base + 1, variant);
-	sqlite3_bind_int64(s, base + 2, r->actor_id);
-	sqlite3_bind_int64(s, base + 3, r->step);
+	vs_bound_int64(s, base + 1, variant);
+	vs_bound_int64(s, base + 2, r->actor_id);
+	vs_bound_int64(s, base + 3, r->step);
 	for (int i = 0; i < STATE_REALS; i++)
-		sqlite3_bind_double(s, base + 4 + i, vals[i]);
+		vs_bound_double(s, base + 4 + i, vals[i]);
 	/* Map location: lanes are numbered from 1 in the lane table; NULLs
 	 * (no map, or not recorded) cost no payload bytes. */
 	const vs_map_row *m = &r->m;
 	int c = base + 4 + STATE_REALS;
 	if (m->lane >= 0) {
-		sqlite3_bind_int(s, c, m->lane + 1);
-		sqlite3_bind_int(s, c + 1, m->on_lane);
-		sqlite3_bind_double(s, c + 2, m->position);
-		sqlite3_bind_double(s, c + 3, m->angle);
+		vs_bound_int64(s, c, m->lane + 1);
+		vs_bound_int64(s, c + 1, m->on_lane);
+		vs_bound_double(s, c + 2, m->position);
+		vs_bound_double(s, c + 3, m->angle);
 	} else {
 		for (int k = 0; k < 4; k++)
-			sqlite3_bind_null(s, c + k);
+			vs_bound_null(s, c + k);
 	}
 }
 
@@ -627,21 +634,18 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 	const vs_state_row **ord = st->ord;
 	order_rows(r, ord);
 	int64_t i = 0;
-	const struct {
-		sqlite3_stmt *s;
-		int rows;
-	} by[3] = {{st->ins_big, st->big}, {st->ins_many, ROWS_SMALL},
-	           {st->ins_one, 1}};
+	const int rows[3] = {st->big, ROWS_SMALL, 1};
 	for (int b = 0; b < 3; b++) {
-		while (r->n_rows - i >= by[b].rows) {
-			for (int k = 0; k < by[b].rows; k++)
-				bind_state(by[b].s, k * STATE_COLS,
+		vs_bound *bs = &st->bound[b];
+		while (r->n_rows - i >= rows[b]) {
+			for (int k = 0; k < rows[b]; k++)
+				bind_state(bs, k * STATE_COLS,
 				           (int64_t)r->variant, ord[i + k]);
-			int rc = sqlite3_step(by[b].s);
-			sqlite3_reset(by[b].s);
+			int rc = sqlite3_step(bs->s);
+			sqlite3_reset(bs->s);
 			if (rc != SQLITE_DONE)
 				return db_fail(st, err, "writing state rows");
-			i += by[b].rows;
+			i += rows[b];
 		}
 	}
 	return VS_RC_OK;
@@ -920,6 +924,8 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_big);
 	sqlite3_finalize(st->ins_many);
 	sqlite3_finalize(st->ins_one);
+	for (int b = 0; b < 3; b++)
+		vs_bound_free(&st->bound[b]);
 	sqlite3_finalize(st->ins_actor);
 	sqlite3_finalize(st->ins_variant);
 	sqlite3_finalize(st->ins_wheel);

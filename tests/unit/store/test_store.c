@@ -221,6 +221,97 @@ START_TEST(rolled_back_variant_leaves_nothing)
 }
 END_TEST
 
+/* The value of column c (0: x, 1: y, 2: z, 3: roll, 4: vx) or of the lane
+ * (c = 5, -1: none) in row k of variant v: some equal in every row, some
+ * changing in blocks of rows, every row or never, NaN, -0.0 and NULL
+ * among them, so that a statement's row slots keep and change their
+ * values between executions in every way. */
+static double pattern(int v, int k, int c)
+{
+	switch (c) {
+	case 0: return k % 3 == 0 ? 0.0 : 0.5 * k + v;
+	case 1: return v % 2 ? -0.0 : 0.0;
+	case 2: return 0.25;
+	case 3: return 0.01 * (k / 100);
+	case 4: return v == 2 && k % 5 == 0 ? NAN : 1.5 + v;
+	default:
+		if (v == 1 || (v == 3 && k % 2))
+			return -1;
+		return k / 500;
+	}
+}
+
+START_TEST(repeated_and_changed_values_stored_exactly)
+{
+	/* The store binds a value only when its statement's parameter does
+	 * not hold the same bits already (bound.h); every row must still
+	 * read back as stored. 1237 rows: the big statement, the 50-row one
+	 * and the 1-row one each run. */
+	enum { VARIANTS = 4, ROWS = 1237 };
+	vs_error err = {{0}};
+	vs_store_def d = base_def();
+	d.variant_count = VARIANTS;
+	vs_store *st = open_mode(VS_STORE_CREATE, &d, &err);
+	vs_store_begin(st, &err);
+	for (int v = 0; v < VARIANTS; v++) {
+		vs_result r;
+		make_result(&r, (uint64_t)v, ROWS);
+		for (int k = 0; k < ROWS; k++) {
+			vs_state_row *row = &r.rows[k];
+			row->s.x = pattern(v, k, 0);
+			row->s.y = pattern(v, k, 1);
+			row->s.z = pattern(v, k, 2);
+			row->s.roll = pattern(v, k, 3);
+			row->s.vx = pattern(v, k, 4);
+			row->m.lane = (int)pattern(v, k, 5);
+			row->m.on_lane = k % 2;
+			row->m.position = 0.001 * k;
+		}
+		ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+		vs_result_finish(&r);
+	}
+	vs_store_commit(st, &err);
+	vs_store_close(st, NULL);
+	sqlite3 *db = db_open();
+	sqlite3_stmt *q = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+	    "SELECT variant_id, step, x, y, z, roll, vx, lane, on_lane, "
+	    "position FROM state ORDER BY variant_id, step", -1, &q, NULL),
+	    SQLITE_OK);
+	int n = 0;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		int v = sqlite3_column_int(q, 0), k = sqlite3_column_int(q, 1);
+		ck_assert_int_eq(v, n / ROWS);
+		ck_assert_int_eq(k, n % ROWS);
+		for (int c = 0; c < 5; c++) {
+			double want = pattern(v, k, c);
+			if (isnan(want)) { /* SQLite stores NaN as NULL */
+				ck_assert_int_eq(sqlite3_column_type(q, 2 + c),
+				                 SQLITE_NULL);
+				continue;
+			}
+			ck_assert_int_ne(sqlite3_column_type(q, 2 + c),
+			                 SQLITE_NULL);
+			ck_assert_double_eq(sqlite3_column_double(q, 2 + c), want);
+		}
+		int lane = (int)pattern(v, k, 5);
+		if (lane < 0) {
+			for (int c = 7; c < 10; c++)
+				ck_assert_int_eq(sqlite3_column_type(q, c),
+				                 SQLITE_NULL);
+		} else {
+			ck_assert_int_eq(sqlite3_column_int(q, 7), lane + 1);
+			ck_assert_int_eq(sqlite3_column_int(q, 8), k % 2);
+			ck_assert_double_eq(sqlite3_column_double(q, 9), 0.001 * k);
+		}
+		n++;
+	}
+	ck_assert_int_eq(n, VARIANTS * ROWS);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+END_TEST
+
 /* A variant of three actors, ids in the given (scenario) order, n_steps
  * steps, rows step-major as the simulator makes them; x = 100 id + step,
  * so every stored row says which it is. */
@@ -539,6 +630,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, resume_checks_plugin_build);
 	tcase_add_test(tc, overwrite_replaces);
 	tcase_add_test(tc, rolled_back_variant_leaves_nothing);
+	tcase_add_test(tc, repeated_and_changed_values_stored_exactly);
 	tcase_add_test(tc, state_rows_stored_in_key_order);
 	tcase_add_test(tc, views_have_contract_columns);
 	tcase_add_test(tc, pose_view_is_rz_ry_rx);
