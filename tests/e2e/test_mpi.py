@@ -354,35 +354,41 @@ class MpiTest(TempDirCase):
         --lock-timeout 1 the rank gives up after 1 s (exit 3, the parts
         kept; without the option it would wait up to 600 s and finish),
         and --resume completes the sweep as a single run stores it."""
-        # Every variant sleeps 20 ms (crash plugin: trigger = stall), so
-        # 150 take 3 s whatever the store's speed, and the rank commits
-        # about once a second: it is still writing when the lock is taken
-        # (600 plain variants once nearly all finished first).
-        n = 150
-        scn = self.crash_scenario("paced.yaml", "armed: -1, trigger: 3, "
-                                  "stall: 3, stall_seconds: 0.02")
+        # Variant 0 waits at the crash plugin's gate until the lock is
+        # held: the rank has stored nothing and holds no transaction, so
+        # the lock can be taken, and all its variants are still to store.
+        # (Taking it after a first commit raced a writer that, paced or
+        # not, could store everything while this test was starved.)
+        n = 60
+        scn = self.crash_scenario("held.yaml", "armed: -1, stall: 0, "
+                                  "stall_seconds: 0")
         sweep = self.write("sweep.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
-                           "      - {actor: 1, speed: {from: 1, to: %d, "
-                           "step: 1}}\n" % n)
+                           "      - {actor: 1, param: behaviour.trigger, "
+                           "value: {from: 0, to: %d, step: 1}}\n" % (n - 1))
         out = self.path("out.db")
+        mark, gate = self.path("stall.mark"), self.path("gate")
+        open(gate, "w").close()
         p = subprocess.Popen(
             self.crash_mpirun(scn, 1, "--sweep", sweep, "-o", out, "-j", "1",
                               "--lock-timeout", "1"),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=self.env, stdin=subprocess.DEVNULL)
+            env=dict(self.env, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate),
+            stdin=subprocess.DEVNULL)
         t0 = time.time()
         while (p.poll() is None and time.time() - t0 < 120 and
-               self.stored_in_parts(out) == 0):
+               not (os.path.exists(mark) and self.parts(out))):
             time.sleep(0.01)
         if p.poll() is not None:
             self.fail("finished before the lock: %s" % (p.communicate(),))
         part = self.parts(out)[0]
         c = sqlite3.connect(part, timeout=10, isolation_level=None)
-        c.execute("BEGIN EXCLUSIVE")
-        # The rank has variants left to store, and must wait for them.
-        stored = c.execute("SELECT count(*) FROM variant").fetchone()[0]
-        self.assertLess(stored, n)
-        self.assertIsNone(p.poll(), "finished before the lock")
+        try:
+            c.execute("BEGIN EXCLUSIVE")
+            stored = c.execute("SELECT count(*) FROM variant").fetchone()[0]
+            self.assertEqual(stored, 0)
+            self.assertIsNone(p.poll(), "finished before the lock")
+        finally:
+            os.unlink(gate)
         time.sleep(4)
         c.execute("COMMIT")
         c.close()
