@@ -185,6 +185,24 @@ class MpiTest(TempDirCase):
         cmd[cmd.index(SCENARIO)] = scn
         return cmd
 
+    def start_held(self, cmd, mark, gate, ready, **popen):
+        """Starts cmd with the crash plugin's gate closed and returns once
+        the held variant waits (its mark is written) and ready() is true;
+        fails if the job ended first."""
+        open(gate, "w").close()
+        p = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(self.env, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate),
+            stdin=subprocess.DEVNULL, **popen)
+        t0 = time.time()
+        while (p.poll() is None and time.time() - t0 < 120 and
+               not (os.path.exists(mark) and ready())):
+            time.sleep(0.01)
+        if p.poll() is not None:
+            os.unlink(gate)
+            self.fail("finished before it was held: %s" % (p.communicate(),))
+        return p
+
     def test_sigkill_then_resume_with_another_rank_count(self):
         """Killed mid-run, deterministically: variant 150 of 200 waits
         while a gate file exists (crash plugin, stall; the mark says when
@@ -208,18 +226,9 @@ class MpiTest(TempDirCase):
                          "--plugin-path", crash)
         self.assertEqual(rc, 0, err)
         out = self.path("out.db")
-        open(gate, "w").close()
-        p = subprocess.Popen(
-            mpirun(2, "--sweep", sweep, "-o", out, "-j", "1"),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=dict(self.env, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate),
-            stdin=subprocess.DEVNULL, start_new_session=True)
-        t0 = time.time()
-        while (p.poll() is None and time.time() - t0 < 120 and
-               not (os.path.exists(mark) and self.stored_in_parts(out))):
-            time.sleep(0.01)
-        if p.poll() is not None:
-            self.fail("finished before the kill: %s" % (p.communicate(),))
+        p = self.start_held(mpirun(2, "--sweep", sweep, "-o", out, "-j", "1"),
+                            mark, gate, lambda: self.stored_in_parts(out),
+                            start_new_session=True)
         self.kill_job(p)
         os.unlink(gate)
         self.assertFalse(os.path.exists(out))
@@ -367,19 +376,10 @@ class MpiTest(TempDirCase):
                            "value: {from: 0, to: %d, step: 1}}\n" % (n - 1))
         out = self.path("out.db")
         mark, gate = self.path("stall.mark"), self.path("gate")
-        open(gate, "w").close()
-        p = subprocess.Popen(
+        p = self.start_held(
             self.crash_mpirun(scn, 1, "--sweep", sweep, "-o", out, "-j", "1",
                               "--lock-timeout", "1"),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=dict(self.env, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate),
-            stdin=subprocess.DEVNULL)
-        t0 = time.time()
-        while (p.poll() is None and time.time() - t0 < 120 and
-               not (os.path.exists(mark) and self.parts(out))):
-            time.sleep(0.01)
-        if p.poll() is not None:
-            self.fail("finished before the lock: %s" % (p.communicate(),))
+            mark, gate, lambda: self.parts(out))
         part = self.parts(out)[0]
         c = sqlite3.connect(part, timeout=10, isolation_level=None)
         try:
