@@ -725,6 +725,10 @@ vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
 		rc = vs_run_store_lanes(seed, st, err);
 	if (!rc)
 		rc = run_store(seed, sw, o, st, sum, err);
+	/* Every variant stored: the file is final, the planner's
+	 * statistics go in (a stopped run's resume writes them). */
+	if (!rc && !sum->interrupted)
+		rc = vs_store_finish(st, err);
 	vs_error cerr = {{0}};
 	if (vs_store_close(st, &cerr) && rc == VS_RC_OK) {
 		vs_error_set(err, "%s", cerr.msg);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "store/stats.h"
 #include "store/store.h"
 
 typedef struct shard {
@@ -682,6 +683,13 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 			rc = attach_shard(&c, &s[i], i, &q[i], err);
 	if (!rc)
 		rc = copy_all(&c, s, q, n, count, allow_partial, sum, err);
+	/* The merged file is final: the planner's statistics go in. */
+	if (!rc)
+		rc = exec(c.out, tmp, "BEGIN", err);
+	if (!rc)
+		rc = vs_store_stats_write(c.out, tmp, err);
+	if (!rc)
+		rc = exec(c.out, tmp, "COMMIT", err);
 	/* WAL from now on, like every results file vsweep writes. */
 	if (!rc)
 		rc = exec(c.out, tmp, "PRAGMA main.journal_mode = WAL", err);

@@ -39,6 +39,7 @@
 #include "store/bound.h"
 #include "store/busy.h"
 #include "store/pairs.h"
+#include "store/stats.h"
 
 /* Rows per multi-row INSERT, largest first: the per-statement work
  * (step, reset, halt) is shared by that many rows. Writer instructions per
@@ -79,6 +80,7 @@ struct vs_store {
 	/* The variant being stored in parts (vs_store_variant_begin). */
 	int var_open;
 	uint64_t var_id;
+	int stats_dropped; /* sqlite_stat1 emptied by this run's first write */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -525,6 +527,20 @@ vs_rc vs_store_begin(vs_store *st, vs_error *err)
 	if (exec(st, "BEGIN IMMEDIATE", err))
 		return VS_RC_IO;
 	st->in_tx = 1;
+	/* A file being written holds no planner statistics: those of its
+	 * last finish would understate the tables as they grow (SQLite may
+	 * then scan a table it believes holds one row once per row of
+	 * another). Dropped with the first rows this run commits;
+	 * vs_store_finish writes them anew. */
+	if (!st->stats_dropped) {
+		st->stats_dropped = 1;
+		if (query_int(st, "SELECT count(*) FROM sqlite_schema WHERE "
+		              "name = 'sqlite_stat1'", 0) > 0 &&
+		    exec(st, "DELETE FROM sqlite_stat1", err)) {
+			vs_store_rollback(st);
+			return VS_RC_IO;
+		}
+	}
 	return VS_RC_OK;
 }
 
@@ -534,6 +550,17 @@ vs_rc vs_store_commit(vs_store *st, vs_error *err)
 		return VS_RC_IO;
 	st->in_tx = 0;
 	return VS_RC_OK;
+}
+
+vs_rc vs_store_finish(vs_store *st, vs_error *err)
+{
+	vs_rc rc = vs_store_begin(st, err);
+	if (!rc)
+		rc = vs_store_stats_write(st->db, st->path, err);
+	if (!rc)
+		rc = vs_store_commit(st, err);
+	vs_store_rollback(st);
+	return rc;
 }
 
 void vs_store_rollback(vs_store *st)

@@ -49,6 +49,9 @@ int vs_store_next_variant(vs_store *st, int64_t *id, const char **params);
 
 vs_rc vs_store_begin(vs_store *st, vs_error *err);
 vs_rc vs_store_commit(vs_store *st, vs_error *err);
+/* Marks the file final once every variant is stored: writes the query
+ * planner's statistics (stats.h) in a transaction of its own. */
+vs_rc vs_store_finish(vs_store *st, vs_error *err);
 /* Rolls back the open transaction, if any. */
 void vs_store_rollback(vs_store *st);
 

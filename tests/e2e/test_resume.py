@@ -199,6 +199,46 @@ class ResumeTest(TempDirCase):
             self.assertEqual(rc, 0, err)
             self.assertEqual(differences(db, self.ref), [])
 
+    def test_extension_stopped_holds_no_stale_statistics(self):
+        """A finished file's planner statistics describe it as it was: a
+        run extending it drops them with its first commit (a stopped one
+        leaves none, which SQLite plans around as before), and its end
+        writes them for the whole file."""
+        half = self.N // 2
+        lines = sweep_text(self.N, self.GATED).splitlines()
+        first = "\n".join(lines[:3 + half]) + "\n"
+        both = first + "  - list:\n" + "\n".join(lines[3 + half:]) + "\n"
+        db = self.path("ext.db")
+        with open(self.sweep, "w") as f:
+            f.write(first)
+        rc, _, err = self.run_to_end(db)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT stat FROM sqlite_stat1 WHERE "
+                               "tbl = 'state'"),
+                         [("%d 4002 2001 1" % (half * 4002),)])
+        with open(self.sweep, "w") as f:
+            f.write(both)
+        open(self.gate, "w").close()
+        p = self.start(db, "--resume")
+        t0 = time.time()
+        while time.time() - t0 < 60 and p.poll() is None and \
+                self.stored_safely(db) <= half:
+            time.sleep(0.02)
+        if p.poll() is not None:
+            self.fail("finished before the signal: %s" % (p.communicate(),))
+        p.send_signal(signal.SIGINT)
+        os.unlink(self.gate)
+        _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 130, err)
+        self.assertGreater(self.stored(db), half)
+        self.assertEqual(query(db, "SELECT count(*) FROM sqlite_stat1"),
+                         [(0,)])
+        rc, _, err = self.run_to_end(db, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT stat FROM sqlite_stat1 WHERE "
+                               "tbl = 'state'"),
+                         [("%d 4002 2001 1" % (self.N * 4002),)])
+
 
 if __name__ == "__main__":
     unittest.main()

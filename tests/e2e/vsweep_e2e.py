@@ -69,18 +69,28 @@ def dump(db):
 STORED = [("state", "*"), ("actor", "*"), ("wheel", "*"),
           ("event_row", "rowid, *"), ("summary", "*"),
           ("variant", "variant_id, status, error, params, label"),
-          ("plugin", "name, kind, version, digest"), ("pair_row", "*")]
+          ("plugin", "name, kind, version, digest"), ("pair_row", "*"),
+          ("sqlite_stat1", "*")]
 
 
 def differences(db_a, db_b):
     """Tables whose stored rows (wall-clock times excluded, event rows'
-    rowids included) differ between two results files; [] when identical. SQLite
-    compares REALs by value, so equal rows hold the same doubles (up to the
-    sign of zero, which no computation here produces)."""
+    rowids included, the planner's statistics too) differ between two
+    results files; [] when identical. SQLite compares REALs by value, so
+    equal rows hold the same doubles (up to the sign of zero, which no
+    computation here produces)."""
     c = sqlite3.connect(db_a)
     c.execute("ATTACH DATABASE ? AS other", (db_b,))
     diff = []
     for table, cols in STORED:
+        # The planner's statistics exist once a file is final.
+        has = [c.execute("SELECT count(*) FROM %s.sqlite_schema WHERE name "
+                         "= ?" % db, (table,)).fetchone()[0]
+               for db in ("main", "other")]
+        if has != [1, 1]:
+            if has[0] != has[1]:
+                diff.append(table)
+            continue
         n_a = c.execute("SELECT count(*) FROM main.%s" % table).fetchone()[0]
         n_b = c.execute("SELECT count(*) FROM other.%s" % table).fetchone()[0]
         extra = c.execute(

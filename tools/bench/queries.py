@@ -9,7 +9,8 @@ actor-steps (default 10 M) with VSWEEP, runs every query of queries.sql on
 it (medians of R runs, wall and CPU time, rows per second, EXPLAIN QUERY
 PLAN, the ratio to a full scan of actor_state in the same file) and prints
 the write side: actor-steps per second and bytes per actor-step (both
-builds with --record state,map,pairs unless --record says otherwise). With
+builds recording state, map location and pairs unless --record says
+otherwise). With
 BASE_VSWEEP (a build of another layout, e.g. main's), the same files are
 written with it too, for the write-side comparison; with --query-base its
 file is queried as well, the two files taking turns query by query (on a
@@ -127,9 +128,12 @@ def main():
     ap.add_argument("--actor-steps", type=float, default=10e6)
     ap.add_argument("--dir", default="/tmp/vsweep-bench-queries")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--record", default="state,map,pairs",
+    ap.add_argument("--record",
                     help="what both builds record (a base from before "
-                    "actor_pair: state,map)")
+                    "actor_pair: state,map); default state,map,pairs=1000 "
+                    "at 2 actors (the two cars' pair at every step: they "
+                    "stay over 50 m apart), state,map,pairs at 8 (the pairs "
+                    "within 50 m)")
     ap.add_argument("--query-base", action="store_true",
                     help="run the queries on BASE_VSWEEP's file too")
     a = ap.parse_args()
@@ -141,14 +145,16 @@ def main():
         swp = os.path.join(a.dir, "a%d_sweep.yaml" % n_actors)
         open(scen, "w").write(scenario(n_actors))
         open(swp, "w").write(sweep(count))
+        record = a.record or ("state,map,pairs=1000" if n_actors == 2
+                              else "state,map,pairs")
         print("== %d actors, %d variants, --record %s"
-              % (n_actors, count, a.record))
+              % (n_actors, count, record))
         files = []
         for label, exe in (("this", a.vsweep), ("base", a.base)):
             if not exe:
                 continue
             db = os.path.join(a.dir, "a%d_%s.db" % (n_actors, label))
-            n, wall, size = write(exe, scen, swp, db, a.record)
+            n, wall, size = write(exe, scen, swp, db, record)
             print("  write (%s): %d actor-steps in %.1f s wall: %.3g "
                   "actor-steps/s, %.1f bytes/actor-step" %
                   (label, n, wall, n / wall, size / n))

@@ -393,6 +393,71 @@ START_TEST(state_rows_stored_in_key_order)
 }
 END_TEST
 
+static void q_text(sqlite3 *db, const char *sql, char *out, size_t n)
+{
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &s, NULL), SQLITE_OK);
+	int rc = sqlite3_step(s);
+	snprintf(out, n, "%s", rc == SQLITE_ROW && sqlite3_column_text(s, 0)
+	                       ? (const char *)sqlite3_column_text(s, 0) : "");
+	sqlite3_finalize(s);
+}
+
+/* vs_store_finish writes the statistics SQLite's ANALYZE finds: for
+ * state, its rows, rows per variant and per (variant, actor), rounded up,
+ * counting only variants and actors that have rows (whatever the actor
+ * table says); a later write to the file drops them. */
+START_TEST(finish_writes_what_analyze_finds)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	vs_result r[4];
+	make_crowd(&r[0], 0, (const int64_t[3]){1, 2, 3}, 3); /* 9 rows */
+	make_crowd(&r[1], 1, (const int64_t[3]){7, 2, 5}, 2); /* 6 rows */
+	make_result(&r[2], 2, 0);                             /* failed */
+	r[2].status = VS_VARIANT_FAILED;
+	strcpy(r[2].error, "boom");
+	make_result(&r[3], 3, 5);                             /* 5 rows */
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(vs_store_put(st, &r[i], &err), 0);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	ck_assert_int_eq(vs_store_finish(st, &err), 0);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+	/* 20 rows; 3 variants with rows: 20 / 3 -> 7; 7 (variant, actor)
+	 * pairs: 20 / 7 -> 3. */
+	sqlite3 *db = db_open();
+	char mine[64], variant[64], analysed[64];
+	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'", mine,
+	       sizeof mine);
+	ck_assert_str_eq(mine, "20 7 3 1");
+	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'variant'",
+	       variant, sizeof variant);
+	ck_assert_str_eq(variant, "4");
+	ck_assert_int_eq(sqlite3_exec(db, "ANALYZE", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'",
+	       analysed, sizeof analysed);
+	ck_assert_str_eq(analysed, mine);
+	sqlite3_close(db);
+	/* The first commit of a run resuming the file drops them. */
+	st = open_mode(VS_STORE_RESUME, NULL, &err);
+	vs_result more;
+	make_result(&more, 4, 2);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &more, &err), 0);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+	db = db_open();
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM sqlite_stat1"),
+	                    0);
+	sqlite3_close(db);
+	for (int i = 0; i < 4; i++)
+		vs_result_finish(&r[i]);
+	vs_result_finish(&more);
+}
+END_TEST
+
 START_TEST(views_have_contract_columns)
 {
 	vs_error err = {{0}};
@@ -632,6 +697,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, rolled_back_variant_leaves_nothing);
 	tcase_add_test(tc, repeated_and_changed_values_stored_exactly);
 	tcase_add_test(tc, state_rows_stored_in_key_order);
+	tcase_add_test(tc, finish_writes_what_analyze_finds);
 	tcase_add_test(tc, views_have_contract_columns);
 	tcase_add_test(tc, pose_view_is_rz_ry_rx);
 	tcase_add_test(tc, failed_variant_keeps_reason);
