@@ -12,7 +12,7 @@ if [ -z "$BASE" ]; then
 	rm -rf "$src" && mkdir -p "$src"
 	git -C "$root" archive main | tar -x -C "$src"
 	meson setup "$src/build" "$src" -Dbuildtype=release -Dtests=false >/dev/null
-	nice ninja -C "$src/build" tools/vsweep/vsweep >/dev/null
+	nice ninja -C "$src/build" >/dev/null  # vsweep and its plugins
 	BASE="$src/build/tools/vsweep/vsweep"
 fi
 [ -f "$root/build-bench/build.ninja" ] ||
