@@ -300,6 +300,7 @@ static int copy_rows(sqlite3_stmt *sel, sqlite3_stmt *ins, int *rows)
 typedef struct vtable {
 	char *name;
 	int n_cols;
+	int vcol;                /* variant_id's column, 0.. */
 	int has_rowid;           /* copied in rowid order, as written */
 	sqlite3_stmt *ins;       /* into the output */
 } vtable;
@@ -320,7 +321,14 @@ typedef struct stmts {       /* one shard's reads */
 	 * API.
 	 * NULL when the shards outnumber SQLite's attach limit. */
 	sqlite3_stmt *state_in;
-	sqlite3_stmt **rows;     /* per vtable */
+	sqlite3_stmt **rows;     /* per vtable: WHERE variant_id = ? */
+	/* Per vtable with rowids, when the shard stores its rows in variant
+	 * order (as vsweep writes them): rowid, then the row, from *next on;
+	 * each variant's rows are read once, where its WHERE would read the
+	 * whole table (event, signal and log rows of files written before
+	 * their variant_id index). NULL: read by rows[]. */
+	sqlite3_stmt **after;
+	int64_t *next;           /* the first rowid not yet copied */
 	int n_rows;
 } stmts;
 
@@ -330,6 +338,21 @@ static int n_columns(sqlite3 *db, const char *table)
 	int n = -1;
 	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM pragma_table_info(?)",
 	                       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			n = sqlite3_column_int(q, 0);
+	}
+	sqlite3_finalize(q);
+	return n;
+}
+
+/* The index of table's variant_id column (0..), or 0. */
+static int variant_column(sqlite3 *db, const char *table)
+{
+	sqlite3_stmt *q = NULL;
+	int n = 0;
+	if (sqlite3_prepare_v2(db, "SELECT cid FROM pragma_table_info(?) WHERE "
+	                       "name = 'variant_id'", -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) == SQLITE_ROW)
 			n = sqlite3_column_int(q, 0);
@@ -382,6 +405,7 @@ static vs_rc setup_copier(copier *c, vs_error *err)
 		               SQLITE_OK;
 		sqlite3_finalize(r);
 		t->n_cols = n_columns(c->out, t->name);
+		t->vcol = variant_column(c->out, t->name);
 		t->ins = prepare_insert(c->out, t->name, t->n_cols);
 		if (!t->ins)
 			return fail_db(err, c->tmp, c->out, "preparing");
@@ -421,9 +445,71 @@ static vs_rc prepare_read(shard *s, const char *sql, int n_cols,
 	return VS_RC_OK;
 }
 
+/* The streaming read of table on shard s (stmts.after), or *q NULL when
+ * the shard's rows are not in variant order by rowid. */
+static vs_rc prepare_stream(shard *s, const char *table, sqlite3_stmt **q,
+                            int64_t *next, vs_error *err)
+{
+	char sql[320];
+	snprintf(sql, sizeof sql, "SELECT EXISTS (SELECT 1 FROM (SELECT "
+	         "variant_id AS v, lag(variant_id) OVER (ORDER BY rowid) AS p "
+	         "FROM \"%s\") WHERE v < p)", table);
+	sqlite3_stmt *chk = NULL;
+	int disordered = -1;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &chk, NULL) == SQLITE_OK &&
+	    sqlite3_step(chk) == SQLITE_ROW)
+		disordered = sqlite3_column_int(chk, 0);
+	sqlite3_finalize(chk);
+	if (disordered < 0)
+		return fail_db(err, s->path, s->db, "reading");
+	*next = INT64_MIN;
+	if (disordered)
+		return VS_RC_OK;
+	snprintf(sql, sizeof sql, "SELECT rowid, * FROM \"%s\" WHERE rowid >= "
+	         "? ORDER BY rowid", table);
+	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
+		return fail_db(err, s->path, s->db, "reading");
+	return VS_RC_OK;
+}
+
+/* Copies variant i's rows from a streaming read (prepare_stream) into
+ * ins: those from *next on up to the first row of a later variant, where
+ * *next then points (rows of an earlier variant, which no merged variant
+ * row claims, are passed over). 0, or -1 on a SQLite failure. */
+static int copy_streamed(sqlite3_stmt *sel, sqlite3_stmt *ins, int vcol,
+                         long long i, int64_t *next)
+{
+	sqlite3_bind_int64(sel, 1, *next);
+	int n = sqlite3_column_count(sel) - 1, rc;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int64_t v = sqlite3_column_int64(sel, 1 + vcol);
+		if (v < i)
+			continue; /* a variant not merged: no row of it stored */
+		if (v > i) {
+			*next = sqlite3_column_int64(sel, 0);
+			break;
+		}
+		for (int c = 0; c < n; c++)
+			sqlite3_bind_value(ins, c + 1,
+			                   sqlite3_column_value(sel, c + 1));
+		int irc = sqlite3_step(ins);
+		sqlite3_reset(ins);
+		if (irc != SQLITE_DONE) {
+			sqlite3_reset(sel);
+			return -1;
+		}
+	}
+	if (rc == SQLITE_DONE)
+		*next = INT64_MAX; /* nothing after */
+	sqlite3_reset(sel);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
 static vs_rc prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
 {
 	q->rows = vs_xcalloc((size_t)c->n_t + 1, sizeof *q->rows);
+	q->after = vs_xcalloc((size_t)c->n_t + 1, sizeof *q->after);
+	q->next = vs_xcalloc((size_t)c->n_t + 1, sizeof *q->next);
 	q->n_rows = c->n_t;
 	vs_rc rc = prepare_read(s, "SELECT * FROM variant WHERE variant_id = ?",
 	                      c->n_variant_cols, "variant", &q->variant, err);
@@ -438,6 +524,9 @@ static vs_rc prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
 		         c->t[i].has_rowid ? " ORDER BY rowid" : "");
 		rc = prepare_read(s, sql, c->t[i].n_cols, c->t[i].name,
 		                  &q->rows[i], err);
+		if (!rc && c->t[i].has_rowid)
+			rc = prepare_stream(s, c->t[i].name, &q->after[i],
+			                    &q->next[i], err);
 	}
 	if (!rc && s->is_part) {
 		if (sqlite3_prepare_v2(s->db, "SELECT variant_id FROM variant "
@@ -456,9 +545,13 @@ static void finalize_shard(shard *s, stmts *q)
 	sqlite3_finalize(q->variant);
 	sqlite3_finalize(q->state);
 	sqlite3_finalize(q->state_in);
-	for (int i = 0; q->rows && i < q->n_rows; i++)
+	for (int i = 0; q->rows && i < q->n_rows; i++) {
 		sqlite3_finalize(q->rows[i]);
+		sqlite3_finalize(q->after[i]);
+	}
 	free(q->rows);
+	free(q->after);
+	free(q->next);
 	sqlite3_finalize(s->ids);
 	s->ids = NULL;
 }
@@ -487,6 +580,12 @@ static int copy_variant(copier *c, stmts *q, long long i)
 			goto fail;
 	}
 	for (int t = 0; t < q->n_rows; t++) {
+		if (q->after[t]) {
+			if (copy_streamed(q->after[t], c->t[t].ins, c->t[t].vcol,
+			                  i, &q->next[t]))
+				goto fail;
+			continue;
+		}
 		sqlite3_bind_int64(q->rows[t], 1, i);
 		if (copy_rows(q->rows[t], c->t[t].ins, NULL))
 			goto fail;

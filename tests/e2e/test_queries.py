@@ -79,6 +79,23 @@ class QueryPlans(TempDirCase):
                 self.assertIn("SEARCH s USING PRIMARY KEY (ANY(variant_id) "
                               "AND actor_id=?)", plans[title])
 
+    def test_events_and_logs_by_variant(self):
+        # event_row and log_row are rowid tables with an index on
+        # variant_id: one variant's rows, or a join with variant_info, is
+        # a key range per variant, never a scan of every variant's rows.
+        for view, index in (("event", "event_row_variant"),
+                            ("log", "log_row_variant")):
+            for sql in ("SELECT * FROM %s WHERE variant_id = 3" % view,
+                        "SELECT i.params, count(*) FROM variant_info i "
+                        "JOIN %s e ON e.variant_id = i.variant_id GROUP BY "
+                        "i.variant_id" % view):
+                plan = " | ".join(r[3] for r in query(
+                    self.db, "EXPLAIN QUERY PLAN " + sql))
+                with self.subTest(sql):
+                    self.assertRegex(plan, r"USING (COVERING )?INDEX %s "
+                                     r"\(variant_id=\?\)" % index)
+                    self.assertNotIn("AUTOMATIC", plan)
+
     def test_actor_filter_counts(self):
         # 20 s at 0.01 s recorded every 10th step: steps 0, 10, .. 2000,
         # 201 per actor and variant.
@@ -149,6 +166,10 @@ class Statistics(TempDirCase):
                          "-o", db, "--record-every", "100")
         self.assertEqual(rc, 0, err)
         self.assertIn(("state", "state", "42 42 21 1"), stats(db))
+        # As a file begun by the previous build, without these indexes.
+        with sqlite3.connect(db) as c:
+            c.execute("DROP INDEX event_row_variant")
+            c.execute("DROP INDEX log_row_variant")
         with open(sweep, "a") as f:
             f.write("  - list:\n    - [{actor: 1, speed: 12}]\n")
         rc, _, err = run("run", scenario("two_cars.yaml"), "--sweep", sweep,
@@ -156,6 +177,10 @@ class Statistics(TempDirCase):
         self.assertEqual(rc, 0, err)
         self.assertIn(("state", "state", "84 42 21 1"), stats(db))
         self.assertEqual(stats(db), self.analysed(db))
+        self.assertEqual(query(db, "SELECT name FROM sqlite_schema WHERE "
+                               "type = 'index' AND sql IS NOT NULL ORDER "
+                               "BY name"),
+                         [("event_row_variant",), ("log_row_variant",)])
 
 
 if __name__ == "__main__":

@@ -70,15 +70,16 @@ STORED = [("state", "*"), ("actor", "*"), ("wheel", "*"),
           ("event_row", "rowid, *"), ("summary", "*"),
           ("variant", "variant_id, status, error, params, label"),
           ("plugin", "name, kind, version, digest"), ("pair_row", "*"),
-          ("sqlite_stat1", "*")]
+          ("signal_row", "rowid, *"), ("signal_name", "*"),
+          ("log_row", "rowid, *"), ("sqlite_stat1", "*")]
 
 
 def differences(db_a, db_b):
-    """Tables whose stored rows (wall-clock times excluded, event rows'
-    rowids included, the planner's statistics too) differ between two
-    results files; [] when identical. SQLite compares REALs by value, so
-    equal rows hold the same doubles (up to the sign of zero, which no
-    computation here produces)."""
+    """Tables whose stored rows (wall-clock times excluded; event, signal
+    and log rows' rowids included, the planner's statistics too) differ
+    between two results files; [] when identical. SQLite compares REALs
+    by value, so equal rows hold the same doubles (up to the sign of zero,
+    which no computation here produces)."""
     c = sqlite3.connect(db_a)
     c.execute("ATTACH DATABASE ? AS other", (db_b,))
     diff = []
