@@ -7,18 +7,13 @@
 #include <stdint.h>
 
 #include "sim/result.h"
+#include "store/batch.h"
 
-/* "INSERT INTO table VALUES (?,..),.." with rows tuples of cols
- * parameters: one statement that writes several rows costs SQLite one
- * VDBE program run instead of one per row. Caller frees. */
-char *vs_store_insert_sql(const char *table, int cols, int rows);
-
-/* The pair inserts, into p[0] (PAIRS_PER_INSERT rows) and p[1] (one
- * row), prepared persistent; SQLITE_OK or SQLite's code. */
-int vs_store_pairs_prepare(sqlite3 *db, sqlite3_stmt *p[2]);
+/* The pair inserts, prepared persistent; SQLITE_OK or SQLite's code. */
+int vs_store_pairs_prepare(sqlite3 *db, vs_batch *b);
 
 /* Writes n pair rows of variant; SQLITE_DONE or SQLite's code. */
-int vs_store_pairs_put(sqlite3_stmt *const p[2], uint64_t variant,
+int vs_store_pairs_put(const vs_batch *b, uint64_t variant,
                        const vs_pair_row *rows, int64_t n);
 
 #endif

@@ -36,10 +36,16 @@
 
 #include "common/error.h"
 #include "common/util.h"
+#include "store/batch.h"
 #include "store/bound.h"
 #include "store/busy.h"
 #include "store/pairs.h"
 #include "store/stats.h"
+
+/* Signal rows per INSERT (batch.h): 5 values each; a variant's rows go
+ * in the order made (step-major), numbered by rowid in that order. */
+#define SIGNALS_PER_INSERT 200
+#define SIGNAL_COLS 5
 
 /* Rows per multi-row INSERT, largest first: the per-statement work
  * (step, reset, halt) is shared by that many rows. Writer instructions per
@@ -67,8 +73,9 @@ struct vs_store {
 	sqlite3_stmt *ins_event;
 	sqlite3_stmt *ins_summary;
 	sqlite3_stmt *set_meta;
-	sqlite3_stmt *ins_signal, *ins_log, *ins_name, *get_name;
-	sqlite3_stmt *ins_pairs[2]; /* pairs.h: many rows, one row */
+	sqlite3_stmt *ins_log, *ins_name, *get_name;
+	vs_batch ins_signals;       /* batch.h: SIGNALS_PER_INSERT, one */
+	vs_batch ins_pairs;         /* pairs.h */
 	int in_tx;
 	vs_store_busy busy;       /* waits out other programs' locks */
 	int lock_fd;              /* vs_store_writer_lock's; -1: none */
@@ -153,9 +160,6 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 		rc = prepare(st, "INSERT OR REPLACE INTO meta VALUES (?,?)",
 		             &st->set_meta, err);
 	if (!rc)
-		rc = prepare(st, "INSERT INTO signal_row VALUES (?,?,?,?,?)",
-		             &st->ins_signal, err);
-	if (!rc)
 		rc = prepare(st, "INSERT INTO log_row VALUES (?,?,?,?,?,?)",
 		             &st->ins_log, err);
 	if (!rc)
@@ -164,7 +168,10 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 	if (!rc)
 		rc = prepare(st, "SELECT id FROM signal_name WHERE name = ?",
 		             &st->get_name, err);
-	if (!rc && vs_store_pairs_prepare(st->db, st->ins_pairs) != SQLITE_OK)
+	if (!rc && (vs_store_pairs_prepare(st->db, &st->ins_pairs) != SQLITE_OK ||
+	            vs_batch_prepare(st->db, "signal_row", SIGNAL_COLS,
+	                             SIGNALS_PER_INSERT, &st->ins_signals) !=
+	                    SQLITE_OK))
 		rc = db_fail(st, err, "preparing a statement");
 	return rc;
 }
@@ -820,6 +827,22 @@ static int64_t signal_id(vs_store *st, const char *name)
 	return id;
 }
 
+typedef struct signals_ctx {
+	const vs_result *r;
+	const int64_t *ids; /* signal_name ids of r's names */
+} signals_ctx;
+
+static void bind_signal(sqlite3_stmt *s, int base, int64_t i, const void *ctx)
+{
+	const signals_ctx *c = ctx;
+	const vs_signal_row *g = &c->r->signals[i];
+	sqlite3_bind_int64(s, base + 1, (int64_t)c->r->variant);
+	sqlite3_bind_int64(s, base + 2, g->actor_id);
+	sqlite3_bind_int64(s, base + 3, g->step);
+	sqlite3_bind_int64(s, base + 4, c->ids[g->name]);
+	bind_real_or_null(s, base + 5, g->value);
+}
+
 /* Signal rows (names stored once) and plugin messages. */
 static vs_rc put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 {
@@ -829,23 +852,12 @@ static vs_rc put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 			free(ids);
 			return db_fail(st, err, "writing signal names");
 		}
-	sqlite3_stmt *s = st->ins_signal;
-	for (int64_t i = 0; i < r->n_signals; i++) {
-		const vs_signal_row *g = &r->signals[i];
-		sqlite3_bind_int64(s, 1, (int64_t)r->variant);
-		sqlite3_bind_int64(s, 2, g->actor_id);
-		sqlite3_bind_int64(s, 3, g->step);
-		sqlite3_bind_int64(s, 4, ids[g->name]);
-		bind_real_or_null(s, 5, g->value);
-		int rc = sqlite3_step(s);
-		sqlite3_reset(s);
-		if (rc != SQLITE_DONE) {
-			free(ids);
-			return db_fail(st, err, "writing signal rows");
-		}
-	}
+	signals_ctx c = {r, ids};
+	int put = vs_batch_put(&st->ins_signals, r->n_signals, bind_signal, &c);
 	free(ids);
-	s = st->ins_log;
+	if (put != SQLITE_DONE)
+		return db_fail(st, err, "writing signal rows");
+	sqlite3_stmt *s = st->ins_log;
 	int64_t n_logs = r->n_logs < VS_LOG_ROWS_KEPT ? r->n_logs
 	                                              : VS_LOG_ROWS_KEPT;
 	for (int64_t i = 0; i < n_logs; i++) {
@@ -893,7 +905,7 @@ vs_rc vs_store_variant_rows(vs_store *st, const vs_result *part,
 	v.n_logs = 0;
 	if (put_rows(st, part, err) || put_signals_logs(st, &v, err))
 		return VS_RC_IO;
-	if (vs_store_pairs_put(st->ins_pairs, part->variant, part->pairs,
+	if (vs_store_pairs_put(&st->ins_pairs, part->variant, part->pairs,
 	                       part->n_pairs) != SQLITE_DONE)
 		return db_fail(st, err, "writing pair rows");
 	return VS_RC_OK;
@@ -923,7 +935,7 @@ vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err)
 	if (put_actors(st, r, err) || put_wheels(st, r, err) ||
 	    put_events(st, r, err) || put_signals_logs(st, r, err))
 		return VS_RC_IO;
-	if (vs_store_pairs_put(st->ins_pairs, r->variant, r->pairs,
+	if (vs_store_pairs_put(&st->ins_pairs, r->variant, r->pairs,
 	                       r->n_pairs) != SQLITE_DONE)
 		return db_fail(st, err, "writing pair rows");
 	sqlite3_stmt *s = st->ins_variant;
@@ -965,12 +977,11 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->ins_event);
 	sqlite3_finalize(st->ins_summary);
 	sqlite3_finalize(st->set_meta);
-	sqlite3_finalize(st->ins_signal);
+	vs_batch_finalize(&st->ins_signals);
 	sqlite3_finalize(st->ins_log);
 	sqlite3_finalize(st->ins_name);
 	sqlite3_finalize(st->get_name);
-	sqlite3_finalize(st->ins_pairs[0]);
-	sqlite3_finalize(st->ins_pairs[1]);
+	vs_batch_finalize(&st->ins_pairs);
 	sqlite3_finalize(st->each);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
