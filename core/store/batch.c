@@ -32,9 +32,11 @@ int vs_batch_prepare(sqlite3 *db, const char *table, int cols, int per,
                      vs_batch *b)
 {
 	memset(b, 0, sizeof *b);
-	b->per = per;
+	/* as many rows as the build's parameter limit allows (999 at least) */
+	int fit = sqlite3_limit(db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) / cols;
+	b->per = per < fit ? per : fit > 1 ? fit : 1;
 	b->cols = cols;
-	const int rows[2] = {per, 1};
+	const int rows[2] = {b->per, 1};
 	for (int k = 0; k < 2; k++) {
 		char *sql = vs_store_insert_sql(table, cols, rows[k]);
 		int rc = sqlite3_prepare_v3(db, sql, -1,

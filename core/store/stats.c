@@ -2,7 +2,8 @@
  *
  * sqlite_stat1 holds, per table and index, "N d1 d2 ... 1": N rows, and
  * for each prefix of the key the rows per distinct value of that prefix,
- * rounded up (SQLite's ANALYZE: (N + distinct - 1) / distinct). For
+ * rounded up (SQLite's ANALYZE: (N + distinct - 1) / distinct, a 2 from
+ * at most 1.1 written as 1). For
  * state's key (variant_id, actor_id, step) that is N, the rows per
  * variant, the rows per (variant, actor), and 1 (the key is unique).
  * Counting the rows walks the b-tree's pages without decoding a record;
@@ -93,9 +94,12 @@ static vs_rc count_state(sqlite3 *db, const char *path, int64_t *n,
 	return rc;
 }
 
+/* Rows per distinct value as ANALYZE writes it: rounded up, except that
+ * a 2 from at most 1.1 rows per value is written as 1. */
 static int64_t per(int64_t n, int64_t distinct)
 {
-	return (n + distinct - 1) / distinct;
+	int64_t v = (n + distinct - 1) / distinct;
+	return v == 2 && n * 10 <= distinct * 11 ? 1 : v;
 }
 
 static vs_rc state_row(sqlite3 *db, const char *path, vs_error *err)

@@ -540,13 +540,21 @@ vs_rc vs_store_begin(vs_store *st, vs_error *err)
 	 * another). Dropped with the first rows this run commits;
 	 * vs_store_finish writes them anew. */
 	if (!st->stats_dropped) {
-		st->stats_dropped = 1;
-		if (query_int(st, "SELECT count(*) FROM sqlite_schema WHERE "
-		              "name = 'sqlite_stat1'", 0) > 0 &&
-		    exec(st, "DELETE FROM sqlite_stat1", err)) {
-			vs_store_rollback(st);
-			return VS_RC_IO;
+		/* sqlite_stat4: a build of SQLite with STAT4 writes samples */
+		static const char *const drop[2] = {
+			"DELETE FROM sqlite_stat1", "DELETE FROM sqlite_stat4"};
+		for (int k = 0; k < 2; k++) {
+			int64_t has = query_int(st, "SELECT count(*) FROM "
+			                        "sqlite_schema WHERE name = "
+			                        "'sqlite_stat' || ?1", k ? 4 : 1);
+			if (has < 0 || (has > 0 && exec(st, drop[k], err))) {
+				if (has < 0)
+					db_fail(st, err, "reading the schema");
+				vs_store_rollback(st);
+				return VS_RC_IO;
+			}
 		}
+		st->stats_dropped = 1; /* undone by a rollback */
 	}
 	return VS_RC_OK;
 }
@@ -582,6 +590,7 @@ void vs_store_rollback(vs_store *st)
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		st->in_tx = 0;
 		st->var_open = 0;
+		st->stats_dropped = 0; /* the deletion went with it */
 	}
 }
 

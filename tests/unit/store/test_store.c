@@ -403,6 +403,23 @@ static void q_text(sqlite3 *db, const char *sql, char *out, size_t n)
 	sqlite3_finalize(s);
 }
 
+/* The file's statistics row of state is want, and SQLite's own ANALYZE
+ * of the file writes the same. */
+static void assert_state_stat(const char *want)
+{
+	sqlite3 *db = db_open();
+	char mine[64], analysed[64];
+	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'", mine,
+	       sizeof mine);
+	ck_assert_str_eq(mine, want);
+	ck_assert_int_eq(sqlite3_exec(db, "ANALYZE", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'",
+	       analysed, sizeof analysed);
+	ck_assert_str_eq(analysed, want);
+	sqlite3_close(db);
+}
+
 /* vs_store_finish writes the statistics SQLite's ANALYZE finds: for
  * state, its rows, rows per variant and per (variant, actor), rounded up,
  * counting only variants and actors that have rows (whatever the actor
@@ -427,19 +444,12 @@ START_TEST(finish_writes_what_analyze_finds)
 	/* 20 rows; 3 variants with rows: 20 / 3 -> 7; 7 (variant, actor)
 	 * pairs: 20 / 7 -> 3. */
 	sqlite3 *db = db_open();
-	char mine[64], variant[64], analysed[64];
-	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'", mine,
-	       sizeof mine);
-	ck_assert_str_eq(mine, "20 7 3 1");
+	char variant[64];
 	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'variant'",
 	       variant, sizeof variant);
 	ck_assert_str_eq(variant, "4");
-	ck_assert_int_eq(sqlite3_exec(db, "ANALYZE", NULL, NULL, NULL),
-	                 SQLITE_OK);
-	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'",
-	       analysed, sizeof analysed);
-	ck_assert_str_eq(analysed, mine);
 	sqlite3_close(db);
+	assert_state_stat("20 7 3 1");
 	/* The first commit of a run resuming the file drops them. */
 	st = open_mode(VS_STORE_RESUME, NULL, &err);
 	vs_result more;
@@ -455,6 +465,27 @@ START_TEST(finish_writes_what_analyze_finds)
 	for (int i = 0; i < 4; i++)
 		vs_result_finish(&r[i]);
 	vs_result_finish(&more);
+}
+END_TEST
+
+/* ANALYZE writes a 2 from at most 1.1 rows per value as 1: 11 variants
+ * of one row each but one of two, 12 rows: 12 / 11 rounds up to 2, and
+ * 12 <= 1.1 x 11, so "12 1 1 1". */
+START_TEST(finish_rounds_as_analyze_does)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	for (int v = 0; v < 11; v++) {
+		vs_result r;
+		make_result(&r, (uint64_t)v, v == 5 ? 2 : 1);
+		ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+		vs_result_finish(&r);
+	}
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	ck_assert_int_eq(vs_store_finish(st, &err), 0);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+	assert_state_stat("12 1 1 1");
 }
 END_TEST
 
@@ -698,6 +729,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, repeated_and_changed_values_stored_exactly);
 	tcase_add_test(tc, state_rows_stored_in_key_order);
 	tcase_add_test(tc, finish_writes_what_analyze_finds);
+	tcase_add_test(tc, finish_rounds_as_analyze_does);
 	tcase_add_test(tc, views_have_contract_columns);
 	tcase_add_test(tc, pose_view_is_rz_ry_rx);
 	tcase_add_test(tc, failed_variant_keeps_reason);
