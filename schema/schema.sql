@@ -284,15 +284,21 @@ CREATE TABLE signal_name (
   name TEXT NOT NULL UNIQUE      -- 'plugin.output', e.g. 'fmu.beta'
 );
 
+-- Keyed in the order the rows are written (variants ascending, then
+-- steps; a step's actors and outputs in the order the plugins name them):
+-- one variant's signals, or one step of it, are a key range, and inserts
+-- land at the b-tree's right edge. An actor's output names are unique
+-- (plugin.output; one vehicle model and one behaviour, each output named
+-- once). Files written before this key hold a rowid table, which vsweep
+-- still resumes and merges.
 CREATE TABLE signal_row (
   variant_id INTEGER NOT NULL,
   actor_id   INTEGER NOT NULL,
   step       INTEGER NOT NULL,
   name_id    INTEGER NOT NULL,   -- signal_name.id
-  value      REAL                -- the output's unit; NULL: no value
-);
--- No index: one would take ~60 % more time and ~30 % more bytes to
--- write signal rows (measured); vsweep merge reads them in rowid order.
+  value      REAL,               -- the output's unit; NULL: no value
+  PRIMARY KEY (variant_id, step, actor_id, name_id)
+) WITHOUT ROWID;
 
 CREATE VIEW actor_signal AS
   SELECT s.variant_id AS variant_id, s.actor_id AS actor_id,

@@ -301,7 +301,6 @@ typedef struct vtable {
 	char *name;
 	int n_cols;
 	int vcol;                /* variant_id's column, 0.. */
-	int has_rowid;           /* copied in rowid order, as written */
 	sqlite3_stmt *ins;       /* into the output */
 } vtable;
 
@@ -331,7 +330,8 @@ typedef struct stmts {       /* one shard's reads */
 	int64_t *next;           /* the first rowid not yet copied */
 	/* The same inside SQLite, on the output's connection with the shard
 	 * attached (as state_in): the first rowid of a later variant, and
-	 * the copy of the rows before it. NULL when not attached. */
+	 * the copy of the rows before it; for a table keyed by variant_id,
+	 * end_in NULL and copy_in its key range. NULL when not attached. */
 	sqlite3_stmt **end_in, **copy_in;
 	int n_rows;
 } stmts;
@@ -402,12 +402,6 @@ static vs_rc setup_copier(copier *c, vs_error *err)
 	sqlite3_finalize(q);
 	for (int i = 0; i < c->n_t; i++) {
 		vtable *t = &c->t[i];
-		char sql[256];
-		snprintf(sql, sizeof sql, "SELECT rowid FROM \"%s\"", t->name);
-		sqlite3_stmt *r = NULL;
-		t->has_rowid = sqlite3_prepare_v2(c->out, sql, -1, &r, NULL) ==
-		               SQLITE_OK;
-		sqlite3_finalize(r);
 		t->n_cols = n_columns(c->out, t->name);
 		t->vcol = variant_column(c->out, t->name);
 		t->ins = prepare_insert(c->out, t->name, t->n_cols);
@@ -556,13 +550,22 @@ static vs_rc prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
 		                  "ORDER BY actor_id, step", c->n_state_cols,
 		                  "state", &q->state, err);
 	for (int i = 0; i < c->n_t && !rc; i++) {
+		/* The shard's own layout: a rowid table (event and log rows,
+		 * and signal rows of files written before their key) is read
+		 * in rowid order, as written; a keyed one in its key's. */
 		char sql[256];
+		snprintf(sql, sizeof sql, "SELECT rowid FROM \"%s\"",
+		         c->t[i].name);
+		sqlite3_stmt *r = NULL;
+		int rowid = sqlite3_prepare_v2(s->db, sql, -1, &r, NULL) ==
+		            SQLITE_OK;
+		sqlite3_finalize(r);
 		snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" WHERE "
 		         "variant_id = ?%s", c->t[i].name,
-		         c->t[i].has_rowid ? " ORDER BY rowid" : "");
+		         rowid ? " ORDER BY rowid" : "");
 		rc = prepare_read(s, sql, c->t[i].n_cols, c->t[i].name,
 		                  &q->rows[i], err);
-		if (!rc && c->t[i].has_rowid)
+		if (!rc && rowid)
 			rc = prepare_stream(s, c->t[i].name, &q->after[i],
 			                    &q->next[i], err);
 	}
@@ -622,6 +625,14 @@ static int copy_variant(copier *c, stmts *q, long long i)
 			goto fail;
 	}
 	for (int t = 0; t < q->n_rows; t++) {
+		if (q->copy_in[t] && !q->end_in[t]) {
+			sqlite3_bind_int64(q->copy_in[t], 2, i);
+			int rc = sqlite3_step(q->copy_in[t]);
+			sqlite3_reset(q->copy_in[t]);
+			if (rc != SQLITE_DONE)
+				goto fail;
+			continue;
+		}
 		if (q->copy_in[t]) {
 			if (copy_streamed_in(q->end_in[t], q->copy_in[t], i,
 			                     &q->next[t]))
@@ -782,9 +793,18 @@ static vs_rc attach_shard(copier *c, const shard *s, int i, stmts *q,
 	    SQLITE_OK)
 		return fail_db(err, c->tmp, c->out, "preparing");
 	for (int t = 0; t < c->n_t; t++) {
-		if (!q->after[t])
-			continue;
 		char end[256], copy[256];
+		if (!q->after[t]) {
+			/* keyed by variant_id first: its key range, in key
+			 * order, into the same key */
+			snprintf(copy, sizeof copy, "INSERT INTO main.\"%s\" "
+			         "SELECT * FROM s%d.\"%s\" WHERE variant_id = ?2",
+			         c->t[t].name, i, c->t[t].name);
+			if (sqlite3_prepare_v2(c->out, copy, -1, &q->copy_in[t],
+			                       NULL) != SQLITE_OK)
+				return fail_db(err, c->tmp, c->out, "preparing");
+			continue;
+		}
 		/* +variant_id: walked in rowid order, never by an index on
 		 * variant_id (which would sort every later variant's rows) */
 		snprintf(end, sizeof end, "SELECT rowid FROM s%d.\"%s\" WHERE "

@@ -115,17 +115,32 @@ class SignalMergeTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         return shards, single, write
 
-    def test_disordered_shard_is_read_variant_by_variant(self):
-        """A shard whose rows are not in variant order by rowid (variant
-        1's moved after all others, as no vsweep writes them) is read
-        with one lookup per variant instead: the same merged file."""
+    def as_rowid_table(self, db, moved=None):
+        """db's signal rows as a file written before signal_row had its
+        key holds them: a rowid table in the order written; with moved,
+        that variant's rows after all others (no vsweep writes that)."""
         import sqlite3
+        with sqlite3.connect(db) as c:
+            c.execute("ALTER TABLE signal_row RENAME TO keyed")
+            c.execute("CREATE TABLE signal_row (variant_id INTEGER NOT "
+                      "NULL, actor_id INTEGER NOT NULL, step INTEGER NOT "
+                      "NULL, name_id INTEGER NOT NULL, value REAL)")
+            order = " ORDER BY variant_id, step, actor_id, name_id"
+            c.execute("INSERT INTO signal_row SELECT * FROM keyed WHERE "
+                      "variant_id IS NOT ?" + order, (moved,))
+            if moved is not None:
+                c.execute("INSERT INTO signal_row SELECT * FROM keyed "
+                          "WHERE variant_id = ?" + order, (moved,))
+            c.execute("DROP TABLE keyed")
+
+    def test_shards_of_the_previous_layout(self):
+        """Shards whose signal_row is a rowid table (files written before
+        its key): one in the order written is read in rowid order, one
+        not in variant order (variant 1's rows last) with one lookup per
+        variant; the merged file equals a single run's either way."""
         shards, single, _ = self.shards_and_single(40)
-        with sqlite3.connect(shards[1]) as c:
-            c.execute("CREATE TEMP TABLE v1 AS SELECT * FROM signal_row "
-                      "WHERE variant_id = 1")
-            c.execute("DELETE FROM signal_row WHERE variant_id = 1")
-            c.execute("INSERT INTO signal_row SELECT * FROM v1")
+        self.as_rowid_table(shards[0])
+        self.as_rowid_table(shards[1], moved=1)
         self.assertEqual(query(shards[1], "SELECT variant_id FROM "
                                "signal_row ORDER BY rowid DESC LIMIT 1"),
                          [(1,)])
@@ -135,13 +150,12 @@ class SignalMergeTest(TempDirCase):
         self.assertEqual(differences(out, single), [])
 
     def test_signal_rows_read_once_per_merge(self):
-        """2000 variants x 51 steps x 7 signals in two shards. signal_row
-        has no index: read variant by variant with WHERE variant_id = ?,
-        each variant scanned the whole shard table (2000 x 357,000 rows:
-        24.5 s on the development machine, where writing the shards took
-        1.5 s and this merge takes 0.4 s of CPU). The merge reads each
-        shard's rows once, in rowid order, and stores them with the
-        rowids a single run gives them."""
+        """2000 variants x 51 steps x 7 signals in two shards. When
+        signal_row was a rowid table without an index, the merge read it
+        variant by variant with WHERE variant_id = ?, each variant a scan
+        of the whole shard table (2000 x 357,000 rows: 24.5 s on the
+        development machine, where writing the shards took 1.5 s). Now
+        each variant's rows are a key range, read once."""
         shards, single, write = self.shards_and_single(2000)
         out = self.path("m.db")
         t0 = time.monotonic()

@@ -70,13 +70,13 @@ STORED = [("state", "*"), ("actor", "*"), ("wheel", "*"),
           ("event_row", "rowid, *"), ("summary", "*"),
           ("variant", "variant_id, status, error, params, label"),
           ("plugin", "name, kind, version, digest"), ("pair_row", "*"),
-          ("signal_row", "rowid, *"), ("signal_name", "*"),
+          ("signal_row", "*"), ("signal_name", "*"),
           ("log_row", "rowid, *"), ("sqlite_stat1", "*")]
 
 
 def differences(db_a, db_b):
-    """Tables whose stored rows (wall-clock times excluded; event, signal
-    and log rows' rowids included, the planner's statistics too) differ
+    """Tables whose stored rows (wall-clock times excluded; event and log
+    rows' rowids included, the planner's statistics too) differ
     between two results files; [] when identical. SQLite compares REALs
     by value, so equal rows hold the same doubles (up to the sign of zero,
     which no computation here produces)."""
