@@ -39,6 +39,7 @@
 #include "store/batch.h"
 #include "store/bound.h"
 #include "store/busy.h"
+#include "store/ckpt.h"
 #include "store/pairs.h"
 #include "store/stats.h"
 
@@ -52,8 +53,8 @@
  * actor-step on the benchmark's sweep (callgrind): 10 rows 14.1 k, 50
  * 10.7 k, 200 9.9 k, 1000 9.5 k. 1000 rows are 24,000 parameters, under
  * SQLite's default limit of 32,766; a build with a lower limit gets as
- * many rows as fit (prepare_all). The remainder goes 50, then 1, at a
- * time. */
+ * many rows as fit in both (prepare_all). The remainder goes 50, then 1,
+ * at a time. */
 #define ROWS_BIG 1000
 #define ROWS_SMALL 50
 #define STATE_COLS 24
@@ -64,7 +65,8 @@ struct vs_store {
 	char *path;
 	sqlite3_stmt *ins_big;    /* big rows */
 	int big;                  /* ROWS_BIG, or fewer if the limit says so */
-	sqlite3_stmt *ins_many;   /* ROWS_SMALL rows */
+	sqlite3_stmt *ins_many;   /* small rows */
+	int small;                /* ROWS_SMALL, or fewer likewise */
 	sqlite3_stmt *ins_one;    /* one row */
 	vs_bound bound[3];        /* what ins_big, ins_many, ins_one hold */
 	sqlite3_stmt *ins_actor;
@@ -88,6 +90,8 @@ struct vs_store {
 	int var_open;
 	uint64_t var_id;
 	int stats_dropped; /* sqlite_stat1 emptied by this run's first write */
+	vs_ckpt ckpt;      /* copies the WAL back beside the writer */
+	int ckpt_tried;    /* vs_ckpt_start called (vs_store_begin) */
 };
 
 static vs_rc db_fail(vs_store *st, vs_error *err, const char *what)
@@ -120,11 +124,11 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 {
 	int fit = sqlite3_limit(st->db, SQLITE_LIMIT_VARIABLE_NUMBER, -1) /
 	          STATE_COLS;
+	/* SQLite before 3.32 allowed 999 parameters: 41 rows */
+	st->small = fit < ROWS_SMALL ? fit : ROWS_SMALL;
 	st->big = fit < ROWS_BIG ? fit : ROWS_BIG;
-	if (st->big < ROWS_SMALL)
-		st->big = ROWS_SMALL; /* SQLite's minimum limit is 999 */
 	char *big = vs_store_insert_sql("state", STATE_COLS, st->big);
-	char *many = vs_store_insert_sql("state", STATE_COLS, ROWS_SMALL);
+	char *many = vs_store_insert_sql("state", STATE_COLS, st->small);
 	char *one = vs_store_insert_sql("state", STATE_COLS, 1);
 	vs_rc rc = prepare(st, big, &st->ins_big, err);
 	if (!rc)
@@ -531,6 +535,16 @@ vs_rc vs_store_begin(vs_store *st, vs_error *err)
 {
 	/* IMMEDIATE: the write lock is taken (or waited for) here, not
 	 * half-way through a variant's rows. */
+	/* The checkpointer thread starts with the first write, not when the
+	 * file is opened: a run forks its simulation server in between,
+	 * from a process that must have one thread (run/contain.h). If it
+	 * cannot start, SQLite's automatic checkpoint (vs_store_open)
+	 * stays. */
+	if (!st->ckpt_tried) {
+		st->ckpt_tried = 1;
+		vs_ckpt_start(&st->ckpt, st->db, st->path);
+	}
+	vs_ckpt_before_begin(&st->ckpt);
 	if (exec(st, "BEGIN IMMEDIATE", err))
 		return VS_RC_IO;
 	st->in_tx = 1;
@@ -683,7 +697,7 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 	const vs_state_row **ord = st->ord;
 	order_rows(r, ord);
 	int64_t i = 0;
-	const int rows[3] = {st->big, ROWS_SMALL, 1};
+	const int rows[3] = {st->big, st->small, 1};
 	for (int b = 0; b < 3; b++) {
 		vs_bound *bs = &st->bound[b];
 		while (r->n_rows - i >= rows[b]) {
@@ -992,6 +1006,7 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->get_name);
 	vs_batch_finalize(&st->ins_pairs);
 	sqlite3_finalize(st->each);
+	vs_ckpt_stop(&st->ckpt);
 	if (st->db) {
 		/* Fold the WAL back so the file stands alone when copied. */
 		if (!st->fresh_fail)

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/ckpt.h"
 #include "store/store.h"
 
 static char dir[256], path[300];
@@ -716,6 +718,99 @@ START_TEST(variant_in_parts_needs_a_transaction)
 }
 END_TEST
 
+static off_t file_size(const char *p)
+{
+	struct stat sb;
+	return stat(p, &sb) == 0 ? sb.st_size : 0;
+}
+
+/* The checkpointer thread copies the writer's commits into the file while
+ * the writer goes on, and the WAL starts again from its beginning every
+ * VS_CKPT_RESTART frames: the writer begins each transaction right after
+ * its last commit, so without the wait in vs_ckpt_before_begin no pass
+ * would ever find the WAL fully copied at a BEGIN, and the WAL would hold
+ * every page written (here 4 x the bound). */
+START_TEST(checkpointer_copies_beside_the_writer)
+{
+	enum { COMMITS = 64, ROWS = 256, PAGE = 4096 };
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA page_size = 4096; "
+	                              "PRAGMA journal_mode = WAL; "
+	                              "PRAGMA synchronous = NORMAL; "
+	                              "CREATE TABLE t (b BLOB)", NULL, NULL,
+	                              NULL), SQLITE_OK);
+	vs_ckpt c;
+	ck_assert_int_eq(vs_ckpt_start(&c, db, path), 0);
+	char wal[320];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	off_t most = 0;
+	for (int i = 0; i < COMMITS; i++) {
+		vs_ckpt_before_begin(&c);
+		/* ~ROWS pages: one 3.5 kB blob per 4 KiB page */
+		ck_assert_int_eq(sqlite3_exec(db, "BEGIN IMMEDIATE; "
+		                 "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+		                 "SELECT i + 1 FROM n WHERE i < 256) "
+		                 "INSERT INTO t SELECT randomblob(3500) FROM n; "
+		                 "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+		off_t w = file_size(wal);
+		most = w > most ? w : most;
+	}
+	/* frames of 24 + PAGE bytes; one commit past the bound, and its
+	 * b-tree pages */
+	off_t bound = (off_t)(VS_CKPT_RESTART + 2 * ROWS) * (24 + PAGE) + 32;
+	ck_assert_int_le(most, bound);
+	ck_assert_int_gt(most, (off_t)VS_CKPT_STEP * PAGE);
+	ck_assert_uint_gt(c.passed, 0);
+	/* Copied while the writer's connection was open: the writer's own
+	 * commits no longer checkpoint (the hook replaced that), so the
+	 * file holds the rows only if the thread copied them. */
+	vs_ckpt_before_begin(&c);
+	ck_assert_int_ge(file_size(path),
+	                 (off_t)(COMMITS - 1) * ROWS * PAGE / 2);
+	vs_ckpt_stop(&c);
+	ck_assert_int_eq(c.running, 0);
+	sqlite3_close(db);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM t"),
+	                    COMMITS * ROWS);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* Threads of this process (/proc/self/task). */
+static int thread_count(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	ck_assert_ptr_nonnull(f);
+	char line[256];
+	int n = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* A run forks its simulation server after opening the file, from a process
+ * that must have one thread (a thread inside malloc at the fork leaves the
+ * children a lock nobody releases): the checkpointer starts with the first
+ * write transaction, and is gone once the file is closed. */
+START_TEST(no_thread_before_the_first_write)
+{
+	vs_error err = {{0}};
+	int before = thread_count();
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_ptr_nonnull(st);
+	ck_assert_int_eq(thread_count(), before);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(thread_count(), before + 1);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+	ck_assert_int_eq(thread_count(), before);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -736,6 +831,8 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, variant_in_parts_is_stored_as_one);
 	tcase_add_test(tc, cancelled_variant_leaves_no_rows);
 	tcase_add_test(tc, variant_in_parts_needs_a_transaction);
+	tcase_add_test(tc, checkpointer_copies_beside_the_writer);
+	tcase_add_test(tc, no_thread_before_the_first_write);
 	suite_add_tcase(s, tc);
 	return s;
 }
