@@ -19,8 +19,8 @@
  * as it did before.
  *
  * Invariants: the writer's connection is used only by the writer's thread,
- * the checkpointer's only by its thread; mu guards asked, passed, frames
- * and quit. passed <= asked. */
+ * the checkpointer's only by its thread; mu guards asked, passed, frames,
+ * asked_at and quit. passed <= asked. */
 #include "store/ckpt.h"
 
 #include <string.h>
@@ -77,11 +77,14 @@ static int committed(void *arg, sqlite3 *db, const char *name, int frames)
 int vs_ckpt_start(vs_ckpt *c, sqlite3 *writer, const char *path)
 {
 	memset(c, 0, sizeof *c);
+	/* Two connections on two threads need SQLite's own locking. */
+	if (!sqlite3_threadsafe())
+		return -1;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK)
 		goto fail;
-	/* A read opens the connection's WAL (a checkpoint on a connection
-	 * that has not read yet finds no WAL to copy). */
+	/* A read opens the connection's WAL (on SQLite before 3.38, a
+	 * checkpoint on a connection that has not read finds none). */
 	if (sqlite3_exec(c->db, "SELECT count(*) FROM sqlite_schema", NULL,
 	                 NULL, NULL) != SQLITE_OK)
 		goto fail;

@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-/* WAL frames (pages, 16 KiB) at which the writer waits for the
+/* WAL frames (pages: 16 KiB in a file this build made) at which the writer waits for the
  * checkpointer so that its next transaction restarts the WAL: 64 MiB, the
  * bound SQLite's automatic checkpoint kept before (wal_autocheckpoint). */
 #define VS_CKPT_RESTART 4096
@@ -48,7 +48,7 @@ int vs_ckpt_start(vs_ckpt *c, sqlite3 *writer, const char *path);
 void vs_ckpt_before_begin(vs_ckpt *c);
 
 /* Stops the thread, closes its connection and unhooks the writer's
- * commits. Safe on a checkpointer that never started. */
+ * commits. Safe on a zeroed vs_ckpt and on one whose start failed. */
 void vs_ckpt_stop(vs_ckpt *c);
 
 #endif

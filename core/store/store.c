@@ -1,4 +1,5 @@
-/* The SQLite results file, written by one thread: the runner's writer
+/* The SQLite results file, written by one thread (a second, ckpt.h, only
+ * copies its WAL back into the file): the runner's writer
  * (core/run/runner.c) opens it through vs_store_open, stores finished
  * variants with vs_store_put between vs_store_begin and vs_store_commit,
  * and closes it; vsweep-mpi's parts and the unit tests use it the same way.
