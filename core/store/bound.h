@@ -46,13 +46,23 @@ static inline void vs_bound_int64(vs_bound *b, int i, int64_t v)
 	b->bits[i - 1] = u;
 }
 
+/* For a parameter that goes into a REAL column only (an integral v is
+ * bound as an integer, which such a column stores alike). */
 static inline void vs_bound_double(vs_bound *b, int i, double v)
 {
 	uint64_t u;
 	memcpy(&u, &v, sizeof u);
 	if (b->tag[i - 1] == VS_BOUND_REAL && b->bits[i - 1] == u)
 		return;
-	sqlite3_bind_double(b->s, i, v);
+	/* An integral value goes in as an integer: given a double, SQLite
+	 * checks it for an integral value in every REAL column at every
+	 * execution and then stores it as that integer, so the record is
+	 * the same bytes (|v| < 2^53: the conversion is exact; a NaN
+	 * fails the range test). */
+	if (v > -9.0e15 && v < 9.0e15 && v == (double)(int64_t)v)
+		sqlite3_bind_int64(b->s, i, (int64_t)v);
+	else
+		sqlite3_bind_double(b->s, i, v);
 	b->tag[i - 1] = VS_BOUND_REAL;
 	b->bits[i - 1] = u;
 }

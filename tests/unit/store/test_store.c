@@ -820,6 +820,109 @@ START_TEST(no_thread_before_the_first_write)
 }
 END_TEST
 
+/* sum(payload) over a table's pages (dbstat): the record bytes, which
+ * differ when a value is stored under another serial type (3.0 as an
+ * integer takes 1 byte, as a REAL 8). */
+static double payload(sqlite3 *db, const char *schema)
+{
+	char sql[160];
+	snprintf(sql, sizeof sql, "SELECT sum(payload) FROM dbstat('%s') "
+	         "WHERE name = 'state'", schema);
+	return q_double(db, sql);
+}
+
+/* The store binds an integral double as an integer (bound.h); SQLite
+ * stores an integral REAL as an integer anyway (up to 2^47, larger ones
+ * as REALs again). The state rows must be the bytes SQLite writes when
+ * given every value as a double: the same rows bound that way into a table
+ * of the same schema hold the same values and the same payload bytes. */
+START_TEST(integral_values_stored_as_sqlite_stores_them)
+{
+	static const double edge[] = {
+		0.0, -0.0, 1.0, -3.0, 0.5, 2.0e-300, 140737488355327.0,
+		140737488355328.0, -140737488355328.0, -140737488355329.0,
+		8.9e15, 9.1e15, -9.1e15, 1e300, -1e300, 4503599627370497.0,
+		NAN, INFINITY, -INFINITY, 12345.0, -0.25};
+	enum { E = sizeof edge / sizeof edge[0], ROWS = 3 * E };
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	vs_result r;
+	make_result(&r, 0, ROWS);
+	for (int k = 0; k < ROWS; k++) {
+		vs_state_row *row = &r.rows[k];
+		row->s.x = edge[k % E];
+		row->s.y = edge[(k + 1) % E];
+		row->s.vx = edge[(k + 2) % E];
+		row->s.yaw = edge[(k / E + k) % E];
+		row->m.lane = 0;
+		row->m.position = edge[(k + 3) % E];
+		row->m.angle = edge[(k + 5) % E];
+	}
+	ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+	vs_result_finish(&r);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	vs_store_close(st, NULL);
+
+	sqlite3 *db = db_open();
+	char ref[320], *sql = NULL;
+	snprintf(ref, sizeof ref, "ATTACH '%s/ref.db' AS ref", dir);
+	ck_assert_int_eq(sqlite3_exec(db, ref, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_stmt *q = NULL, *ins = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema "
+	                                    "WHERE name = 'state'", -1, &q,
+	                                    NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	/* CREATE TABLE state ... -> CREATE TABLE ref.state ... */
+	const char *create = (const char *)sqlite3_column_text(q, 0);
+	sql = sqlite3_mprintf("CREATE TABLE ref.%s", create + 13);
+	sqlite3_finalize(q);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT * FROM main.state "
+	                                    "ORDER BY 1, 2, 3", -1, &q, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "INSERT INTO ref.state VALUES ("
+	                 "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                 -1, &ins, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_column_count(q), 24);
+	int n = 0;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		for (int c = 0; c < 24; c++) {
+			int t = sqlite3_column_type(q, c);
+			if (t == SQLITE_NULL)
+				sqlite3_bind_null(ins, c + 1);
+			else if (c < 3 || c == 20 || c == 21) /* keys, lane */
+				sqlite3_bind_int64(ins, c + 1,
+				                   sqlite3_column_int64(q, c));
+			else /* every REAL column given as a double */
+				sqlite3_bind_double(ins, c + 1,
+				                    sqlite3_column_double(q, c));
+		}
+		/* and exactly the value given */
+		int k = sqlite3_column_int(q, 2);
+		double want = edge[k % E];
+		if (isnan(want))
+			ck_assert_int_eq(sqlite3_column_type(q, 3), SQLITE_NULL);
+		else
+			ck_assert_int_eq(memcmp(&(double){
+			    sqlite3_column_double(q, 3)}, &(double){
+			    want == 0 ? 0.0 : want}, sizeof want), 0);
+		ck_assert_int_eq(sqlite3_step(ins), SQLITE_DONE);
+		sqlite3_reset(ins);
+		n++;
+	}
+	ck_assert_int_eq(n, ROWS);
+	sqlite3_finalize(q);
+	sqlite3_finalize(ins);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM (SELECT * FROM "
+	                             "main.state EXCEPT SELECT * FROM "
+	                             "ref.state)"), 0);
+	ck_assert_double_eq(payload(db, "main"), payload(db, "ref"));
+	sqlite3_close(db);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -842,6 +945,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, variant_in_parts_needs_a_transaction);
 	tcase_add_test(tc, checkpointer_copies_beside_the_writer);
 	tcase_add_test(tc, no_thread_before_the_first_write);
+	tcase_add_test(tc, integral_values_stored_as_sqlite_stores_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
