@@ -31,8 +31,8 @@
  *   before; the rest of a streamed one is less than a chunk.
  * - The writer stores strictly in j order (written is the next j), so
  *   the file's rows, in storing order, are the same for any -j.
- * - Commit policy: whole variants only, a commit every COMMIT_ROWS state
- *   rows or COMMIT_SECONDS, and at the end; a kill loses at most the
+ * - Commit policy: whole variants only, a commit every
+ *   VS_RUN_COMMIT_ROWS state rows or COMMIT_SECONDS, and at the end; a kill loses at most the
  *   open transaction, which a resume simulates again. A streamed
  *   variant's chunks are stored in a savepoint of that transaction
  *   (vs_store_variant_begin): committed only with its variant row, and
@@ -58,10 +58,10 @@
 
 volatile sig_atomic_t vs_run_stop;
 
-/* A commit every COMMIT_ROWS state rows or COMMIT_SECONDS, whichever comes
- * first: large enough that commits cost little, small enough that a kill
- * loses little work. Whole variants only, always. */
-#define COMMIT_ROWS 50000
+/* A commit every VS_RUN_COMMIT_ROWS state rows (runner.h) or
+ * COMMIT_SECONDS, whichever comes first: large enough that commits cost
+ * little, small enough that a kill loses little work. Whole variants only,
+ * always. */
 #define COMMIT_SECONDS 1.0
 
 /* Bytes of state and signal rows a worker holds before it hands them on
@@ -548,7 +548,8 @@ static void writer(runner *R, vs_store *st)
 		double t = vs_now();
 		/* Whole variants only: never while one is half stored. */
 		if (k == NEXT_RESULT &&
-		    (w.tx_rows >= COMMIT_ROWS || t - w.tx_start >= COMMIT_SECONDS ||
+		    (w.tx_rows >= VS_RUN_COMMIT_ROWS ||
+		     t - w.tx_start >= COMMIT_SECONDS ||
 		     (R->own_src && R->written == R->total))) {
 			if (vs_store_commit(st, &R->io_err))
 				break;

@@ -13,6 +13,11 @@
 #include "plugin/registry.h"
 #include "store/store.h"
 
+/* State rows after which the writer commits, at the end of the variant
+ * that reaches them (or after a second): what the WAL holds beyond its
+ * restart bound (store/ckpt.h) while a run writes. */
+#define VS_RUN_COMMIT_ROWS 50000
+
 /* Where a run's variant indices come from when they are not the shard's
  * sequence k, k + n, k + 2n, ... (vsweep-mpi hands them out over MPI).
  * next() stores the next index to simulate in *i and returns 1, or returns

@@ -1,7 +1,9 @@
 """`vsweep check` estimates the results file's size (and the run's time)
 for the chosen recording from a calibration run of two variants; the
 estimate is within 25 % of the file a real run then writes, for three
-scenarios and two recordings."""
+scenarios and two recordings. It holds the estimate against the free
+space where the file would go (os.statvfs here), and a night that cannot
+fit is an error before it starts."""
 import os
 import re
 import sys
@@ -15,6 +17,36 @@ CASES = [
     ("two_cars.yaml", "two_cars_sweep.yaml", ["--record-every", "5"]),
     ("crossing.yaml", "crossing_speed.yaml", ["--record", "state,map"]),
 ]
+
+
+UNITS = {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "PB": 1e15}
+DISK = re.compile(r"disk: ([0-9.e+]+) (\w+) free in (.+); (.+) needs about "
+                  r"([0-9.e+]+) (\w+) more, and up to ([0-9.e+]+) (\w+) "
+                  r"beside it")
+# a billion variants of the circle: 3001 actor-steps each
+BILLION = """vsweep: 1
+seed: 1
+blocks:
+  - random:
+      count: 1000000000
+      axes:
+        - {actor: 1, speed: {uniform: [5, 25]}}
+"""
+
+
+def disk_line(out):
+    m = DISK.search(out)
+    if not m:
+        return None
+    g = m.groups()
+    return {"free": float(g[0]) * UNITS[g[1]], "dir": g[2], "file": g[3],
+            "need": float(g[4]) * UNITS[g[5]],
+            "wal": float(g[6]) * UNITS[g[7]]}
+
+
+def free_bytes(d):
+    fs = os.statvfs(d)
+    return fs.f_bavail * fs.f_frsize
 
 
 class Estimate(TempDirCase):
@@ -36,6 +68,49 @@ class Estimate(TempDirCase):
                 self.assertEqual(rc, 0, err)
                 real = os.path.getsize(db)
                 self.assertLess(abs(est - real) / real, 0.25, (est, real))
+
+    def test_free_space_where_the_file_goes(self):
+        db = self.path("r.db")
+        args = [scenario("circle.yaml"), "--sweep",
+                scenario("circle_speed.yaml")]
+        rc, out, err = run("check", *args, "-o", db)
+        self.assertEqual(rc, 0, err)
+        d = disk_line(out)
+        self.assertIsNotNone(d, out)
+        self.assertEqual(d["dir"], os.path.dirname(db))
+        self.assertEqual(d["file"], db)
+        # printed to 3 digits; the disk may change a little meanwhile
+        self.assertLess(abs(d["free"] - free_bytes(self.tmp)),
+                        0.01 * free_bytes(self.tmp) + 50e6, (d, out))
+        # 6 variants x 3001 steps x 1 actor, 50-300 bytes each
+        self.assertGreater(d["need"], 6 * 3001 * 50)
+        self.assertLess(d["need"], 6 * 3001 * 300)
+        # the WAL never holds more than the run writes and one commit
+        self.assertLess(d["wal"], d["need"] + 50000 * 300 + 3001 * 300)
+        # resumed: what the file holds is on the disk already
+        rc, _, err = run("run", *args, "-o", db)
+        self.assertEqual(rc, 0, err)
+        rc, out, err = run("check", *args, "-o", db, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertLess(disk_line(out)["need"],
+                        0.3 * os.path.getsize(db), out)
+
+    def test_a_night_that_cannot_fit(self):
+        """10^9 variants of 3001 actor-steps at 50 bytes or more each
+        are at least 150 TB: no test machine holds that."""
+        sw = self.write("billion.yaml", BILLION)
+        db = self.path("night.db")
+        rc, out, err = run("check", scenario("circle.yaml"), "--sweep", sw,
+                           "-o", db)
+        self.assertEqual(rc, 2, (out, err))
+        self.assertIn("vsweep: check: %s does not fit: it needs about "
+                      % db, err)
+        self.assertIn("where %s has" % self.tmp, err)
+        self.assertIn("write elsewhere (-o)", err)
+        d = disk_line(out)
+        self.assertGreater(d["need"], 1e9 * 3001 * 50)
+        self.assertLess(d["need"], 1e9 * 3001 * 300)
+        self.assertFalse(os.path.exists(db))
 
 
 if __name__ == "__main__":

@@ -3,17 +3,49 @@
  * short run of a variant or two into a scratch directory. The file grows
  * by a variant's bytes (its actor-steps × bytes per actor-step at this
  * recording, plus its own rows) on top of the empty file's schema; a
- * variant's simulation time, over the threads, gives the duration. */
+ * variant's simulation time, over the threads, gives the duration. The
+ * estimate is then held against the free space where the file would go,
+ * with the WAL's room (store/ckpt.h): a night that cannot fit is said
+ * before it starts, not at 3 a.m. */
 #include <dirent.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "estimate.h"
 #include "common/util.h"
+#include "run/runner.h"
+#include "store/ckpt.h"
+#include "store/store.h"
+
+/* Bytes the WAL takes beside the file while a run writes need bytes:
+ * the frames at which the writer lets it restart (no more than the run
+ * writes), then one commit (VS_RUN_COMMIT_ROWS actor-steps and the variant
+ * that reaches them). */
+static double wal_room(double need, double per_step, double per_variant)
+{
+	double restart = (double)VS_CKPT_RESTART * atof(VS_STORE_PAGE_SIZE);
+	return (need < restart ? need : restart) +
+	       (double)VS_RUN_COMMIT_ROWS * per_step + per_variant;
+}
+
+/* bytes as "3.06 MB", "467 TB" (powers of 1000, as df -H) */
+static const char *human(double b, char *buf, size_t n)
+{
+	static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+	int u = 0;
+	while (b >= 1000 && u < 5) {
+		b /= 1000;
+		u++;
+	}
+	snprintf(buf, n, "%.3g %s", b, unit[u]);
+	return buf;
+}
 
 static double file_bytes(const char *path)
 {
@@ -42,12 +74,63 @@ static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
 	return 0;
 }
 
-void cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
-                  vs_registry *reg, const vs_run_opts *base, int jobs)
+/* Free bytes for an unprivileged writer on the file system of path's
+ * directory; -1 if it cannot be told (no such directory). */
+static double free_bytes(const char *path, char *dir, size_t n)
 {
+	char copy[4096];
+	snprintf(copy, sizeof copy, "%s", path);
+	snprintf(dir, n, "%s", dirname(copy));
+	struct statvfs fs;
+	if (statvfs(dir, &fs) != 0)
+		return -1;
+	return (double)fs.f_bavail * (double)fs.f_frsize;
+}
+
+/* Holds size (bytes, the finished file) and its WAL's room (per_step and
+ * per_variant: bytes per actor-step and per variant) against the free
+ * space where o->out goes: 0 if they fit, -1 (said on stderr) if they
+ * cannot. A file resumed is already there; one overwritten is freed
+ * first. */
+static int check_room(const vs_run_opts *o, double size, double per_step,
+                      double per_variant)
+{
+	char a[32], b[32], c[32];
+	char dir[4096];
+	double avail = free_bytes(o->out, dir, sizeof dir);
+	if (avail < 0)
+		return 0; /* run says what is wrong with the path */
+	double have = file_bytes(o->out);
+	if (o->mode == VS_STORE_OVERWRITE)
+		avail += have;
+	double need = size - (o->mode == VS_STORE_RESUME ? have : 0);
+	if (need < 0)
+		need = 0;
+	double wal = wal_room(need, per_step, per_variant);
+	printf("disk: %s free in %s; %s needs about %s more, and up to %s "
+	       "beside it (its WAL) while the run writes\n",
+	       human(avail, a, sizeof a), dir, o->out, human(need, b, sizeof b),
+	       human(wal, c, sizeof c));
+	if (need + wal > avail) {
+		fprintf(stderr, "vsweep: check: %s does not fit: it needs about "
+		        "%s (and %s for its WAL) where %s has %s free; record "
+		        "less (--record, --record-every), run fewer variants, or "
+		        "write elsewhere (-o)\n", o->out, b, c, dir, a);
+		return -1;
+	}
+	if (need * 1.25 + wal > avail)
+		printf("disk: the estimate is within 25 %%: %s may not fit\n",
+		       o->out);
+	return 0;
+}
+
+int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
+                 vs_registry *reg, const vs_run_opts *base, int jobs)
+{
+	int rc = 0;
 	char dir[] = "/tmp/vsweep-check-XXXXXX";
 	if (!mkdtemp(dir))
-		return;
+		return 0;
 	char empty[64], some[64];
 	snprintf(empty, sizeof empty, "%s/empty.db", dir);
 	snprintf(some, sizeof some, "%s/some.db", dir);
@@ -71,8 +154,10 @@ void cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 		       "(calibrated on %d variants)\n", base->record,
 		       base->record_every, size / 1e6, per_step, secs, jobs,
 		       (int)two.n);
+		rc = check_room(base, size, per_step, per_variant);
 	}
 	vs_remove_db_files(empty);
 	vs_remove_db_files(some);
 	rmdir(dir);
+	return rc;
 }

@@ -42,8 +42,10 @@ static const command_help commands[] = {
 	 CLI_USAGE_EXIT_STATUS},
 	{"check",
 	 "usage: vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] "
-	 "[--plugin-path DIR]\n"
-	 "  Validates the scenario and sweep and counts the variants.\n"},
+	 "[--plugin-path DIR] [-o FILE] [run's options]\n"
+	 "  Validates the scenario and sweep, counts the variants, estimates\n"
+	 "  the results file's size and the run's time, and says whether the\n"
+	 "  file fits where it goes (exit status 2 if it cannot).\n"},
 	{"merge",
 	 "usage: vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	 "  Joins the shard files of one sweep into OUT.db.\n"

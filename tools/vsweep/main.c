@@ -32,6 +32,7 @@ static const char usage[] =
 	"                           [--variants 3,17,40-45 |\n"
 	"                            --variants-from RESULTS.db --where SQL]\n"
 	"  vsweep check SCENARIO.yaml [--sweep SWEEP.yaml] [--plugin-path DIR]\n"
+	"                 [-o FILE] [run's recording options]\n"
 	"  vsweep merge OUT.db SHARD.db... [--allow-partial]\n"
 	"  vsweep status results.db\n"
 	"  vsweep plot results.db [--variant I...] [--colour-by PARAM]\n"
@@ -246,7 +247,8 @@ static int cmd_check(const cli_run_args *a)
 			       (unsigned long long)sw->blocks[i].count);
 		printf("variants: %llu\n", (unsigned long long)sw->count);
 		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
-		cli_estimate(scn, sw, reg, &o, o.jobs);
+		if (cli_estimate(scn, sw, reg, &o, o.jobs))
+			status = 2;
 	}
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
