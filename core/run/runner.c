@@ -53,6 +53,7 @@
 #include "common/util.h"
 #include "run/contain.h"
 #include "run/journal.h"
+#include "run/room.h"
 #include "run/run_record.h"
 #include "sim/sim.h"
 
@@ -528,6 +529,8 @@ static void writer(runner *R, vs_store *st)
 	const vs_run_opts *o = R->opts;
 	double t0 = vs_now(), last_progress = 0;
 	wstate w = {0};
+	vs_room room;
+	vs_room_init(&room, st, o->out, R->written, o->progress);
 	for (;;) {
 		slot *s;
 		next_kind k = next_ready(R, &s);
@@ -554,6 +557,9 @@ static void writer(runner *R, vs_store *st)
 			if (vs_store_commit(st, &R->io_err))
 				break;
 			w.in_tx = 0;
+			if (R->own_src)
+				vs_room_after_commit(&room, st, R->written,
+				                     R->total);
 		}
 		if (o->progress && t - last_progress >= 0.25) {
 			progress(R, t0, 0);

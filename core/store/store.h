@@ -39,6 +39,11 @@ int64_t vs_store_variant_count(vs_store *st);
 /* The index of the n-th stored variant in ascending order, or -1. */
 int64_t vs_store_variant_at(vs_store *st, int64_t n);
 
+/* Bytes the file holds as of its last commit, WAL included (its pages
+ * times the page size), or -1. For the writer's thread, between
+ * transactions. */
+int64_t vs_store_bytes(vs_store *st);
+
 /* Opened with def.extend: 1 when the stored sweep_text or variant_count
  * differs from this run's (the caller must check the stored variants). */
 int vs_store_sweep_changed(const vs_store *st);

@@ -6,11 +6,14 @@ space where the file would go (os.statvfs here), and a night that cannot
 fit is an error before it starts."""
 import os
 import re
+import signal
+import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, run, scenario  # noqa: E402
+from vsweep_e2e import VSWEEP, TempDirCase, run, scenario  # noqa: E402
 
 CASES = [
     ("circle.yaml", "circle_speed.yaml", []),
@@ -111,6 +114,45 @@ class Estimate(TempDirCase):
         self.assertGreater(d["need"], 1e9 * 3001 * 50)
         self.assertLess(d["need"], 1e9 * 3001 * 300)
         self.assertFalse(os.path.exists(db))
+
+    def test_a_run_that_will_not_fit_says_so(self):
+        """The run itself projects the disk it needs from the variants
+        it has stored (its mean bytes per variant times those left) and
+        warns once, within seconds, then goes on."""
+        sw = self.write("billion.yaml", BILLION)
+        db = self.path("night.db")
+        p = subprocess.Popen([VSWEEP, "run", scenario("circle.yaml"),
+                              "--sweep", sw, "-o", db],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+        line = ""
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 120:
+            line = p.stderr.readline()
+            if "warning" in line or not line:
+                break
+        self.assertIsNone(p.poll(), "the run went on: " + line)
+        p.send_signal(signal.SIGINT)
+        rest = p.communicate(timeout=120)[1]
+        self.assertEqual(p.returncode, 130, rest)
+        m = re.search(r"vsweep: warning: (.+): at this rate \(([0-9.]+) "
+                      r"(\w+) per variant over the (\d+) stored so far\) "
+                      r"the (\d+) variants left need about ([0-9.]+) "
+                      r"(\w+) more; (.+) has ([0-9.]+) (\w+) free", line)
+        self.assertIsNotNone(m, line + rest)
+        g = m.groups()
+        self.assertEqual(g[0], db)
+        per = float(g[1]) * UNITS[g[2]]
+        self.assertGreater(per, 3001 * 50)  # 3001 actor-steps a variant
+        self.assertLess(per, 3001 * 300)
+        self.assertEqual(int(g[3]) + int(g[4]), 10 ** 9)
+        need = float(g[5]) * UNITS[g[6]]
+        self.assertLess(abs(need - per * int(g[4])) / need, 0.02)
+        self.assertEqual(g[7], self.tmp)
+        self.assertLess(abs(float(g[8]) * UNITS[g[9]] -
+                            free_bytes(self.tmp)),
+                        0.01 * free_bytes(self.tmp) + 200e6)
+        self.assertEqual(rest.count("warning"), 0, rest)  # once
 
 
 if __name__ == "__main__":

@@ -8,16 +8,15 @@
  * with the WAL's room (store/ckpt.h): a night that cannot fit is said
  * before it starts, not at 3 a.m. */
 #include <dirent.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "estimate.h"
+#include "common/disk.h"
 #include "common/util.h"
 #include "run/runner.h"
 #include "store/ckpt.h"
@@ -32,19 +31,6 @@ static double wal_room(double need, double per_step, double per_variant)
 	double restart = (double)VS_CKPT_RESTART * atof(VS_STORE_PAGE_SIZE);
 	return (need < restart ? need : restart) +
 	       (double)VS_RUN_COMMIT_ROWS * per_step + per_variant;
-}
-
-/* bytes as "3.06 MB", "467 TB" (powers of 1000, as df -H) */
-static const char *human(double b, char *buf, size_t n)
-{
-	static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-	int u = 0;
-	while (b >= 1000 && u < 5) {
-		b /= 1000;
-		u++;
-	}
-	snprintf(buf, n, "%.3g %s", b, unit[u]);
-	return buf;
 }
 
 static double file_bytes(const char *path)
@@ -74,19 +60,6 @@ static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
 	return 0;
 }
 
-/* Free bytes for an unprivileged writer on the file system of path's
- * directory; -1 if it cannot be told (no such directory). */
-static double free_bytes(const char *path, char *dir, size_t n)
-{
-	char copy[4096];
-	snprintf(copy, sizeof copy, "%s", path);
-	snprintf(dir, n, "%s", dirname(copy));
-	struct statvfs fs;
-	if (statvfs(dir, &fs) != 0)
-		return -1;
-	return (double)fs.f_bavail * (double)fs.f_frsize;
-}
-
 /* Holds size (bytes, the finished file) and its WAL's room (per_step and
  * per_variant: bytes per actor-step and per variant) against the free
  * space where o->out goes: 0 if they fit, -1 (said on stderr) if they
@@ -97,7 +70,7 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 {
 	char a[32], b[32], c[32];
 	char dir[4096];
-	double avail = free_bytes(o->out, dir, sizeof dir);
+	double avail = vs_disk_free(o->out, dir, sizeof dir);
 	if (avail < 0)
 		return 0; /* run says what is wrong with the path */
 	double have = file_bytes(o->out);
@@ -109,8 +82,8 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 	double wal = wal_room(need, per_step, per_variant);
 	printf("disk: %s free in %s; %s needs about %s more, and up to %s "
 	       "beside it (its WAL) while the run writes\n",
-	       human(avail, a, sizeof a), dir, o->out, human(need, b, sizeof b),
-	       human(wal, c, sizeof c));
+	       vs_bytes_text(avail, a, sizeof a), dir, o->out, vs_bytes_text(need, b, sizeof b),
+	       vs_bytes_text(wal, c, sizeof c));
 	if (need + wal > avail) {
 		fprintf(stderr, "vsweep: check: %s does not fit: it needs about "
 		        "%s (and %s for its WAL) where %s has %s free; record "
