@@ -82,8 +82,8 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 	double wal = wal_room(need, per_step, per_variant);
 	printf("disk: %s free in %s; %s needs about %s more, and up to %s "
 	       "beside it (its WAL) while the run writes\n",
-	       vs_bytes_text(avail, a, sizeof a), dir, o->out, vs_bytes_text(need, b, sizeof b),
-	       vs_bytes_text(wal, c, sizeof c));
+	       vs_bytes_text(avail, a, sizeof a), dir, o->out,
+	       vs_bytes_text(need, b, sizeof b), vs_bytes_text(wal, c, sizeof c));
 	if (need + wal > avail) {
 		fprintf(stderr, "vsweep: check: %s does not fit: it needs about "
 		        "%s (and %s for its WAL) where %s has %s free; record "
