@@ -32,8 +32,8 @@
  * - The writer stores strictly in j order (written is the next j), so
  *   the file's rows, in storing order, are the same for any -j.
  * - Commit policy: whole variants only, a commit every
- *   VS_RUN_COMMIT_ROWS state rows or COMMIT_SECONDS, and at the end; a kill loses at most the
- *   open transaction, which a resume simulates again. A streamed
+ *   VS_RUN_COMMIT_ROWS state rows or COMMIT_SECONDS, and at the end; a
+ *   kill loses at most the open transaction, which a resume simulates again. A streamed
  *   variant's chunks are stored in a savepoint of that transaction
  *   (vs_store_variant_begin): committed only with its variant row, and
  *   dropped when it crashed (contain.c: its rows are void) or stopped.

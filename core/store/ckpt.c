@@ -12,9 +12,9 @@
  * begins while every frame is back in the file; the writer begins its next
  * transaction right after a commit, before a pass can finish. So once the
  * WAL holds VS_CKPT_RESTART frames the writer waits for a pass begun after
- * its last commit (usually short: the passes asked every
- * VS_CKPT_STEP frames ran beside the writer's batches), and the WAL stays as bounded as the automatic checkpoint kept
- * it. A pass is PASSIVE: it never waits for readers; a reader holding an
+ * its last commit (usually short: the passes asked every VS_CKPT_STEP
+ * frames ran beside the writer's batches), and the WAL stays as bounded
+ * as the automatic checkpoint kept it. A pass is PASSIVE: it never waits for readers; a reader holding an
  * old snapshot stops it short, and the WAL grows while that reader stays,
  * as it did before.
  *
