@@ -33,10 +33,11 @@
  *   the file's rows, in storing order, are the same for any -j.
  * - Commit policy: whole variants only, a commit every
  *   VS_RUN_COMMIT_ROWS state rows or COMMIT_SECONDS, and at the end; a
- *   kill loses at most the open transaction, which a resume simulates again. A streamed
- *   variant's chunks are stored in a savepoint of that transaction
- *   (vs_store_variant_begin): committed only with its variant row, and
- *   dropped when it crashed (contain.c: its rows are void) or stopped.
+ *   kill loses at most the open transaction, which a resume simulates
+ *   again. A streamed variant's chunks are stored in a savepoint of that
+ *   transaction (vs_store_variant_begin): committed only with its variant
+ *   row, and dropped when it crashed (contain.c: its rows are void) or
+ *   stopped.
  * - A stop (vs_run_stop from a signal, or R->stop when the writer fails)
  *   ends the taking of new numbers; results already taken are stored
  *   unless the writer failed; the file stays consistent. */

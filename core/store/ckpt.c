@@ -14,9 +14,9 @@
  * WAL holds VS_CKPT_RESTART frames the writer waits for a pass begun after
  * its last commit (usually short: the passes asked every VS_CKPT_STEP
  * frames ran beside the writer's batches), and the WAL stays as bounded
- * as the automatic checkpoint kept it. A pass is PASSIVE: it never waits for readers; a reader holding an
- * old snapshot stops it short, and the WAL grows while that reader stays,
- * as it did before.
+ * as the automatic checkpoint kept it. A pass is PASSIVE: it never waits
+ * for readers; a reader holding an old snapshot stops it short, and the
+ * WAL grows while that reader stays, as it did before.
  *
  * Invariants: the writer's connection is used only by the writer's thread,
  * the checkpointer's only by its thread; mu guards asked, passed, frames,
