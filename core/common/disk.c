@@ -3,7 +3,14 @@
 
 #include <libgen.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+
+double vs_file_bytes(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (double)sb.st_size : 0;
+}
 
 double vs_disk_free(const char *path, char *dir, size_t n)
 {

@@ -10,6 +10,9 @@
  * (no such directory). */
 double vs_disk_free(const char *path, char *dir, size_t n);
 
+/* The size of the file at path in bytes; 0 if there is none. */
+double vs_file_bytes(const char *path);
+
 /* b bytes as "3.06 MB", "467 TB" (3 digits, powers of 1000, as df -H),
  * into buf (n bytes); returns buf. */
 const char *vs_bytes_text(double b, char *buf, size_t n);

@@ -9,7 +9,6 @@
 #include "run/room.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "common/disk.h"
 #include "common/util.h"
@@ -24,8 +23,7 @@ void vs_room_init(vs_room *r, vs_store *st, const char *path,
 	r->path = path;
 	r->bytes0 = vs_store_bytes(st);
 	r->written0 = written;
-	r->t0 = vs_now();
-	r->last = r->t0 - ROOM_EVERY + ROOM_FIRST;
+	r->last = vs_now() - ROOM_EVERY + ROOM_FIRST;
 	r->warned = 0;
 }
 
@@ -42,9 +40,8 @@ void vs_room_after_commit(vs_room *r, vs_store *st, uint64_t written,
 		return;
 	double per = (double)(bytes - r->bytes0) /
 	             (double)(written - r->written0);
-	struct stat sb;
-	double on_disk = stat(r->path, &sb) == 0 ? (double)sb.st_size : 0;
-	double need = per * (double)(total - written) + (double)bytes - on_disk;
+	double need = per * (double)(total - written) + (double)bytes -
+	              vs_file_bytes(r->path);
 	char dir[4096];
 	double avail = vs_disk_free(r->path, dir, sizeof dir);
 	if (avail < 0 || need <= avail)

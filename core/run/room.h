@@ -13,7 +13,7 @@ typedef struct vs_room {
 	const char *path;     /* the results file (borrowed) */
 	int64_t bytes0;       /* vs_store_bytes at the start */
 	uint64_t written0;    /* variants stored at the start */
-	double t0, last;      /* s (vs_now): start, last look */
+	double last;          /* s (vs_now): the last look, or its stand-in */
 	int warned;
 	int newline;          /* a progress line may be open on stderr */
 } vs_room;

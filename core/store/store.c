@@ -501,11 +501,9 @@ static int64_t query_int(vs_store *st, const char *sql, int64_t arg)
 
 int64_t vs_store_bytes(vs_store *st)
 {
-	int64_t pages = query_int(st, "SELECT page_count FROM "
-	                          "pragma_page_count() WHERE ?1 = ?1", 0);
-	int64_t size = query_int(st, "SELECT page_size FROM "
-	                         "pragma_page_size() WHERE ?1 = ?1", 0);
-	return pages < 0 || size < 0 ? -1 : pages * size;
+	return query_int(st, "SELECT page_count * page_size FROM "
+	                 "pragma_page_count(), pragma_page_size() "
+	                 "WHERE ?1 = ?1", 0);
 }
 
 int64_t vs_store_variant_count(vs_store *st)

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -31,12 +30,6 @@ static double wal_room(double need, double per_step, double per_variant)
 	double restart = (double)VS_CKPT_RESTART * atof(VS_STORE_PAGE_SIZE);
 	return (need < restart ? need : restart) +
 	       (double)VS_RUN_COMMIT_ROWS * per_step + per_variant;
-}
-
-static double file_bytes(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 ? (double)st.st_size : 0;
 }
 
 /* Runs the variants of p into path; 0, or -1 with a message. */
@@ -73,7 +66,7 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 	double avail = vs_disk_free(o->out, dir, sizeof dir);
 	if (avail < 0)
 		return 0; /* run says what is wrong with the path */
-	double have = file_bytes(o->out);
+	double have = vs_file_bytes(o->out);
 	if (o->mode == VS_STORE_OVERWRITE)
 		avail += have;
 	double need = size - (o->mode == VS_STORE_RESUME ? have : 0);
@@ -114,7 +107,7 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	vs_run_summary s0, s2;
 	if (calibrate(scn, sw, reg, base, &none, empty, &s0) == 0 &&
 	    calibrate(scn, sw, reg, base, &two, some, &s2) == 0) {
-		double e = file_bytes(empty), b = file_bytes(some);
+		double e = vs_file_bytes(empty), b = vs_file_bytes(some);
 		double per_variant = (b - e) / (double)two.n;   /* bytes */
 		double per_step = s2.actor_steps > 0
 		                          ? (b - e) / (double)s2.actor_steps
