@@ -109,6 +109,10 @@ typedef struct sim {
 	int log_level;          /* plugin messages at or above it are kept */
 	int no_wheels;          /* record no wheel accumulators */
 	int no_state;           /* record no rows (--record summary) */
+	/* 1: advance the wheel accumulators, which only the stored rows
+	 * read (tan, atan2, sin and cos per steered wheel and step: 12-15 %
+	 * of a summary-only run's CPU, docs/results.md) */
+	int rolling;
 	double pair_range;      /* m; < 0: no pair rows */
 	const vs_row_sink *sink; /* where rows go as they are made, or NULL */
 	double waited;          /* s spent in sink->flush: not the variant's */
@@ -539,8 +543,9 @@ static int step(sim *S, int64_t k)
 		if (ac->character && ac->bh.desc)
 			vs_character_step(&S->prev[i], &ac->ctl, dt, &S->cur[i]);
 		vs_route_z_apply(&ac->rz, &S->scn->actors[i], &S->cur[i]);
-		vs_wheels_advance(&ac->wacc, &ac->wspeed, &ac->info,
-		                  &S->prev[i], &S->cur[i], dt);
+		if (S->rolling)
+			vs_wheels_advance(&ac->wacc, &ac->wspeed, &ac->info,
+			                  &S->prev[i], &S->cur[i], dt);
 	}
 	/* Attached children follow their parents (sim/attach.h). */
 	if (vs_attach_step(&S->att, S->scn, S->prev, S->cur, dt,
@@ -549,7 +554,7 @@ static int step(sim *S, int64_t k)
 		     (long long)k, (double)k * dt);
 		return -1;
 	}
-	for (int j = 0; j < S->att.n; j++) {
+	for (int j = 0; S->rolling && j < S->att.n; j++) {
 		int i = S->att.links[j].child;
 		vs_wheels_advance(&S->actors[i].wacc, &S->actors[i].wspeed,
 		                  &S->actors[i].info, &S->prev[i], &S->cur[i],
@@ -647,6 +652,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	res->status = VS_VARIANT_DONE;
 	S.no_wheels = opts && opts->no_wheels;
 	S.no_state = opts && opts->no_state;
+	S.rolling = !S.no_wheels && !S.no_state;
 	S.pair_range = !opts || !opts->pairs ? -1
 	               : opts->pair_range > 0 ? opts->pair_range
 	                                      : VS_PAIR_RANGE_DEFAULT;

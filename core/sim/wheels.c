@@ -4,7 +4,8 @@
  *
  * Called by sim.c: vs_wheels_advance once per actor and step, after the
  * actor's state at step k is final (attached children after their
- * parents); vs_wheels_geometry when the actor_info rows are filled.
+ * parents), when the wheels are stored (nothing else reads the
+ * accumulators); vs_wheels_geometry when the actor_info rows are filled.
  *
  * Invariants: the accumulators start at 0 at step 0 and integrate over
  * each step with the trapezoid rule, from the states at k-1 and k only;
@@ -38,10 +39,32 @@ int vs_wheels_geometry(const vs_actor_info *info, const double *axle_y,
 	return n;
 }
 
+/* sin a and cos a. At a = +-0 (a vehicle going straight) they are +-0
+ * and 1 exactly, so the libm call is skipped without changing a bit. */
+static void sin_cos(double a, double *s, double *c)
+{
+	if (a == 0) {
+		*s = a;
+		*c = 1;
+		return;
+	}
+	*s = sin(a);
+	*c = cos(a);
+}
+
+/* The steer of the wheel at lateral x, given t = tan d. At d = +-0,
+ * atan2(l * t, l + x * t) is atan2(+-0, l) = d exactly for a finite l > 0
+ * and a finite x, so the call is skipped then. */
+static double wheel_steer(double d, double t, double x, double l)
+{
+	if (d == 0 && l > 0 && isfinite(l) && isfinite(x))
+		return d;
+	return atan2(l * t, l + x * t);
+}
+
 double vs_wheel_steer(double d, double x, double l)
 {
-	double t = tan(d);
-	return atan2(l * t, l + x * t);
+	return wheel_steer(d, d == 0 ? d : tan(d), x, l);
 }
 
 /* Speed at which the wheel at (x, y) of the actor frame rolls: the wheel
@@ -54,14 +77,17 @@ static double rolling_speed(double vr, double vf, double wz, double x,
 	double wr = vr - wz * y;
 	double wf = vf + wz * x;
 	/* Wheel heading Rz(steer) (0, 1) = (-sin steer, cos steer). */
-	return -sin(steer) * wr + cos(steer) * wf;
+	double sn, c;
+	sin_cos(steer, &sn, &c);
+	return -sn * wr + c * wf;
 }
 
 /* s's rolling speeds into m, the yaw's sine and cosine taken once. */
 static void speeds_of(const vs_state *s, const vs_actor_info *info,
                       vs_wheel_speeds *m)
 {
-	double c = cos(s->yaw), sn = sin(s->yaw);
+	double c, sn;
+	sin_cos(s->yaw, &sn, &c);
 	double vr = s->vx * c + s->vy * sn;
 	double vf = -s->vx * sn + s->vy * c;
 	*m = (vs_wheel_speeds){1, s->vx, s->vy, s->yaw, s->wz, s->steer,
@@ -70,10 +96,11 @@ static void speeds_of(const vs_state *s, const vs_actor_info *info,
 		return;
 	double l = info->wheelbase, y = info->front_axle_y;
 	double half = info->track / 2;
+	double d = s->steer, t = d == 0 ? d : tan(d); /* tan +-0 = +-0 */
 	m->left = rolling_speed(vr, vf, s->wz, -half, y,
-	                        vs_wheel_steer(s->steer, -half, l));
+	                        wheel_steer(d, t, -half, l));
 	m->right = rolling_speed(vr, vf, s->wz, half, y,
-	                         vs_wheel_steer(s->steer, half, l));
+	                         wheel_steer(d, t, half, l));
 }
 
 /* Whether m holds s's speeds: the same fields, bit for bit (a NaN never

@@ -6,10 +6,13 @@ so the machine's load hits every build alike.
 
   tools/bench/compare_builds.py NAME=VSWEEP NAME=VSWEEP ... [--variants N]
                                 [--repeats R] [--modes j2,j1,bare1]
+                                [--record WHAT]
 
 Modes: j2, j1 (contained, -j 2 / -j 1) and bare1, bare2
 (VSWEEP_NO_CONTAINMENT=1). The scenario is tools/bench/bench.yaml with
-bench.py's sweep, everything recorded."""
+bench.py's sweep, everything recorded unless --record says what (e.g.
+summary): the figures are per simulated actor-step, counted by a first,
+untimed run that records every step."""
 import argparse
 import os
 import shutil
@@ -26,6 +29,8 @@ def main():
     ap.add_argument("--variants", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--modes", default="j2,j1,bare1")
+    ap.add_argument("--record", help="vsweep run's --record (default: its "
+                    "own, everything)")
     a = ap.parse_args()
     builds = dict(b.split("=", 1) for b in a.builds)
     modes = a.modes.split(",")
@@ -35,7 +40,7 @@ def main():
     scen = os.path.join(ROOT, "tools", "bench", "bench.yaml")
     db = os.path.join(tmp, "v.db")
 
-    def run(exe, mode):
+    def run(exe, mode, record=a.record):
         for s in ("", "-wal", "-shm", ".crashes"):
             if os.path.exists(db + s):
                 os.unlink(db + s)
@@ -44,10 +49,13 @@ def main():
         if mode.startswith("bare"):
             env["VSWEEP_NO_CONTAINMENT"] = "1"
         w, c = timed([exe, "run", scen, "--sweep", sw, "-o", db, "-j",
-                      mode[-1]], env)
+                      mode[-1]] + (["--record", record] if record else []),
+                     env)
         return w, c, os.path.getsize(db)
 
-    run(next(iter(builds.values())), "j2")  # warm the page cache
+    # warms the page cache; every step recorded: its rows count the
+    # simulated actor-steps
+    run(next(iter(builds.values())), "j2", None)
     rows = sqlite3.connect(db).execute(
         "SELECT count(*) FROM actor_state").fetchone()[0]
     res = {(b, m): [] for b in builds for m in modes}

@@ -12,6 +12,7 @@
 #include "sim/actor.h"
 #include "sim/character.h"
 #include "sim/sim.h"
+#include "sim/wheels.h"
 
 /* --- test plugins ------------------------------------------------------ */
 
@@ -538,6 +539,41 @@ START_TEST(character_point_mass)
 }
 END_TEST
 
+/* Wheels going straight (steer exactly +-0, which skips the libm calls):
+ * every wheel points ahead with the steer's own sign of zero, and all
+ * roll the origin's distance; a steered wheel's angle otherwise is the
+ * Ackermann atan2(l tan d, l + x tan d) of wheels.h, bit for bit. */
+START_TEST(wheels_straight_and_steered)
+{
+	const double l = 3.0, x = 0.8;
+	ck_assert(vs_wheel_steer(0.0, x, l) == 0 &&
+	          !signbit(vs_wheel_steer(0.0, x, l)));
+	ck_assert(vs_wheel_steer(-0.0, -x, l) == 0 &&
+	          signbit(vs_wheel_steer(-0.0, -x, l)));
+	for (double d = -0.5; d <= 0.5; d += 0.125)
+		for (int side = -1; side <= 1; side += 2) {
+			double t = tan(d), want = atan2(l * t, l + side * x * t);
+			ck_assert(vs_wheel_steer(d, side * x, l) == want);
+		}
+	/* 10 m/s along a heading of 0.3 rad for 1 s in 100 steps */
+	vs_actor_info info = {.n_axles = 2, .wheelbase = l, .track = 1.6,
+	                      .front_axle_y = 1.5};
+	for (int neg = 0; neg < 2; neg++) {
+		vs_state a = {.yaw = 0.3, .steer = neg ? -0.0 : 0.0};
+		a.vx = -10 * sin(a.yaw); /* world velocity, heading +Y at 0 */
+		a.vy = 10 * cos(a.yaw);
+		vs_wheel_acc acc = {0};
+		vs_wheel_speeds memo = {0};
+		for (int k = 0; k < 100; k++)
+			vs_wheels_advance(&acc, &memo, &info, &a, &a, 0.01);
+		ck_assert_double_eq_tol(acc.dist, 10, 1e-12);
+		ck_assert_double_eq_tol(acc.roll_l, 10, 1e-12);
+		ck_assert_double_eq_tol(acc.roll_r, 10, 1e-12);
+		ck_assert(acc.turn == 0);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -555,6 +591,7 @@ int main(void)
 	tcase_add_test(tc, axles_follow_dimensions);
 	tcase_add_test(tc, tandem_rear_reference_is_group_centre);
 	tcase_add_test(tc, character_point_mass);
+	tcase_add_test(tc, wheels_straight_and_steered);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
