@@ -544,7 +544,17 @@ int vs_map_find_lane(const vs_map *map, const char *uuid)
 
 double vs_map_travel_heading(double vx, double vy, double yaw)
 {
-	if (hypot(vx, vy) >= VS_MAP_SLOW_SPEED)
+	/* hypot(vx, vy) >= VS_MAP_SLOW_SPEED, with hypot (slow, once per
+	 * actor and step) taken only when the squared speed is within 1e-9
+	 * of the threshold's square: farther away the squares, whose
+	 * rounding is some 1e-16, decide alike (a NaN falls through to
+	 * hypot; a square that overflows is of a speed far above) */
+	const double t = VS_MAP_SLOW_SPEED, t2 = t * t;
+	double s2 = vx * vx + vy * vy;
+	int moving = s2 > t2 * (1 + 1e-9)   ? 1
+	             : s2 < t2 * (1 - 1e-9) ? 0
+	                                    : hypot(vx, vy) >= t;
+	if (moving)
 		return atan2(vy, vx);
 	return map_wrap(yaw + MAP_PI / 2);
 }

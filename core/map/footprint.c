@@ -29,10 +29,10 @@ void map_rect_make(double x, double y, double half_width,
 	for (int i = 0; i < 4; i++) {
 		r->p[i][0] = x + sx[i] * c * half_width - sy[i] * s * half_length;
 		r->p[i][1] = y + sx[i] * s * half_width + sy[i] * c * half_length;
-		r->box[0] = fmin(r->box[0], r->p[i][0]);
-		r->box[1] = fmin(r->box[1], r->p[i][1]);
-		r->box[2] = fmax(r->box[2], r->p[i][0]);
-		r->box[3] = fmax(r->box[3], r->p[i][1]);
+		r->box[0] = map_min(r->box[0], r->p[i][0]);
+		r->box[1] = map_min(r->box[1], r->p[i][1]);
+		r->box[2] = map_max(r->box[2], r->p[i][0]);
+		r->box[3] = map_max(r->box[3], r->p[i][1]);
 	}
 }
 
@@ -130,6 +130,26 @@ static void patch_piece(const vs_map *m, uint32_t id, int j, double c[4][2])
 	}
 }
 
+/* The largest distance (m) of the rectangle's corners from (ox, oy): the
+ * largest of their hypot(), with hypot (slow) taken only for the corners
+ * whose squared distance is within 1e-9 of the largest square. Any other
+ * corner is nearer by far more than the rounding of either (some 1e-16),
+ * so it cannot hold the largest hypot: the same bits. */
+static double far_corner(const map_rect *r, double ox, double oy)
+{
+	double s2[4], top = 0, far = 0;
+	for (int i = 0; i < 4; i++) {
+		double dx = r->p[i][0] - ox, dy = r->p[i][1] - oy;
+		s2[i] = dx * dx + dy * dy;
+		top = map_max(top, s2[i]);
+	}
+	for (int i = 0; i < 4; i++)
+		if (!(s2[i] < top * (1 - 1e-9)))
+			far = map_max(far, hypot(r->p[i][0] - ox,
+			                         r->p[i][1] - oy));
+	return far;
+}
+
 int map_piece_straddled(const vs_map *m, uint32_t id, int j,
                         const map_rect *r, double px, double py,
                         map_ring_span *span, double *dist)
@@ -139,15 +159,11 @@ int map_piece_straddled(const vs_map *m, uint32_t id, int j,
 		const map_across *l = &m->across[m->info[id].across + j];
 		/* the rectangle's nearest and farthest points from the
 		 * centre: an annulus meets it when they straddle its radii */
-		if (span->id != id) {
-			double far = 0;
-			for (int i = 0; i < 4; i++)
-				far = fmax(far, hypot(r->p[i][0] - g->ox,
-				                      r->p[i][1] - g->oy));
+		if (span->id != id)
 			*span = (map_ring_span){
 				id, poly_distance(&r->p[0][0], 4, g->ox, g->oy),
-				far, hypot(px - g->ox, py - g->oy)};
-		}
+				far_corner(r, g->ox, g->oy),
+				hypot(px - g->ox, py - g->oy)};
 		if (!(span->near < l->y1 && span->far > l->y0))
 			return 0;
 		double d = span->d;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "input/scenario.h"
+#include "map/map_internal.h"
 #include "yaml/yamltree.h"
 #include "test_map.h"
 
@@ -635,6 +636,103 @@ START_TEST(scenario_shares_map)
 }
 END_TEST
 
+/* Two shortcuts past hypot() that must give hypot's answers, bit for
+ * bit: a ring's farthest footprint corner from its centre (the squares
+ * pick the candidates), and whether an actor moves fast enough for its
+ * travel heading (the squares decide away from the threshold). Random
+ * rectangles, ones with all corners at one distance, speeds within a
+ * few ulps of the threshold, zeros, NaN and infinities. */
+START_TEST(hypot_shortcuts_exact)
+{
+	vs_map *m = must_parse(ring);
+	uint32_t id = 0;
+	while (!map_is_ring(m, id))
+		id++;
+	uint64_t u = 88172645463325252ull; /* xorshift64 */
+	for (int k = 0; k < 20000; k++) {
+		double v[5];
+		for (int i = 0; i < 5; i++) {
+			u ^= u << 13;
+			u ^= u >> 7;
+			u ^= u << 17;
+			v[i] = (double)(u >> 11) / 9007199254740992.0;
+		}
+		/* every 4th centred on the ring's centre, square to it */
+		int sym = k % 4 == 0;
+		double x = sym ? 10 : 10 + 160 * (v[0] - 0.5);
+		double y = sym ? -5 : -5 + 160 * (v[1] - 0.5);
+		double hw = 5 * v[2], hl = sym ? hw : 5 * v[3];
+		double yaw = sym ? PI / 2 * (k % 8 == 0) : 2 * PI * v[4];
+		map_rect r;
+		map_rect_make(x, y, hw, hl, yaw, &r);
+		map_ring_span span = {UINT32_MAX, 0, 0, 0};
+		double d;
+		map_piece_straddled(m, id, 0, &r, x, y, &span, &d);
+		double want = 0;
+		for (int i = 0; i < 4; i++)
+			want = fmax(want, hypot(r.p[i][0] - 10, r.p[i][1] + 5));
+		ck_assert_msg(memcmp(&want, &span.far, sizeof want) == 0,
+		              "far %.17g, hypot %.17g", span.far, want);
+	}
+	vs_map_unref(m);
+	const double t = VS_MAP_SLOW_SPEED;
+	double speeds[64];
+	int n = 0;
+	/* the threshold and 1 to 8 ulps either side: at 1 ulp below, one
+	 * direction in 11 has a square that rounds across the threshold's */
+	double lo = t, hi = t;
+	speeds[n++] = t;
+	for (int e = 1; e <= 8; e++) {
+		lo = nextafter(lo, 0);
+		hi = nextafter(hi, 1);
+		speeds[n++] = lo;
+		speeds[n++] = hi;
+	}
+	const double odd[] = {0, -0.0, 4.9e-324, 1e-200, 1e200, INFINITY,
+	                      NAN};
+	for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+		speeds[n++] = odd[i];
+	for (int i = 0; i < n; i++)
+		for (double a = 0; a < 6.283; a += 0.00628) {
+			double vx = speeds[i] * cos(a), vy = speeds[i] * sin(a);
+			double got = vs_map_travel_heading(vx, vy, 0.3);
+			double want = hypot(vx, vy) >= t
+			                      ? atan2(vy, vx)
+			                      : map_wrap(0.3 + PI / 2);
+			ck_assert_msg(memcmp(&got, &want, sizeof got) == 0 ||
+			                  (isnan(got) && isnan(want)),
+			              "v (%g, %g): %.17g, want %.17g", vx, vy,
+			              got, want);
+		}
+}
+END_TEST
+
+/* map_min and map_max give what libm's fmin and fmax give, bit for bit,
+ * for every pair of special values: zeros of both signs, infinities,
+ * subnormals, NaN. */
+START_TEST(min_max_as_libm)
+{
+	double (*volatile lmin)(double, double) = fmin;
+	double (*volatile lmax)(double, double) = fmax;
+	const double v[] = {0.0, -0.0, 1.0, -1.0, 4.9e-324, -4.9e-324,
+	                    1e300, INFINITY, -INFINITY, NAN, -NAN};
+	const int n = (int)(sizeof v / sizeof v[0]);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			double a = v[i], b = v[j];
+			double got[2] = {map_min(a, b), map_max(a, b)};
+			double want[2] = {lmin(a, b), lmax(a, b)};
+			for (int k = 0; k < 2; k++)
+				ck_assert_msg(isnan(got[k]) ? isnan(want[k])
+				              : memcmp(&got[k], &want[k],
+				                       sizeof got[k]) == 0,
+				              "%s(%g, %g): %g, libm %g",
+				              k ? "max" : "min", a, b, got[k],
+				              want[k]);
+		}
+}
+END_TEST
+
 static Suite *map_suite(void)
 {
 	Suite *s = suite_create("map");
@@ -654,6 +752,8 @@ static Suite *map_suite(void)
 	tcase_add_test(tc, uuids);
 	tcase_add_test(tc, empty_and_odd);
 	tcase_add_test(tc, scenario_shares_map);
+	tcase_add_test(tc, min_max_as_libm);
+	tcase_add_test(tc, hypot_shortcuts_exact);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, bad_map_tcase());
 	suite_add_tcase(s, index_tcase());
