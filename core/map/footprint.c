@@ -29,10 +29,10 @@ void map_rect_make(double x, double y, double half_width,
 	for (int i = 0; i < 4; i++) {
 		r->p[i][0] = x + sx[i] * c * half_width - sy[i] * s * half_length;
 		r->p[i][1] = y + sx[i] * s * half_width + sy[i] * c * half_length;
-		r->box[0] = map_min(r->box[0], r->p[i][0]);
-		r->box[1] = map_min(r->box[1], r->p[i][1]);
-		r->box[2] = map_max(r->box[2], r->p[i][0]);
-		r->box[3] = map_max(r->box[3], r->p[i][1]);
+		r->box[0] = vs_fmin(r->box[0], r->p[i][0]);
+		r->box[1] = vs_fmin(r->box[1], r->p[i][1]);
+		r->box[2] = vs_fmax(r->box[2], r->p[i][0]);
+		r->box[3] = vs_fmax(r->box[3], r->p[i][1]);
 	}
 }
 
@@ -141,11 +141,11 @@ static double far_corner(const map_rect *r, double ox, double oy)
 	for (int i = 0; i < 4; i++) {
 		double dx = r->p[i][0] - ox, dy = r->p[i][1] - oy;
 		s2[i] = dx * dx + dy * dy;
-		top = map_max(top, s2[i]);
+		top = vs_fmax(top, s2[i]);
 	}
 	for (int i = 0; i < 4; i++)
 		if (!(s2[i] < top * (1 - 1e-9)))
-			far = map_max(far, hypot(r->p[i][0] - ox,
+			far = vs_fmax(far, hypot(r->p[i][0] - ox,
 			                         r->p[i][1] - oy));
 	return far;
 }

@@ -91,14 +91,14 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
 	if (map_is_patch(m, id)) {
 		const map_patch *q = map_patch_of(m, id);
 		double bx = 0, by = 0;
-		bx = map_max(map_max(px - map_max(map_max(q->x[0], q->x[1]),
-		                         map_max(q->x[2], q->x[3])),
-		               map_min(map_min(q->x[0], q->x[1]),
-		                    map_min(q->x[2], q->x[3])) - px), 0);
-		by = map_max(map_max(py - map_max(map_max(q->y[0], q->y[1]),
-		                         map_max(q->y[2], q->y[3])),
-		               map_min(map_min(q->y[0], q->y[1]),
-		                    map_min(q->y[2], q->y[3])) - py), 0);
+		bx = vs_fmax(vs_fmax(px - vs_fmax(vs_fmax(q->x[0], q->x[1]),
+		                         vs_fmax(q->x[2], q->x[3])),
+		               vs_fmin(vs_fmin(q->x[0], q->x[1]),
+		                    vs_fmin(q->x[2], q->x[3])) - px), 0);
+		by = vs_fmax(vs_fmax(py - vs_fmax(vs_fmax(q->y[0], q->y[1]),
+		                         vs_fmax(q->y[2], q->y[3])),
+		               vs_fmin(vs_fmin(q->y[0], q->y[1]),
+		                    vs_fmin(q->y[2], q->y[3])) - py), 0);
 		*qy = 0;
 		if (bx * bx + by * by > limit * limit)
 			return INFINITY;
@@ -111,9 +111,9 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
 		                                    ps->hi0 + ps->lo0);
 		double bend = 4 * x * (1 - x) * w;
 		if (d > 0 && y <= 0)
-			d = map_max(d - bend * -f->blo, 0);
+			d = vs_fmax(d - bend * -f->blo, 0);
 		else if (d > 0 && y >= 1)
-			d = map_max(d - bend * f->bhi, 0);
+			d = vs_fmax(d - bend * f->bhi, 0);
 		return d;
 	}
 	rec_local(m, id, px, py, &x, &y);
@@ -124,9 +124,9 @@ static double rec_distance(const vs_map *m, uint32_t id, double px,
 	}
 	const map_quad *r = &m->quads[id];
 	/* outside the quad's box in its frame is at least this far */
-	double bx = map_max(map_max(map_min(0, r->ks * r->w) - x,
-	                      x - map_max(r->len, r->len + r->ke * r->w)), 0);
-	double by = map_max(map_max(-y, y - r->w), 0);
+	double bx = vs_fmax(vs_fmax(vs_fmin(0, r->ks * r->w) - x,
+	                      x - vs_fmax(r->len, r->len + r->ke * r->w)), 0);
+	double by = vs_fmax(vs_fmax(-y, y - r->w), 0);
 	if (bx * bx + by * by > limit * limit)
 		return INFINITY;
 	return quad_nearest(r, x, y, &qx, qy);
@@ -333,7 +333,7 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 			int same = map_patch_in_box(map_patch_of(m, id), q->x,
 			                            q->y, 0) &&
 			           map_in_unit(x, y);
-			double u = map_min(map_max(x, 0), 1);
+			double u = vs_fmin(vs_fmax(x, 0), 1);
 			for (int j = 0; j < f->n_lanes; j++) {
 				const map_slane *l = &m->slanes[f->across + j];
 				if (!map_slane_holds(l, x, y))
@@ -473,12 +473,12 @@ static void locate_cell(const map_grid *g, double x, double y, int64_t *cx,
                         int64_t *cy, double *edge)
 {
 	const double lim = 1099511627776.0; /* 2^40 cells */
-	double gx = map_max(-lim, map_min(lim, (x - g->x0) / g->cell));
-	double gy = map_max(-lim, map_min(lim, (y - g->y0) / g->cell));
+	double gx = vs_fmax(-lim, vs_fmin(lim, (x - g->x0) / g->cell));
+	double gy = vs_fmax(-lim, vs_fmin(lim, (y - g->y0) / g->cell));
 	*cx = (int64_t)floor(gx);
 	*cy = (int64_t)floor(gy);
 	double fx = gx - (double)*cx, fy = gy - (double)*cy;
-	*edge = map_min(map_min(fx, 1 - fx), map_min(fy, 1 - fy));
+	*edge = vs_fmin(vs_fmin(fx, 1 - fx), vs_fmin(fy, 1 - fy));
 }
 
 static int64_t max64(int64_t a, int64_t b)
@@ -574,7 +574,7 @@ static double angle_bound(const vs_map *m, uint32_t id, int j, double th,
 		double a0 = map_wrap(h - l->h0), a1 = a0 - l->dh;
 		if ((a0 >= 0) != (a1 >= 0) && fabs(a1) < MAP_PI)
 			return 0;
-		return map_min(fabs(a0), fabs(map_wrap(a1))) - ALIGN_TIE;
+		return vs_fmin(fabs(a0), fabs(map_wrap(a1))) - ALIGN_TIE;
 	}
 	int dir = j < f->n_left ? -1 : 1;
 	if (map_is_ring(m, id))
@@ -710,8 +710,8 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	    fp->half_width <= VS_MAP_MAX_COORD &&
 	    fp->half_length <= VS_MAP_MAX_COORD && isfinite(fp->yaw)) {
 		map_rect r;
-		map_rect_make(x, y, map_max(fp->half_width, 0),
-		              map_max(fp->half_length, 0), fp->yaw, &r);
+		map_rect_make(x, y, vs_fmax(fp->half_width, 0),
+		              vs_fmax(fp->half_length, 0), fp->yaw, &r);
 		straddles c;
 		c.n = 0;
 		c.cap = LIST_STACK;
@@ -777,7 +777,7 @@ int map_patch_find(const vs_map *m, double x, double y, uint32_t *id,
 		for (int j = 0; j < f->n_lanes; j++)
 			if (map_slane_holds(&m->slanes[f->across + j], *u, *v)) {
 				*id = ids[k];
-				*u = map_min(map_max(*u, 0), 1);
+				*u = vs_fmin(vs_fmax(*u, 0), 1);
 				return 0;
 			}
 	}

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "common/util.h"
 #include "map/map.h"
 
 struct odr_net;
@@ -292,29 +293,6 @@ void map_odr_layout(const struct odr_net *odr, map_odr_out *out);
 
 
 /* ---- helpers for grid.c and locate.c ----------------------------------- */
-
-/* fmin and fmax, inline: glibc's are calls (5 % of a summary-only run's
- * CPU went to them from the footprint's box and the cell lookups). The
- * same result for every input: a NaN argument yields the other one, and
- * otherwise a < b ? a : b (resp. >), which is also what glibc returns for
- * two zeros of either sign (checked by test_map). */
-static inline double map_min(double a, double b)
-{
-	if (a < b)
-		return a;
-	if (b <= a)
-		return b;
-	return isnan(a) ? b : a; /* unordered: the one that is a number */
-}
-
-static inline double map_max(double a, double b)
-{
-	if (a > b)
-		return a;
-	if (b >= a)
-		return b;
-	return isnan(a) ? b : a;
-}
 
 static inline int map_is_patch(const vs_map *m, uint32_t id)
 {

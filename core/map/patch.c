@@ -24,7 +24,7 @@ static double u_of_v(double hx, double hy, double ex, double ey, double fx,
 /* How far (u, v) is outside the unit square, in either. */
 static double outside(double u, double v)
 {
-	return map_max(map_max(-u, u - 1), 0) + map_max(map_max(-v, v - 1), 0);
+	return vs_fmax(vs_fmax(-u, u - 1), 0) + vs_fmax(vs_fmax(-v, v - 1), 0);
 }
 
 int map_patch_uv(const map_patch *q, double px, double py, double reach,
@@ -77,8 +77,8 @@ double map_patch_nearest(const map_patch *q, double px, double py, double *u,
                          double *v)
 {
 	if (map_patch_uv(q, px, py, 0, u, v) && map_in_unit(*u, *v)) {
-		*u = map_min(map_max(*u, 0), 1);
-		*v = map_min(map_max(*v, 0), 1);
+		*u = vs_fmin(vs_fmax(*u, 0), 1);
+		*v = vs_fmin(vs_fmax(*v, 0), 1);
 		return 0;
 	}
 	/* outside: the nearest of the four edges a-b (v = 0), b-c (u = 1),

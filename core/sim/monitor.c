@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/util.h"
 #include "map/map.h"
 #include "sim/near_pairs.h"
 #include "sim/obb.h"
@@ -135,8 +136,8 @@ static double first_reach(vs_monitor *m, const vs_state *cur)
 		return widen(m->sum.min_distance);
 	double r_max = 0;
 	for (int i = 0; i < m->n; i++)
-		r_max = fmax(r_max, m->radius[i]);
-	for (double trial = fmax(1.0, 2 * r_max); trial < 1e9; trial *= 4) {
+		r_max = vs_fmax(r_max, m->radius[i]);
+	for (double trial = vs_fmax(1.0, 2 * r_max); trial < 1e9; trial *= 4) {
 		const vs_pair *cand;
 		size_t n = vs_near_pairs_find(&m->near, m->n, m->cx, m->cy,
 		                              m->radius, trial, &cand);
@@ -147,7 +148,7 @@ static double first_reach(vs_monitor *m, const vs_state *cur)
 				continue;
 			vs_obb a = footprint(&m->actors[i], &cur[i]);
 			vs_obb b = footprint(&m->actors[j], &cur[j]);
-			best = fmin(best, vs_obb_distance(&a, &b));
+			best = vs_fmin(best, vs_obb_distance(&a, &b));
 		}
 		if (best <= trial)
 			return widen(best);

@@ -1,9 +1,15 @@
 /* Broad phase of near_pairs.h: a uniform grid rebuilt per call. Cells are
  * as wide as the largest reach two circles can bridge (2·r_max + reach),
- * so a pair within reach always lies in the same or neighbouring cells;
- * the 3 x 3 neighbourhood of each actor is found by binary search in the
- * actors sorted by cell. O(n log n + candidates) per call. When the reach
- * is infinite or the cells would not fit in integers, every pair is
+ * so a pair within reach always lies in the same or neighbouring cells.
+ * With the actors sorted by cell (column ix, then row iy), each actor
+ * looks forward only, so that every pair is met once: at the later
+ * entries of its own column up to the next row, and at the three rows
+ * round its own in the next column, which a pointer that only moves
+ * forward finds (the targets ascend with the actors). The pairs found are
+ * then put in (i, j) order by a counting sort on i. The cells are sorted
+ * from the last call's order, which the actors mostly keep: O(n +
+ * candidates) per step in steady traffic, O(n log n) at worst. When the
+ * reach is infinite or the cells would not fit in integers, every pair is
  * returned (the exhaustive loop, still correct); a dozen actors or fewer
  * are tested pair by pair. */
 #include "sim/near_pairs.h"
@@ -13,6 +19,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/util.h"
 
 /* Up to this many actors, pairs are tested exhaustively: below it the
  * grid's sort and searches cost more than the n (n - 1) / 2 tests they
@@ -43,14 +50,6 @@ static int cell_cmp(const void *pa, const void *pb)
 	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
-static int pair_cmp(const void *pa, const void *pb)
-{
-	const vs_pair *a = pa, *b = pb;
-	if (a->i != b->i)
-		return a->i < b->i ? -1 : 1;
-	return (a->j > b->j) - (a->j < b->j);
-}
-
 static void push(vs_near_pairs *np, size_t *k, int i, int j)
 {
 	if (*k == np->cap_out) {
@@ -60,19 +59,37 @@ static void push(vs_near_pairs *np, size_t *k, int i, int j)
 	np->out[(*k)++] = (vs_pair){i < j ? i : j, i < j ? j : i};
 }
 
-/* First entry of the sorted cells at or after cell (ix, iy). */
-static size_t lower(const struct near_cell *c, size_t n, int64_t ix,
-                    int64_t iy)
+/* Cell a before cell (ix, iy) in the sort's order. */
+static int cell_before(const struct near_cell *a, int64_t ix, int64_t iy)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c[mid].ix < ix || (c[mid].ix == ix && c[mid].iy < iy))
-			lo = mid + 1;
-		else
-			hi = mid;
+	return a->ix < ix || (a->ix == ix && a->iy < iy);
+}
+
+/* The k pairs of np->tmp into np->out in (i, j) order: counted by i, then
+ * each i's few pairs sorted by j in place (insertion). */
+static void order_pairs(vs_near_pairs *np, int n, size_t k)
+{
+	size_t *start = np->start;
+	for (int i = 0; i <= n; i++)
+		start[i] = 0;
+	for (size_t q = 0; q < k; q++)
+		start[np->tmp[q].i + 1]++;
+	for (int i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	for (size_t q = 0; q < k; q++)
+		np->out[start[np->tmp[q].i]++] = np->tmp[q];
+	/* start[i] is now the end of i's pairs, the start of i + 1's */
+	size_t from = 0;
+	for (int i = 0; i < n; i++) {
+		for (size_t a = from + 1; a < start[i]; a++) {
+			vs_pair p = np->out[a];
+			size_t b = a;
+			for (; b > from && np->out[b - 1].j > p.j; b--)
+				np->out[b] = np->out[b - 1];
+			np->out[b] = p;
+		}
+		from = start[i];
 	}
-	return lo;
 }
 
 size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
@@ -82,8 +99,8 @@ size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
 	size_t k = 0;
 	double r_max = 0, extent = 0;
 	for (int i = 0; i < n; i++) {
-		r_max = fmax(r_max, r[i]);
-		extent = fmax(extent, fmax(fabs(cx[i]), fabs(cy[i])));
+		r_max = vs_fmax(r_max, r[i]);
+		extent = vs_fmax(extent, vs_fmax(fabs(cx[i]), fabs(cy[i])));
 	}
 	double h = 2 * r_max + reach;
 	if (!isfinite(h) || !(h > 0) || extent / h > 1e15) {
@@ -106,30 +123,63 @@ size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
 	if (np->cap_cells < (size_t)n) {
 		np->cap_cells = (size_t)n;
 		np->cells = vs_xrealloc(np->cells, (size_t)n * sizeof *np->cells);
+		np->start = vs_xrealloc(np->start,
+		                        ((size_t)n + 1) * sizeof *np->start);
 	}
 	struct near_cell *c = np->cells;
-	for (int i = 0; i < n; i++)
-		c[i] = (struct near_cell){(int64_t)floor(cx[i] / h),
-		                          (int64_t)floor(cy[i] / h), i};
-	if (n > 1)
-		qsort(c, (size_t)n, sizeof *c, cell_cmp);
+	/* In the last call's order when it had these actors: they move
+	 * little from step to step, so an insertion sort has little to do;
+	 * past 8 n moves (the cells' size changed, say) qsort takes over.
+	 * Either way the order is the one total order (ix, iy, idx). */
+	int keep = np->n_cells == n;
 	for (int a = 0; a < n; a++) {
-		int i = c[a].idx;
-		for (int64_t dx = -1; dx <= 1; dx++)
-			for (int64_t dy = -1; dy <= 1; dy++) {
-				size_t b = lower(c, (size_t)n, c[a].ix + dx,
-				                 c[a].iy + dy);
-				for (; b < (size_t)n && c[b].ix == c[a].ix + dx &&
-				       c[b].iy == c[a].iy + dy; b++) {
-					int j = c[b].idx;
-					if (j > i && vs_near_pairs_within(
-						     cx, cy, r, i, j, reach))
-						push(np, &k, i, j);
-				}
-			}
+		int i = keep ? c[a].idx : a;
+		c[a] = (struct near_cell){(int64_t)floor(cx[i] / h),
+		                          (int64_t)floor(cy[i] / h), i};
 	}
-	if (k > 1)
-		qsort(np->out, k, sizeof *np->out, pair_cmp);
+	np->n_cells = n;
+	size_t moves = 0, most = 8 * (size_t)n;
+	for (size_t a = 1; a < (size_t)n && moves <= most; a++) {
+		struct near_cell e = c[a];
+		size_t b = a;
+		for (; b > 0 && cell_cmp(&c[b - 1], &e) > 0 && moves <= most;
+		     b--, moves++)
+			c[b] = c[b - 1];
+		c[b] = e;
+	}
+	if (moves > most)
+		qsort(c, (size_t)n, sizeof *c, cell_cmp);
+	/* The pairs found go to out (push), which then becomes tmp, the
+	 * sort's input; the sort writes them to the other buffer. */
+	size_t q = 0; /* first cell at or after (ix + 1, iy - 1) */
+	for (size_t a = 0; a < (size_t)n; a++) {
+		int64_t ix = c[a].ix, iy = c[a].iy;
+		int i = c[a].idx;
+		/* own column: the later entries of this row and the next */
+		for (size_t b = a + 1; b < (size_t)n && c[b].ix == ix &&
+		                       c[b].iy <= iy + 1; b++)
+			if (vs_near_pairs_within(cx, cy, r, i, c[b].idx, reach))
+				push(np, &k, i, c[b].idx);
+		/* next column, rows iy - 1 .. iy + 1 */
+		while (q < (size_t)n && cell_before(&c[q], ix + 1, iy - 1))
+			q++;
+		for (size_t b = q; b < (size_t)n && c[b].ix == ix + 1 &&
+		                   c[b].iy <= iy + 1; b++)
+			if (vs_near_pairs_within(cx, cy, r, i, c[b].idx, reach))
+				push(np, &k, i, c[b].idx);
+	}
+	if (k > 1) {
+		/* tmp as large as out, then the two swap: both hold cap_out */
+		if (np->cap_tmp < np->cap_out) {
+			np->tmp = vs_xrealloc(np->tmp,
+			                      np->cap_out * sizeof *np->tmp);
+			np->cap_tmp = np->cap_out;
+		}
+		vs_pair *t = np->tmp;
+		np->tmp = np->out;
+		np->out = t;
+		order_pairs(np, n, k);
+	}
 	*pairs = np->out;
 	return k;
 }
@@ -138,5 +188,7 @@ void vs_near_pairs_finish(vs_near_pairs *np)
 {
 	free(np->cells);
 	free(np->out);
+	free(np->tmp);
+	free(np->start);
 	*np = (vs_near_pairs){0};
 }

@@ -17,7 +17,11 @@ typedef struct vs_pair {
 typedef struct vs_near_pairs {
 	struct near_cell *cells; /* n entries: actor index and grid cell */
 	vs_pair *out;           /* the last result */
-	size_t cap_cells, cap_out;
+	vs_pair *tmp;           /* cap_tmp: the pairs before their sort */
+	size_t *start;          /* cap_cells + 1: where each i's pairs go */
+	size_t cap_cells, cap_out, cap_tmp;
+	int n_cells;            /* actors of the last grid: cells then hold
+	                           their sorted order */
 } vs_near_pairs;
 
 /* Every pair (i < j) of the n circles (centre cx, cy, radius r; m) whose

@@ -10,6 +10,8 @@
 
 #include <math.h>
 
+#include "common/util.h"
+
 /* Corners counter-clockwise, world frame, and the footprint's axes. Actor
  * X (right) in the world is (cos yaw, sin yaw), actor Y (forward) is
  * (-sin yaw, cos yaw). */
@@ -41,10 +43,10 @@ static int overlap_on(const double pa[4][2], const double pb[4][2], double dx,
 	for (int i = 0; i < 4; i++) {
 		double ta = pa[i][0] * dx + pa[i][1] * dy;
 		double tb = pb[i][0] * dx + pb[i][1] * dy;
-		amin = fmin(amin, ta);
-		amax = fmax(amax, ta);
-		bmin = fmin(bmin, tb);
-		bmax = fmax(bmax, tb);
+		amin = vs_fmin(amin, ta);
+		amax = vs_fmax(amax, ta);
+		bmin = vs_fmin(bmin, tb);
+		bmax = vs_fmax(bmax, tb);
 	}
 	return amin < bmax && bmin < amax;
 }
@@ -106,11 +108,11 @@ double vs_obb_distance(const vs_obb *a, const vs_obb *b)
 	}
 	for (int k = 0; k < n; k++) {
 		sq[k] = off[k][0] * off[k][0] + off[k][1] * off[k][1];
-		best = fmin(best, sq[k]);
+		best = vs_fmin(best, sq[k]);
 	}
 	double d = INFINITY;
 	for (int k = 0; k < n; k++)
 		if (sq[k] <= best * (1 + 1e-12))
-			d = fmin(d, hypot(off[k][0], off[k][1]));
+			d = vs_fmin(d, hypot(off[k][0], off[k][1]));
 	return d;
 }

@@ -707,7 +707,7 @@ START_TEST(hypot_shortcuts_exact)
 }
 END_TEST
 
-/* map_min and map_max give what libm's fmin and fmax give, bit for bit,
+/* vs_fmin and vs_fmax give what libm's fmin and fmax give, bit for bit,
  * for every pair of special values: zeros of both signs, infinities,
  * subnormals, NaN. */
 START_TEST(min_max_as_libm)
@@ -720,7 +720,7 @@ START_TEST(min_max_as_libm)
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
 			double a = v[i], b = v[j];
-			double got[2] = {map_min(a, b), map_max(a, b)};
+			double got[2] = {vs_fmin(a, b), vs_fmax(a, b)};
 			double want[2] = {lmin(a, b), lmax(a, b)};
 			for (int k = 0; k < 2; k++)
 				ck_assert_msg(isnan(got[k]) ? isnan(want[k])

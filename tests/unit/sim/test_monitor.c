@@ -281,6 +281,27 @@ START_TEST(near_pairs_are_a_superset_in_loop_order)
 			ck_assert_uint_eq(k, n);
 		}
 	}
+	/* Steps: every centre moves a little, as in traffic; the cells are
+	 * then sorted from the last call's order (the insertion sort's own
+	 * path, without the qsort it falls back on). */
+	for (int step = 0; step < 20; step++) {
+		for (int i = 0; i < M; i++) {
+			cx[i] += 0.6 * uniform() - 0.3;
+			cy[i] += 0.6 * uniform() - 0.3;
+		}
+		const vs_pair *p;
+		size_t n = vs_near_pairs_find(&np, M, cx, cy, r, 7.5, &p);
+		size_t k = 0;
+		for (int i = 0; i < M; i++)
+			for (int j = i + 1; j < M; j++) {
+				if (!vs_near_pairs_within(cx, cy, r, i, j, 7.5))
+					continue;
+				ck_assert_uint_lt(k, n);
+				ck_assert(p[k].i == i && p[k].j == j);
+				k++;
+			}
+		ck_assert_uint_eq(k, n);
+	}
 	vs_near_pairs_finish(&np);
 }
 END_TEST
