@@ -52,6 +52,12 @@ static void sin_cos(double a, double *s, double *c)
 	*c = cos(a);
 }
 
+/* tan d; tan +-0 = +-0 exactly, without the call. */
+static double tan_of(double d)
+{
+	return d == 0 ? d : tan(d);
+}
+
 /* The steer of the wheel at lateral x, given t = tan d. At d = +-0,
  * atan2(l * t, l + x * t) is atan2(+-0, l) = d exactly for a finite l > 0
  * and a finite x, so the call is skipped then. */
@@ -64,7 +70,7 @@ static double wheel_steer(double d, double t, double x, double l)
 
 double vs_wheel_steer(double d, double x, double l)
 {
-	return wheel_steer(d, d == 0 ? d : tan(d), x, l);
+	return wheel_steer(d, tan_of(d), x, l);
 }
 
 /* Speed at which the wheel at (x, y) of the actor frame rolls: the wheel
@@ -96,7 +102,7 @@ static void speeds_of(const vs_state *s, const vs_actor_info *info,
 		return;
 	double l = info->wheelbase, y = info->front_axle_y;
 	double half = info->track / 2;
-	double d = s->steer, t = d == 0 ? d : tan(d); /* tan +-0 = +-0 */
+	double d = s->steer, t = tan_of(d); /* once for both wheels */
 	m->left = rolling_speed(vr, vf, s->wz, -half, y,
 	                        wheel_steer(d, t, -half, l));
 	m->right = rolling_speed(vr, vf, s->wz, half, y,
