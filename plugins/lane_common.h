@@ -29,6 +29,8 @@
 
 #include <vsweep/plugin.h>
 
+#include "angle_common.h"
+
 #define LC_PI 3.14159265358979323846
 
 /* Set once at entry, read-only afterwards (instances on many threads). */
@@ -98,7 +100,7 @@ static inline void lc_init(lc_lane *lc, const vs_create_args *args,
 
 static inline double lc_wrap(double a)
 {
-	a = remainder(a, 2.0 * LC_PI);
+	a = ac_rem_2pi(a);
 	return a <= -LC_PI ? a + 2.0 * LC_PI : a;
 }
 

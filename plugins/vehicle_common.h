@@ -19,6 +19,8 @@
 
 #include <vsweep/plugin.h>
 
+#include "angle_common.h"
+
 #define PI 3.14159265358979323846
 #define DEG (PI / 180.0)
 
@@ -125,7 +127,7 @@ static inline void vc_long_finish(vs_state *s, double v_mean, double v_end)
 /* Wraps an angle into (-pi, pi], the stored yaw convention. */
 static inline double vc_wrap_angle(double a)
 {
-	a = remainder(a, 2.0 * PI); /* [-pi, pi] */
+	a = ac_rem_2pi(a); /* [-pi, pi] */
 	if (a <= -PI)
 		a += 2.0 * PI;
 	return a;

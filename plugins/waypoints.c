@@ -28,12 +28,15 @@
  * on its start is followed in order instead of jumping to the nearest leg.
  *
  * The behaviour uses only the previous-step state it is given (self).
- * Built against <vsweep/plugin.h> only, like any outside plugin.
+ * Built against <vsweep/plugin.h> only (and the header-only
+ * angle_common.h), like any outside plugin.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include <vsweep/plugin.h>
+
+#include "angle_common.h"
 
 #define PI 3.14159265358979323846
 
@@ -456,12 +459,12 @@ static double track(const follower *f, const vs_state *self, double px,
 	double len = f->s[i + 1] - f->s[i];
 	double u = len > 0 ? (f->s_prog - f->s[i]) / len : 0.0;
 	u = u < 0 ? 0 : (u > 1 ? 1 : u);
-	double th = f->th[i] + u * remainder(f->th[i + 1] - f->th[i], 2 * PI);
+	double th = f->th[i] + u * ac_rem_2pi(f->th[i + 1] - f->th[i]);
 	double kappa = f->k[i]; /* the piece's */
 	double qx = f->x[i] + u * (f->x[i + 1] - f->x[i]);
 	double qy = f->y[i] + u * (f->y[i + 1] - f->y[i]);
 	double e = cos(th) * (py - qy) - sin(th) * (px - qx);
-	double err = remainder(self->yaw + PI / 2.0 - th, 2 * PI);
+	double err = ac_rem_2pi(self->yaw + PI / 2.0 - th);
 	double L = TRACK_L * f->l;
 	double c = kappa - e / (L * L) - 2.0 * sin(err) / L;
 	return atan(f->l * c);

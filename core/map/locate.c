@@ -142,12 +142,45 @@ static void slane_eval(const map_slane *q, double u, double travel_heading,
 	*z = q->z0 + u * q->dz;
 }
 
+/* The angle (rad) of a query's point round a ring's centre, kept once
+ * worked out: a lookup asks for it for each lane holding the point, for
+ * the footprint's straddled lanes and for its answer, two to four times
+ * on a ring road, always of the same point. Keyed by the centre's bits
+ * (pieces of one road share it), so the value is atan2's own. */
+typedef struct ring_theta {
+	int have;
+	uint64_t ox, oy; /* the centre's bits */
+	double th;
+} ring_theta;
+
+static uint64_t bits_of(double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof u);
+	return u;
+}
+
+/* atan2(py - oy, px - ox), through c (NULL: no memory) for the point
+ * (px, py) c belongs to. */
+static double ring_theta_of(ring_theta *c, double px, double py, double ox,
+                            double oy)
+{
+	uint64_t bx = bits_of(ox), by = bits_of(oy);
+	if (c && c->have && c->ox == bx && c->oy == by)
+		return c->th;
+	double th = atan2(py - oy, px - ox);
+	if (c)
+		*c = (ring_theta){1, bx, by, th};
+	return th;
+}
+
 /* Lane k of the record's road at the point (px, py), or at the record's
  * point nearest it: the lane's position p in [0, 1], the angle from its
- * tangent there to travel_heading, and its z there. */
+ * tangent there to travel_heading, and its z there. rt: the point's
+ * ring angles (NULL: none kept). */
 static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
-                     double py, double travel_heading, double *p,
-                     double *angle, double *z)
+                     double py, double travel_heading, ring_theta *rt,
+                     double *p, double *angle, double *z)
 {
 	const map_info *f = &m->info[id];
 	int dir = k < f->n_left ? -1 : 1;
@@ -169,7 +202,7 @@ static void rec_eval(const vs_map *m, uint32_t id, int k, double px,
 	if (map_is_ring(m, id)) {
 		/* exact arc: the angle round the centre is the position */
 		const map_ring *r = map_ring_of(m, id);
-		double th = atan2(py - r->oy, px - r->ox);
+		double th = ring_theta_of(rt, px, py, r->ox, r->oy);
 		if (th < 0)
 			th += 2 * MAP_PI;
 		if (th >= 2 * MAP_PI)
@@ -311,6 +344,7 @@ typedef struct query {
 	double x, y, z, heading;
 	best on, near;
 	list origin; /* the lanes holding the point */
+	ring_theta ring; /* the point round a ring's centre */
 } query;
 
 /* The fine cell of the point: the lanes of its records that contain the
@@ -343,8 +377,8 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 					slane_eval(l, u, q->heading, &p, &a, &z);
 				else
 					rec_eval(m, id, l->lane - f->first_lane,
-					         q->x, q->y, q->heading, &p, &a,
-					         &z);
+					         q->x, q->y, q->heading,
+					         &q->ring, &p, &a, &z);
 				consider_eval(m, &q->on, id, l->lane, fabs(a),
 				              fabs(q->z - z), 1, p, a);
 				if (!list_has(&q->origin, l->lane))
@@ -363,7 +397,8 @@ static void visit_own(const vs_map *m, query *q, const uint32_t *ids,
 			if (y < l->y0 || y > l->y1)
 				continue;
 			double p, a, z;
-			rec_eval(m, id, j, q->x, q->y, q->heading, &p, &a, &z);
+			rec_eval(m, id, j, q->x, q->y, q->heading, &q->ring, &p,
+			         &a, &z);
 			consider_eval(m, &q->on, id, f->first_lane + j, fabs(a),
 			              fabs(q->z - z), 1, p, a);
 			if (!list_has(&q->origin, f->first_lane + j))
@@ -589,7 +624,7 @@ static double angle_bound(const vs_map *m, uint32_t id, int j, double th,
 
 /* The lanes the footprint overlaps, other than those holding the point,
  * each with its piece nearest the point. */
-static void visit_footprint(const vs_map *m, const query *q,
+static void visit_footprint(const vs_map *m, query *q,
                             const map_rect *r, straddles *c)
 {
 	const map_grid *g = &m->levels[0];
@@ -626,7 +661,9 @@ static void visit_footprint(const vs_map *m, const query *q,
 				double th = 0;
 				if (map_is_ring(m, id)) {
 					const map_ring *g0 = map_ring_of(m, id);
-					th = atan2(q->y - g0->oy, q->x - g0->ox);
+					th = ring_theta_of(&q->ring, q->x,
+					                   q->y, g0->ox,
+					                   g0->oy);
 				}
 				for (int j = 0; j < f->n_lanes; j++) {
 					int32_t lane =
@@ -657,7 +694,7 @@ static void visit_footprint(const vs_map *m, const query *q,
 
 /* The most aligned of the straddled lanes (as consider ranks them) and
  * the distance to it; id -1 when there are none. */
-static best most_aligned(const vs_map *m, const query *q,
+static best most_aligned(const vs_map *m, query *q,
                          const straddles *c, double *dist)
 {
 	best b = {-1, -1, 0, 0, 0, 0, 0};
@@ -665,7 +702,7 @@ static best most_aligned(const vs_map *m, const query *q,
 		const straddle *e = &c->v[i];
 		double p, a, z;
 		rec_eval(m, e->rec, e->lane - m->info[e->rec].first_lane, q->x,
-		         q->y, q->heading, &p, &a, &z);
+		         q->y, q->heading, &q->ring, &p, &a, &z);
 		int64_t was = b.id;
 		int was_lane = b.lane;
 		consider_eval(m, &b, e->rec, e->lane, fabs(a), fabs(q->z - z),
@@ -692,6 +729,7 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	q.z = z;
 	q.heading = travel_heading;
 	q.on = q.near = (best){-1, -1, 0, 0, 0, 0, 0};
+	q.ring.have = 0;
 	list_init(&q.origin);
 	const map_grid *g = &m->levels[0];
 	int64_t cx, cy;
@@ -742,7 +780,7 @@ void vs_map_locate_footprint(const vs_map *m, double x, double y, double z,
 	}
 	double zl;
 	rec_eval(m, (uint32_t)b->id, b->lane - m->info[b->id].first_lane, x, y,
-	         travel_heading, &out->position, &out->angle, &zl);
+	         travel_heading, &q.ring, &out->position, &out->angle, &zl);
 }
 
 void vs_map_locate(const vs_map *m, double x, double y, double z,

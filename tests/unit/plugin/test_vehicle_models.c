@@ -5,10 +5,13 @@
  * circle of radius sqrt((l / tan(delta))^2 + rear_axle_y^2). */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plugin/fake_host.h"
+/* the shipped plugins' own header-only helper, tested here directly */
+#include "../../../plugins/angle_common.h"
 
 #define REL_TOL 1e-9
 
@@ -358,6 +361,61 @@ START_TEST(models_accel_closed_form)
 }
 END_TEST
 
+/* The plugins' angle wrap gives libm's remainder(a, 2 pi) bit for bit:
+ * at and next to the bounds of its two fast paths (+-pi, +-2 pi), on
+ * signed zeros, subnormals, huge, infinite and NaN values, and on random
+ * angles within four turns and random bit patterns. */
+static int same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof a) == 0 || (isnan(a) && isnan(b));
+}
+
+START_TEST(rem_2pi_as_libm)
+{
+	const double P = 3.14159265358979323846, T = 2 * P;
+	const double edges[] = {P, T, 3 * P, 4 * P, 0.5 * P, 1.5 * P};
+	double v[256];
+	int n = 0;
+	for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) {
+		double e = edges[i], lo = e, hi = e;
+		for (int k = 0; k < 4; k++) {
+			v[n++] = lo;
+			v[n++] = -lo;
+			v[n++] = hi;
+			v[n++] = -hi;
+			lo = nextafter(lo, 0);
+			hi = nextafter(hi, INFINITY);
+		}
+	}
+	const double special[] = {0.0, -0.0, 4.9e-324, -4.9e-324, 1e-300,
+	                          1e300, -1e300, INFINITY, -INFINITY, NAN,
+	                          -NAN, 1.0, -1.0, 7.0, -7.0};
+	for (size_t i = 0; i < sizeof special / sizeof *special; i++)
+		v[n++] = special[i];
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(same_bits(ac_rem_2pi(v[i]), remainder(v[i], T)),
+		              "%a: %a, libm %a", v[i], ac_rem_2pi(v[i]),
+		              remainder(v[i], T));
+	uint64_t x = 0x9E3779B97F4A7C15u; /* splitmix-style sequence */
+	for (int i = 0; i < 1000000; i++) {
+		x += 0x9E3779B97F4A7C15u;
+		uint64_t z = x;
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+		z ^= z >> 31;
+		double a;
+		if (i % 2) {
+			memcpy(&a, &z, sizeof a); /* any bits at all */
+		} else {
+			a = ((double)(z >> 11) / 9007199254740992.0 - 0.5) * 8 * T;
+		}
+		ck_assert_msg(same_bits(ac_rem_2pi(a), remainder(a, T)),
+		              "%a: %a, libm %a", a, ac_rem_2pi(a),
+		              remainder(a, T));
+	}
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("plugin_vehicle_models");
@@ -371,6 +429,9 @@ static Suite *models_suite(void)
 	tcase_add_loop_test(tc, models_accel_closed_form, 0,
 	                    (int)(sizeof accel_models /
 	                          sizeof accel_models[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("angles");
+	tcase_add_test(tc, rem_2pi_as_libm);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("constant_steer");
 	tcase_add_test(tc, constant_steer_control);
