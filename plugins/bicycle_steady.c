@@ -62,6 +62,7 @@ typedef struct steady {
 	double max_steer;      /* rad, road-wheel limit */
 	vc_long lg;            /* CG speed under accel (ABI 1.1) */
 	double *out;           /* host-owned outputs (ABI 1.1), or NULL */
+	ac_sincos heading;     /* the last heading's cosine and sine */
 } steady;
 
 /* Stored as signals bicycle_steady.A and bicycle_steady.radius. */
@@ -148,7 +149,7 @@ static vs_status steady_step(void *instance, double t, double dt,
 	const double omega = v * delta / (gain * b->wheelbase); /* rad/s */
 	const vc_motion mo = {.v = v, .dpsi = omega * dt, .beta0 = 0.0,
 	                      .beta1 = 0.0, .omega = omega};
-	vc_advance(s, b->cg_y, dt, &mo);
+	vc_advance(s, b->cg_y, dt, &mo, &b->heading);
 	s->steer = delta;
 	vc_long_finish(s, v, v1);
 	if (!vc_check_state(b->host_ctx, t, control, s))

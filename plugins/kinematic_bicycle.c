@@ -36,6 +36,7 @@ typedef struct bicycle {
 	double steering_ratio; /* steering wheel : road wheel */
 	double max_steer;      /* rad, road-wheel limit */
 	vc_long lg;            /* rear-axle speed under accel (ABI 1.1) */
+	ac_sincos heading;     /* the last heading's cosine and sine */
 } bicycle;
 
 static vs_status bicycle_create(const vs_create_args *args, void **instance)
@@ -80,12 +81,13 @@ static vs_status bicycle_step(void *instance, double t, double dt,
 		return VS_ERROR;
 	double v;                                   /* m/s, rear axle, mean */
 	const double v1 = vc_long_step(&b->lg, control, dt, &v); /* at t */
-	const double omega = v * tan(delta) / b->wheelbase; /* rad/s, yaw rate */
+	const double td = tan(delta); /* once: both rates use it */
+	const double omega = v * td / b->wheelbase; /* rad/s, yaw rate */
 	const vc_motion mo = {.v = v, .dpsi = omega * dt, .beta0 = 0.0,
 	                      .beta1 = 0.0, .omega = omega};
-	vc_advance(s, b->rear_axle_y, dt, &mo);
+	vc_advance(s, b->rear_axle_y, dt, &mo, &b->heading);
 	vc_long_finish(s, v, v1);
-	s->wz = v1 * tan(delta) / b->wheelbase;
+	s->wz = v1 * td / b->wheelbase;
 	s->steer = delta;
 	if (!vc_check_state(b->host_ctx, t, control, s))
 		return VS_ERROR;

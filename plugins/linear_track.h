@@ -46,6 +46,7 @@ typedef struct lt_model {
 	double beta;           /* rad, CG sideslip, state */
 	double r;              /* rad/s, yaw rate, state */
 	double v, delta;       /* m/s, rad: the last step's control */
+	ac_sincos heading;     /* the last heading's cosine and sine */
 } lt_model;
 
 /* For z = w^2 t^2 (either sign): *c = cosh(w t) and *sh = sinh(w t)/(w t),
@@ -140,7 +141,7 @@ static inline int lt_step(lt_model *b, double v, double delta, double dt,
 	                      .beta0 = kinematic ? b->beta : beta0,
 	                      .beta1 = b->beta,
 	                      .omega = b->r};
-	vc_advance(s, b->cg_y, dt, &mo);
+	vc_advance(s, b->cg_y, dt, &mo, &b->heading);
 	s->steer = delta;
 	b->v = v;
 	b->delta = delta;

@@ -294,14 +294,17 @@ typedef struct vc_motion {
  * and its velocity is the reference point's plus omega x r, with
  * r = origin - reference = -ref_y * forward: a point off the reference
  * also swings sideways (lateral to the heading). The model is planar: z,
- * roll and pitch are left as they were; steer is the caller's. */
+ * roll and pitch are left as they were; steer is the caller's. heading:
+ * the instance's memory of its last heading's cosine and sine (or NULL). */
 static inline void vc_advance(vs_state *s, double ref_y, double dt,
-                              const vc_motion *mo)
+                              const vc_motion *mo, ac_sincos *heading)
 {
 	/* Reference point = origin + R(yaw)(0, ref_y, 0) = + ref_y forward. */
-	double h0 = s->yaw + PI / 2.0;       /* rad, heading from +X */
-	double px = s->x + ref_y * cos(h0); /* m, world */
-	double py = s->y + ref_y * sin(h0);
+	double h0 = s->yaw + PI / 2.0; /* rad, heading from +X */
+	double c0, s0;
+	ac_cos_sin(heading, h0, &c0, &s0);
+	double px = s->x + ref_y * c0; /* m, world */
+	double py = s->y + ref_y * s0;
 
 	double chi0 = h0 + mo->beta0;                      /* rad, course */
 	double dchi = mo->dpsi + (mo->beta1 - mo->beta0); /* rad */
@@ -311,8 +314,15 @@ static inline void vc_advance(vs_state *s, double ref_y, double dt,
 
 	double yaw1 = vc_wrap_angle(s->yaw + mo->dpsi);
 	double h1 = yaw1 + PI / 2.0;
-	double fx = cos(h1), fy = sin(h1); /* forward unit vector, world */
-	double cb = cos(mo->beta1), sb = sin(mo->beta1);
+	double fx, fy; /* forward unit vector, world */
+	ac_cos_sin(heading, h1, &fx, &fy);
+	/* no sideslip (beta1 = +-0, the kinematic models): cos = 1 and
+	 * sin = beta1, as libm returns them */
+	double cb = 1.0, sb = mo->beta1;
+	if (mo->beta1 != 0.0) {
+		cb = cos(mo->beta1);
+		sb = sin(mo->beta1);
+	}
 	/* Reference-point velocity (m/s): v along the course h1 + beta1, i.e.
 	 * v (cos beta f + sin beta left) with left = (-fy, fx). */
 	double vpx = mo->v * (cb * fx - sb * fy);

@@ -416,6 +416,31 @@ START_TEST(rem_2pi_as_libm)
 }
 END_TEST
 
+/* The remembered cosine and sine are libm's for every angle asked, the
+ * same angle again (a hit), a new one, and signed zeros told apart. */
+START_TEST(cos_sin_remembered_as_libm)
+{
+	const double a[] = {1.5707963267948966, 1.5707963267948966, 0.3, -0.0,
+	                    0.0, -0.0, 1e-310, 1e-310, 4.0, NAN, NAN, 3.0,
+	                    -2.5, -2.5, INFINITY, 0.3};
+	ac_sincos m = {0};
+	for (size_t i = 0; i < sizeof a / sizeof *a; i++) {
+		double c, s;
+		ac_cos_sin(&m, a[i], &c, &s);
+		ck_assert_msg(same_bits(c, cos(a[i])) && same_bits(s, sin(a[i])),
+		              "%a: %a %a, libm %a %a", a[i], c, s, cos(a[i]),
+		              sin(a[i]));
+		ac_cos_sin(NULL, a[i], &c, &s);
+		ck_assert(same_bits(c, cos(a[i])) && same_bits(s, sin(a[i])));
+	}
+	/* -0 after +0 is not a hit: its sine is -0 */
+	double c, s;
+	ac_cos_sin(&m, 0.0, &c, &s);
+	ac_cos_sin(&m, -0.0, &c, &s);
+	ck_assert(signbit(s));
+}
+END_TEST
+
 static Suite *models_suite(void)
 {
 	Suite *s = suite_create("plugin_vehicle_models");
@@ -432,6 +457,7 @@ static Suite *models_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("angles");
 	tcase_add_test(tc, rem_2pi_as_libm);
+	tcase_add_test(tc, cos_sin_remembered_as_libm);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("constant_steer");
 	tcase_add_test(tc, constant_steer_control);
