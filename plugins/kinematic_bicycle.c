@@ -81,7 +81,8 @@ static vs_status bicycle_step(void *instance, double t, double dt,
 		return VS_ERROR;
 	double v;                                   /* m/s, rear axle, mean */
 	const double v1 = vc_long_step(&b->lg, control, dt, &v); /* at t */
-	const double td = tan(delta); /* once: both rates use it */
+	/* once, both rates use it; tan(+-0) is +-0 without libm */
+	const double td = delta == 0.0 ? delta : tan(delta);
 	const double omega = v * td / b->wheelbase; /* rad/s, yaw rate */
 	const vc_motion mo = {.v = v, .dpsi = omega * dt, .beta0 = 0.0,
 	                      .beta1 = 0.0, .omega = omega};

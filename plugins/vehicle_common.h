@@ -309,8 +309,10 @@ static inline void vc_advance(vs_state *s, double ref_y, double dt,
 	double chi0 = h0 + mo->beta0;                      /* rad, course */
 	double dchi = mo->dpsi + (mo->beta1 - mo->beta0); /* rad */
 	double chord = mo->v * dt * vc_sinc(0.5 * dchi);   /* m, signed */
-	px += chord * cos(chi0 + 0.5 * dchi);
-	py += chord * sin(chi0 + 0.5 * dchi);
+	double cm, sm; /* the chord's direction: h0 again when going straight */
+	ac_cos_sin(heading, chi0 + 0.5 * dchi, &cm, &sm);
+	px += chord * cm;
+	py += chord * sm;
 
 	double yaw1 = vc_wrap_angle(s->yaw + mo->dpsi);
 	double h1 = yaw1 + PI / 2.0;

@@ -35,6 +35,15 @@ typedef struct watched {
 	double hw, hl;           /* m, half width and half length */
 } watched;
 
+/* An actor's cos and sin of the yaw last asked for, by the yaw's bits:
+ * every pair the actor is in needs them, and a yaw that stays (a car
+ * going straight) needs them once. */
+typedef struct yaw_trig {
+	int have;
+	uint64_t bits;
+	vs_obb_trig t;
+} yaw_trig;
+
 struct vs_monitor {
 	int n;
 	watched *actors;
@@ -44,6 +53,7 @@ struct vs_monitor {
 	size_t n_touch, cap_touch;
 	vs_near_pairs near;       /* broad phase scratch */
 	double *cx, *cy, *radius; /* m, footprint bounding circles this step */
+	yaw_trig *trig;           /* each actor's last yaw's cos and sin */
 	vs_map_row *last;         /* map locations last step */
 	int have_last;
 	int64_t actor_steps, on_lane_steps;
@@ -61,6 +71,7 @@ vs_monitor *vs_monitor_create(int n, const struct vs_map *map)
 	m->cx = vs_xcalloc((size_t)n, sizeof *m->cx);
 	m->cy = vs_xcalloc((size_t)n, sizeof *m->cy);
 	m->radius = vs_xcalloc((size_t)n, sizeof *m->radius);
+	m->trig = vs_xcalloc((size_t)n + 1, sizeof *m->trig);
 	m->cap_touch = 16;
 	m->touch_list = vs_xcalloc(m->cap_touch, sizeof *m->touch_list);
 	m->sum.max_lat_acc = 0;
@@ -107,6 +118,26 @@ static vs_obb footprint(const watched *a, const vs_state *s)
 	return (vs_obb){s->x, s->y, a->hw, a->hl, s->yaw};
 }
 
+/* Actor i's cos and sin of yaw, libm's, worked out once per yaw. */
+static vs_obb_trig trig_of(vs_monitor *m, int i, double yaw)
+{
+	yaw_trig *y = &m->trig[i];
+	uint64_t u;
+	memcpy(&u, &yaw, sizeof u);
+	if (!y->have || y->bits != u)
+		*y = (yaw_trig){1, u, {cos(yaw), sin(yaw)}};
+	return y->t;
+}
+
+/* The distance between actors i and j's footprints (m). */
+static double distance(vs_monitor *m, int i, int j, const vs_state *cur)
+{
+	vs_obb a = footprint(&m->actors[i], &cur[i]);
+	vs_obb b = footprint(&m->actors[j], &cur[j]);
+	return vs_obb_distance_trig(&a, trig_of(m, i, cur[i].yaw), &b,
+	                            trig_of(m, j, cur[j].yaw));
+}
+
 /* A micrometre and a relative 1e-9 above a distance bound: the gap of
  * circles is rounded differently from the exact footprint distance. */
 static double widen(double d)
@@ -146,9 +177,7 @@ static double first_reach(vs_monitor *m, const vs_state *cur)
 			int i = cand[k].i, j = cand[k].j;
 			if (related(m, i, j))
 				continue;
-			vs_obb a = footprint(&m->actors[i], &cur[i]);
-			vs_obb b = footprint(&m->actors[j], &cur[j]);
-			best = vs_fmin(best, vs_obb_distance(&a, &b));
+			best = vs_fmin(best, distance(m, i, j, cur));
 		}
 		if (best <= trial)
 			return widen(best);
@@ -184,9 +213,7 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 		int i = cand[k].i, j = cand[k].j;
 		if (related(m, i, j))
 			continue;
-		vs_obb a = footprint(&m->actors[i], &cur[i]);
-		vs_obb b = footprint(&m->actors[j], &cur[j]);
-		double d = vs_obb_distance(&a, &b);
+		double d = distance(m, i, j, cur);
 		int64_t lo = m->actors[i].id, hi = m->actors[j].id;
 		if (lo > hi) {
 			int64_t t = lo;
@@ -235,9 +262,7 @@ void vs_monitor_pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 		int i = cand[k].i, j = cand[k].j;
 		if (related(m, i, j))
 			continue;
-		vs_obb fa = footprint(&m->actors[i], &cur[i]);
-		vs_obb fb = footprint(&m->actors[j], &cur[j]);
-		double d = vs_obb_distance(&fa, &fb);
+		double d = distance(m, i, j, cur);
 		if (d > range)
 			continue;
 		if (m->actors[i].id > m->actors[j].id) {
@@ -348,6 +373,7 @@ void vs_monitor_finish(vs_monitor *m, vs_result *res)
 	free(m->cx);
 	free(m->cy);
 	free(m->radius);
+	free(m->trig);
 	free(m->last);
 	free(m);
 }

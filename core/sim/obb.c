@@ -20,9 +20,9 @@ typedef struct box {
 	double c, s;    /* cos yaw, sin yaw */
 } box;
 
-static void corners(const vs_obb *o, box *b)
+static void corners(const vs_obb *o, vs_obb_trig t, box *b)
 {
-	double c = cos(o->yaw), s = sin(o->yaw);
+	double c = t.c, s = t.s;
 	double xr[2] = {c * o->hw, s * o->hw};
 	double yf[2] = {-s * o->hl, c * o->hl};
 	const int sx[4] = {1, 1, -1, -1}, sy[4] = {-1, 1, 1, -1};
@@ -63,11 +63,16 @@ static int boxes_overlap(const box *a, const box *b)
 	return 1;
 }
 
+static vs_obb_trig trig(const vs_obb *o)
+{
+	return (vs_obb_trig){cos(o->yaw), sin(o->yaw)};
+}
+
 int vs_obb_overlap(const vs_obb *a, const vs_obb *b)
 {
 	box pa, pb;
-	corners(a, &pa);
-	corners(b, &pb);
+	corners(a, trig(a), &pa);
+	corners(b, trig(b), &pb);
 	return boxes_overlap(&pa, &pb);
 }
 
@@ -86,9 +91,15 @@ static void point_segment(const double p[2], const double a[2],
 
 double vs_obb_distance(const vs_obb *a, const vs_obb *b)
 {
+	return vs_obb_distance_trig(a, trig(a), b, trig(b));
+}
+
+double vs_obb_distance_trig(const vs_obb *a, vs_obb_trig ta, const vs_obb *b,
+                            vs_obb_trig tb)
+{
 	box ba, bb;
-	corners(a, &ba);
-	corners(b, &bb);
+	corners(a, ta, &ba);
+	corners(b, tb, &bb);
 	if (boxes_overlap(&ba, &bb))
 		return 0;
 	/* Disjoint convex polygons: the closest pair involves a corner of

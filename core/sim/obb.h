@@ -17,4 +17,15 @@ int vs_obb_overlap(const vs_obb *a, const vs_obb *b);
  * shortest distance between their boundaries. */
 double vs_obb_distance(const vs_obb *a, const vs_obb *b);
 
+/* cos(yaw) and sin(yaw) of a footprint, as libm gives them. */
+typedef struct vs_obb_trig {
+	double c, s;
+} vs_obb_trig;
+
+/* vs_obb_distance with each footprint's cos and sin of its yaw given (the
+ * monitor keeps them per actor: an actor in k pairs would need them k
+ * times); the same result, bit for bit, for ta and tb libm's. */
+double vs_obb_distance_trig(const vs_obb *a, vs_obb_trig ta, const vs_obb *b,
+                            vs_obb_trig tb);
+
 #endif
