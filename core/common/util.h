@@ -7,6 +7,8 @@
 #define VS_UTIL_H
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include <vsweep/plugin.h>
 
@@ -17,6 +19,15 @@ double vs_now(void);
 
 /* The angle a + 2πk in (-π, π], rad. Exact for any finite a. */
 double vs_wrap_angle(double a);
+
+/* A double's bits: what a cache of a pure function's results is keyed by
+ * (-0 and +0 differ, as their sines do). */
+static inline uint64_t vs_bits_of(double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, sizeof u);
+	return u;
+}
 
 /* fmin and fmax, inline: glibc's are calls, and the map lookup's boxes
  * and the footprints' distances made dozens of them per actor and step

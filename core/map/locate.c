@@ -153,19 +153,12 @@ typedef struct ring_theta {
 	double th;
 } ring_theta;
 
-static uint64_t bits_of(double v)
-{
-	uint64_t u;
-	memcpy(&u, &v, sizeof u);
-	return u;
-}
-
 /* atan2(py - oy, px - ox), through c (NULL: no memory) for the point
  * (px, py) c belongs to. */
 static double ring_theta_of(ring_theta *c, double px, double py, double ox,
                             double oy)
 {
-	uint64_t bx = bits_of(ox), by = bits_of(oy);
+	uint64_t bx = vs_bits_of(ox), by = vs_bits_of(oy);
 	if (c && c->have && c->ox == bx && c->oy == by)
 		return c->th;
 	double th = atan2(py - oy, px - ox);

@@ -122,8 +122,7 @@ static vs_obb footprint(const watched *a, const vs_state *s)
 static vs_obb_trig trig_of(vs_monitor *m, int i, double yaw)
 {
 	yaw_trig *y = &m->trig[i];
-	uint64_t u;
-	memcpy(&u, &yaw, sizeof u);
+	uint64_t u = vs_bits_of(yaw);
 	if (!y->have || y->bits != u)
 		*y = (yaw_trig){1, u, {cos(yaw), sin(yaw)}};
 	return y->t;
