@@ -76,17 +76,45 @@ int vs_obb_overlap(const vs_obb *a, const vs_obb *b)
 	return boxes_overlap(&pa, &pb);
 }
 
-/* The offset from p to the closest point of segment ab (m). */
-static void point_segment(const double p[2], const double a[2],
-                          const double b[2], double off[2])
+/* A box's edge from corner a: its direction d = b - a and |d|^2, worked
+ * out once for the four corners measured against it. */
+typedef struct edge {
+	double ax, ay; /* m, a */
+	double dx, dy; /* m, b - a */
+	double len2;   /* m^2 */
+} edge;
+
+static void edges_of(const box *b, edge e[4])
 {
-	double dx = b[0] - a[0], dy = b[1] - a[1];
-	double len2 = dx * dx + dy * dy;
-	double t = len2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2
-	                    : 0;
+	for (int j = 0; j < 4; j++) {
+		const double *a = b->p[j], *c = b->p[(j + 1) % 4];
+		double dx = c[0] - a[0], dy = c[1] - a[1];
+		e[j] = (edge){a[0], a[1], dx, dy, dx * dx + dy * dy};
+	}
+}
+
+/* The offset from p to the closest point of edge e (m). */
+static void point_edge(const double p[2], const edge *e, double off[2])
+{
+	double t = e->len2 > 0 ? ((p[0] - e->ax) * e->dx +
+	                          (p[1] - e->ay) * e->dy) /
+	                                 e->len2
+	                       : 0;
 	t = t < 0 ? 0 : t > 1 ? 1 : t;
-	off[0] = p[0] - (a[0] + t * dx);
-	off[1] = p[1] - (a[1] + t * dy);
+	off[0] = p[0] - (e->ax + t * e->dx);
+	off[1] = p[1] - (e->ay + t * e->dy);
+}
+
+/* hypot(x, y), with C11's hypot(x, +-0) = |x| (and so for a zero x) taken
+ * without the call: parallel footprints side by side or in line are
+ * nearest along an axis of the world often enough to matter. */
+static double hypot_axis(double x, double y)
+{
+	if (y == 0)
+		return fabs(x);
+	if (x == 0)
+		return fabs(y);
+	return hypot(x, y);
 }
 
 double vs_obb_distance(const vs_obb *a, const vs_obb *b)
@@ -109,12 +137,14 @@ double vs_obb_distance_trig(const vs_obb *a, vs_obb_trig ta, const vs_obb *b,
 	 * the smallest (rounding of the squares is ~1e-16), which gives the
 	 * very same minimum. */
 	double off[32][2], sq[32], best = INFINITY;
+	edge ea[4], eb[4];
+	edges_of(&ba, ea);
+	edges_of(&bb, eb);
 	int n = 0;
 	for (int i = 0; i < 4; i++) {
 		for (int j = 0; j < 4; j++) {
-			int j2 = (j + 1) % 4;
-			point_segment(ba.p[i], bb.p[j], bb.p[j2], off[n++]);
-			point_segment(bb.p[i], ba.p[j], ba.p[j2], off[n++]);
+			point_edge(ba.p[i], &eb[j], off[n++]);
+			point_edge(bb.p[i], &ea[j], off[n++]);
 		}
 	}
 	for (int k = 0; k < n; k++) {
@@ -124,6 +154,6 @@ double vs_obb_distance_trig(const vs_obb *a, vs_obb_trig ta, const vs_obb *b,
 	double d = INFINITY;
 	for (int k = 0; k < n; k++)
 		if (sq[k] <= best * (1 + 1e-12))
-			d = vs_fmin(d, hypot(off[k][0], off[k][1]));
+			d = vs_fmin(d, hypot_axis(off[k][0], off[k][1]));
 	return d;
 }
