@@ -54,6 +54,9 @@ struct vs_monitor {
 	vs_near_pairs near;       /* broad phase scratch */
 	double *cx, *cy, *radius; /* m, footprint bounding circles this step */
 	yaw_trig *trig;           /* each actor's last yaw's cos and sin */
+	vs_obb_box *box;          /* each actor's footprint, made ready */
+	uint64_t *box_round;      /* the round box[i] was made ready in */
+	uint64_t round;           /* pair checks so far, 1.. (one state) */
 	vs_map_row *last;         /* map locations last step */
 	int have_last;
 	int64_t actor_steps, on_lane_steps;
@@ -72,6 +75,8 @@ vs_monitor *vs_monitor_create(int n, const struct vs_map *map)
 	m->cy = vs_xcalloc((size_t)n, sizeof *m->cy);
 	m->radius = vs_xcalloc((size_t)n, sizeof *m->radius);
 	m->trig = vs_xcalloc((size_t)n + 1, sizeof *m->trig);
+	m->box = vs_xcalloc((size_t)n + 1, sizeof *m->box);
+	m->box_round = vs_xcalloc((size_t)n + 1, sizeof *m->box_round);
 	m->cap_touch = 16;
 	m->touch_list = vs_xcalloc(m->cap_touch, sizeof *m->touch_list);
 	m->sum.max_lat_acc = 0;
@@ -128,13 +133,23 @@ static vs_obb_trig trig_of(vs_monitor *m, int i, double yaw)
 	return y->t;
 }
 
+/* Actor i's footprint in state s, made ready once per round of pair
+ * checks: an actor in k pairs would need its corners and edges k times. */
+static const vs_obb_box *box_of(vs_monitor *m, int i, const vs_state *s)
+{
+	if (m->box_round[i] != m->round) {
+		vs_obb o = footprint(&m->actors[i], s);
+		vs_obb_ready(&o, trig_of(m, i, s->yaw), &m->box[i]);
+		m->box_round[i] = m->round;
+	}
+	return &m->box[i];
+}
+
 /* The distance between actors i and j's footprints (m). */
 static double distance(vs_monitor *m, int i, int j, const vs_state *cur)
 {
-	vs_obb a = footprint(&m->actors[i], &cur[i]);
-	vs_obb b = footprint(&m->actors[j], &cur[j]);
-	return vs_obb_distance_trig(&a, trig_of(m, i, cur[i].yaw), &b,
-	                            trig_of(m, j, cur[j].yaw));
+	return vs_obb_box_distance(box_of(m, i, &cur[i]),
+	                           box_of(m, j, &cur[j]));
 }
 
 /* A micrometre and a relative 1e-9 above a distance bound: the gap of
@@ -193,6 +208,7 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
                  vs_result *res)
 {
 	int began = 0;
+	m->round++;
 	for (int i = 0; i < m->n; i++) {
 		m->cx[i] = cur[i].x;
 		m->cy[i] = cur[i].y;
@@ -250,6 +266,7 @@ static int pairs(vs_monitor *m, int64_t step, const vs_state *cur,
 void vs_monitor_pairs(vs_monitor *m, int64_t step, const vs_state *cur,
                       double range, vs_result *res)
 {
+	m->round++;
 	for (int i = 0; i < m->n; i++) {
 		m->cx[i] = cur[i].x;
 		m->cy[i] = cur[i].y;
@@ -373,6 +390,8 @@ void vs_monitor_finish(vs_monitor *m, vs_result *res)
 	free(m->cy);
 	free(m->radius);
 	free(m->trig);
+	free(m->box);
+	free(m->box_round);
 	free(m->last);
 	free(m);
 }

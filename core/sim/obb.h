@@ -22,10 +22,21 @@ typedef struct vs_obb_trig {
 	double c, s;
 } vs_obb_trig;
 
-/* vs_obb_distance with each footprint's cos and sin of its yaw given (the
- * monitor keeps them per actor: an actor in k pairs would need them k
- * times); the same result, bit for bit, for ta and tb libm's. */
-double vs_obb_distance_trig(const vs_obb *a, vs_obb_trig ta, const vs_obb *b,
-                            vs_obb_trig tb);
+/* A footprint made ready for distances (vs_obb_ready): its corners, axes
+ * and edges, worked out once per step for all the pairs an actor is in. */
+typedef struct vs_obb_box {
+	double p[4][2];        /* m, corners counter-clockwise, world */
+	double c, s;           /* cos yaw, sin yaw */
+	double cx, cy, hw, hl; /* m, as the vs_obb's */
+	double ex[4], ey[4];   /* m, edge j: p[j + 1] - p[j] */
+	double len2[4];        /* m^2, its squared length */
+	double scale;          /* m, 1 + the largest a coordinate can be */
+} vs_obb_box;
+
+/* b made ready from o with t its yaw's cos and sin (libm's). */
+void vs_obb_ready(const vs_obb *o, vs_obb_trig t, vs_obb_box *b);
+
+/* vs_obb_distance of two ready footprints: the same result, bit for bit. */
+double vs_obb_box_distance(const vs_obb_box *a, const vs_obb_box *b);
 
 #endif

@@ -340,6 +340,26 @@ START_TEST(footprint_distance_is_the_smallest_corner_edge_hypot)
 		            0.1 + 6 * uniform(), 7 * uniform() - 3.5};
 		if (n % 4 == 0)
 			b.yaw = a.yaw; /* parallel edges: many equal offsets */
+		if (n % 4 == 1) {
+			/* A crowd's neighbours: side by side or nose to tail,
+			 * a hair's breadth out of line, far from the origin;
+			 * offsets within rounding of one another, which the
+			 * distance may leave out only if they are not its. */
+			double far = 1e4 * uniform(), side = n % 8 == 1;
+			a.cx += far;
+			a.cy -= far;
+			b.yaw = a.yaw;
+			double gap = 1e-3 + 3 * uniform();
+			double along = 1e-6 * (uniform() - 0.5) * (n % 3);
+			double w = side ? 2 * a.hw + gap : along;
+			double f = side ? along : 2 * a.hl + gap;
+			b.hw = a.hw;
+			b.hl = a.hl;
+			b.cx = a.cx + w * cos(a.yaw) - f * sin(a.yaw);
+			b.cy = a.cy + w * sin(a.yaw) + f * cos(a.yaw);
+		}
+		if (n % 16 == 2)
+			a.hw = 0; /* a line: its edges have no length */
 		double want = 0;
 		if (!vs_obb_overlap(&a, &b)) {
 			double pa[4][2], pb[4][2];
