@@ -11,7 +11,9 @@
  * written once, when a contact begins, and touch_list names exactly the
  * pairs set there; sum.min_distance is the closest approach so far, which
  * bounds the broad phase's reach (near_pairs.h) without losing an event;
- * last holds the previous step's map locations once have_last is set.
+ * last holds the previous step's map locations once have_last is set;
+ * box[i] is actor i's footprint as of the round box_round[i] (a round:
+ * one call of pairs or vs_monitor_pairs, one state of the actors).
  * Actors attached to one another are never a colliding pair, nor a pair
  * row. Each KPI of sum keeps the actor (for min_distance the pair, lower
  * ID first) it is of: the lowest ID among equal values, whatever the
