@@ -185,15 +185,21 @@ double vs_obb_box_distance(const vs_obb_box *ba, const vs_obb_box *bb)
 	 * longer than the closest offset by more than the relative 1e-12, so
 	 * the minimum and the offsets within 1e-12 of it are the same as with
 	 * all 32 worked out. The same corners in the other's frame show most
-	 * pairs apart without the separating axes' projections. */
+	 * pairs apart without the separating axes' projections.
+	 *
+	 * Both shortcuts hold while nothing overflows: squares of lengths up
+	 * to 1e150 m do not. Past that (an edge's squared length can be inf,
+	 * its offsets NaN) and for a NaN anywhere, all 32 are worked out. */
 	const vs_obb_box *from[2] = {ba, bb}, *to[2] = {bb, ba};
 	double delta = 1e-9 * (ba->scale + bb->scale);
+	int within = ba->scale + bb->scale < 1e150; /* false for NaN too */
 	local l[2][4];
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < 4; i++)
 			l[s][i] = local_of(from[s]->p[i], to[s]);
-	if (!clearly_apart(l[0], bb, delta) &&
-	    !clearly_apart(l[1], ba, delta) && boxes_overlap(ba, bb))
+	if (!(within && (clearly_apart(l[0], bb, delta) ||
+	                 clearly_apart(l[1], ba, delta))) &&
+	    boxes_overlap(ba, bb))
 		return 0;
 	double out2[2][4], e_min2 = INFINITY;
 	for (int s = 0; s < 2; s++)
@@ -204,8 +210,8 @@ double vs_obb_box_distance(const vs_obb_box *ba, const vs_obb_box *bb)
 		}
 	double reach = sqrt(e_min2) * (1 + 1e-11) + 3 * delta;
 	double limit = reach * reach;
-	if (!(limit < INFINITY))
-		limit = INFINITY; /* NaN: work all 32 out */
+	if (!within || !(limit < INFINITY))
+		limit = INFINITY; /* work all 32 out */
 	double off[32][2], sq[32], best = INFINITY;
 	int n = 0;
 	for (int s = 0; s < 2; s++)

@@ -350,7 +350,7 @@ START_TEST(footprint_distance_is_the_smallest_corner_edge_hypot)
 			a.cy -= far;
 			b.yaw = a.yaw;
 			double gap = 1e-3 + 3 * uniform();
-			if (n % 16 == 5) /* touching, or all but */
+			if (n % 16 == 5 || n % 16 == 9) /* touching, or all but */
 				gap = 1e-7 * (uniform() - 0.5) * (n % 3);
 			double along = 1e-6 * (uniform() - 0.5) * (n % 3);
 			double w = side ? 2 * a.hw + gap : along;
@@ -362,6 +362,16 @@ START_TEST(footprint_distance_is_the_smallest_corner_edge_hypot)
 		}
 		if (n % 16 == 2)
 			a.hw = 0; /* a line: its edges have no length */
+		if (n % 64 == 6) {
+			/* So long that an edge's squared length overflows
+			 * (its offsets are NaN): the others still measure. */
+			b.hl = 1e154 * (1 + uniform());
+			a.cy += 1e3 * uniform();
+		}
+		if (n % 64 == 10) { /* far out, but not overflowing */
+			a.cx += 1e140;
+			b.cx += 1e140;
+		}
 		double want = 0;
 		if (!vs_obb_overlap(&a, &b)) {
 			double pa[4][2], pb[4][2];
