@@ -368,6 +368,10 @@ START_TEST(footprint_distance_is_the_smallest_corner_edge_hypot)
 			b.hl = 1e154 * (1 + uniform());
 			a.cy += 1e3 * uniform();
 		}
+		if (n % 64 == 14) { /* negative extents: the same box */
+			a.hw = -a.hw;
+			b.hl = -b.hl;
+		}
 		if (n % 64 == 10) { /* far out, but not overflowing */
 			a.cx += 1e140;
 			b.cx += 1e140;
