@@ -3,7 +3,10 @@
 insert baseline run in turn (A B A B ...), so load on a shared machine hits
 both alike. Prints medians and spread (min-max) of wall and CPU time (user +
 system of the child), rates, their ratio to the baseline and bytes per
-actor-step; then -j 2 against -j 1 with full recording, the crash
+actor-step; the steady-state CPU per actor-step of a full-recording
+sweep (what each further variant costs, the run's fixed costs taken
+off: the difference between runs of VARIANTS and VARIANTS / 3); then
+-j 2 against -j 1 with full recording, the crash
 containment's overhead (plugins in child processes, the default, against
 VSWEEP_NO_CONTAINMENT=1, interleaved too), and the simulation
 cost per actor-step for 2 .. 512 actors (recording only step 0).
@@ -68,6 +71,13 @@ def main():
     tmp = tempfile.mkdtemp(prefix="vsweep-bench-")
     sw = os.path.join(tmp, "sweep.yaml")
     sweep_file(sw, n)
+    # A third of the variants: the difference from the full sweep is
+    # what the further variants cost, without the run's fixed costs
+    # (start-up, the page cache and the WAL filling, the statistics and
+    # the WAL folded back at the end), which an overnight sweep spreads
+    # over 10^8 actor-steps rather than 10^6.
+    sw3 = os.path.join(tmp, "sweep3.yaml")
+    sweep_file(sw3, max(1, n // 3))
     scen = os.path.join(ROOT, "tools", "bench", "bench.yaml")
     db = os.path.join(tmp, "v.db")
     # The default records the pairs within 50 m, which in bench.yaml (a
@@ -86,15 +96,17 @@ def main():
     contained = {k: v for k, v in os.environ.items()
                  if k != "VSWEEP_NO_CONTAINMENT"}
 
-    def vs(extra, jobs=2, env=contained):
+    def vs(extra, jobs=2, env=contained, sweep=sw):
         for suffix in ("", "-wal", "-shm", ".crashes"):
             if os.path.exists(db + suffix):
                 os.unlink(db + suffix)
-        w, c = timed([VSWEEP, "run", scen, "--sweep", sw, "-o", db,
+        w, c = timed([VSWEEP, "run", scen, "--sweep", sweep, "-o", db,
                       "-j", str(jobs)] + extra, env)
-        pairs = sqlite3.connect(db).execute(
-            "SELECT count(*) FROM pair_row").fetchone()[0]
-        return w, c, os.path.getsize(db), pairs
+        con = sqlite3.connect(db)
+        pairs = con.execute("SELECT count(*) FROM pair_row").fetchone()[0]
+        steps = con.execute("SELECT count(*) FROM state").fetchone()[0]
+        con.close()
+        return w, c, os.path.getsize(db), pairs, steps
 
     vs([])  # warm the page cache and the plugin files
     rows = sqlite3.connect(db).execute("SELECT count(*) FROM actor_state").fetchone()[0]
@@ -102,6 +114,7 @@ def main():
     base = []
     j1 = []
     bare_runs = []
+    third = []
     pdb = os.path.join(tmp, "p.db")
     for _ in range(reps):  # A B A B ...: baseline, then each vsweep kind
         w, c = timed([PLAIN, pdb, str(rows)])
@@ -110,6 +123,7 @@ def main():
             res[name].append(vs(extra))
         j1.append(vs([], jobs=1))
         bare_runs.append(vs([], env=bare))
+        third.append(vs([], sweep=sw3))
 
     print("machine             %d cores, load average %.2f at the end"
           % (os.cpu_count(), os.getloadavg()[0]))
@@ -129,6 +143,14 @@ def main():
               % (name, fmt(w), fmt(c), rows / statistics.median(w), ratio,
                  1e6 * statistics.median(c) / rows, res[name][0][2] / rows,
                  res[name][0][3]))
+    # Steady state: each repetition's full sweep against its third,
+    # run in the same round.
+    full = res[kinds[0][0]]
+    per = [1e6 * (f[1] - t[1]) / (f[4] - t[4]) for f, t in zip(full, third)]
+    fixed = [t[1] - 1e-6 * p * t[4] for t, p in zip(third, per)]
+    print("steady state        everything, -j 2: %s us CPU per further "
+          "actor-step (%d - %d variants); the run's fixed CPU %s s"
+          % (fmt(per), n, max(1, n // 3), fmt(fixed)))
     w1 = statistics.median([r[0] for r in j1])
     w2 = statistics.median([r[0] for r in res[kinds[0][0]]])
     print("full recording      -j 1 wall %s s; -j 2 / -j 1 actor-steps/s %.2f"
