@@ -19,15 +19,6 @@
  *   source yields their indices; j is taken only while j < written +
  *   window, so at most WINDOW_PER_JOB x jobs + 2 results wait, and result j
  *   lives in slots[j % window] until stored.
- * - Run-ahead follows the writer: while the writer has something to store
- *   (its next slot holds a result or chunks), j is taken only while j <
- *   written + jobs + 1 (the result being stored and one per worker). A
- *   writer-bound run then parks no finished results in memory: those
- *   parked WINDOW_PER_JOB variants ahead cost 3-5 % more CPU on the write
- *   benchmark, mostly their buffers' first touch while the run warms up
- *   (docs/results.md, "Write speed"). While the writer waits for a
- *   result (a long variant), the other workers still run ahead to the
- *   window, as before.
  * - Bounded memory whatever a variant's length: a worker's rows go to its
  *   slot in chunks of CHUNK_BYTES as they are made (vs_row_sink, the
  *   feed below). The chunks waiting for the writer, all slots together,
@@ -135,7 +126,6 @@ typedef struct runner {
 	uint64_t next;        /* number of the next index taken (under mu) */
 	uint64_t written;     /* number the writer wants next */
 	uint64_t window;      /* results in flight, at most */
-	uint64_t ahead;       /* ... while the writer has work: jobs + 1 */
 	int exhausted;        /* the source said no more (under mu) */
 	slot *slots;
 	/* Held across src->next() and the numbering that follows, so that
@@ -311,19 +301,8 @@ static void release(runner *R, slot *s)
 	s->state = SLOT_EMPTY;
 }
 
-/* Is there room for result R->next (the opening comment's window and
- * run-ahead rules, vs_run_room)? Under mu. Room only grows when the
- * writer advances (written, broadcast on space): a slot filling only
- * takes room away. */
-static int room(runner *R)
-{
-	const slot *s = &R->slots[R->written % R->window];
-	return vs_run_room(R->next, R->written, R->window, R->ahead,
-	                   s->state != SLOT_EMPTY || s->first != NULL);
-}
-
 /* Takes the next variant index i from the source and numbers it j, once
- * there is room for result j. Returns 0 when none will come. */
+ * the window has room for result j. Returns 0 when none will come. */
 static int take(runner *R, uint64_t *j, uint64_t *i)
 {
 	int got = 0;
@@ -331,20 +310,18 @@ static int take(runner *R, uint64_t *j, uint64_t *i)
 	pthread_mutex_lock(&R->mu);
 	/* Only the src_mu holder numbers results, so the room found here is
 	 * still there after next() returns. */
-	while (!stopping(R) && !R->exhausted && !room(R))
+	while (!stopping(R) && !R->exhausted &&
+	       R->next >= R->written + R->window)
 		pthread_cond_wait(&R->space, &R->mu);
 	int go = !stopping(R) && !R->exhausted;
 	pthread_mutex_unlock(&R->mu);
 	if (go) {
 		got = R->src->next(R->src->ctx, i);
 		pthread_mutex_lock(&R->mu);
-		if (got) {
+		if (got)
 			*j = R->next++;
-			if (R->next - R->written > R->sum->max_ahead)
-				R->sum->max_ahead = R->next - R->written;
-		} else {
+		else
 			R->exhausted = 1;
-		}
 		pthread_mutex_unlock(&R->mu);
 	}
 	pthread_mutex_unlock(&R->src_mu);
@@ -685,7 +662,6 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	R.next = R.written;
 	/* Memory does not depend on it: results are streamed in chunks. */
 	R.window = WINDOW_PER_JOB * (uint64_t)o->jobs + 2;
-	R.ahead = (uint64_t)o->jobs + 1;
 	R.queue_max = QUEUE_BYTES_PER_JOB * (size_t)o->jobs;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
 	R.journal = vs_journal_open(o->out, o->mode == VS_STORE_RESUME);

@@ -73,26 +73,8 @@ typedef struct vs_run_summary {
 	uint64_t crashed;        /* of the failed: "crashed:" (contain.c) */
 	int64_t actor_steps;     /* simulated by this run */
 	double seconds;          /* wall time of this run */
-	uint64_t max_ahead;      /* most results in flight at once (being
-	                          * stored, waiting or being simulated):
-	                          * how far the workers ran ahead */
 	int interrupted;
 } vs_run_summary;
-
-/* May result number next be taken (simulated) while the writer waits
- * to store number written? Only inside the window of results in flight
- * (next < written + window) and, while the writer has something to
- * store, only ahead results ahead of it (next < written + ahead): then
- * results are stored soon after they are made. runner.c's opening
- * comment says why. */
-static inline int vs_run_room(uint64_t next, uint64_t written,
-                              uint64_t window, uint64_t ahead,
-                              int writer_has_work)
-{
-	if (next >= written + window)
-		return 0;
-	return !writer_has_work || next < written + ahead;
-}
 
 /* Set from a signal handler: stop cleanly. sig_atomic_t because a
  * handler writes it; threads only read it, and a stale read costs at most

@@ -6,13 +6,10 @@
  * 22 state rows, whatever the number of threads. Files are compared
  * through SQL, table by table. */
 #include <check.h>
-#include <pthread.h>
 #include <sqlite3.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "input/scenario.h"
 #include "input/sweep.h"
@@ -27,24 +24,20 @@ enum { N_VARIANTS = 12, ROWS = 22 };
 static const uint64_t order[N_VARIANTS] = {7, 2, 11, 0, 5, 9, 1, 3, 10, 4,
                                            8, 6};
 
-/* 0.1 s steps for 1 s, a sedan, and the first actor's start. */
-#define SCENARIO_HEAD \
-	"vsweep: 1\n" \
-	"name: runner unit\n" \
-	"step: 0.1\n" \
-	"duration: 1\n" \
-	"assets:\n" \
-	"  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,\n" \
-	"          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}\n" \
-	"actors:\n" \
-	"  - id: 1\n" \
-	"    name: ego\n" \
-	"    asset: sedan\n" \
-	"    start: {position: [0, 0, 0], yaw: 0}\n" \
-	"    speed: 10\n"
-
 static const char scenario_yaml[] =
-	SCENARIO_HEAD
+	"vsweep: 1\n"
+	"name: runner unit\n"
+	"step: 0.1\n"
+	"duration: 1\n"
+	"assets:\n"
+	"  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,\n"
+	"          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}\n"
+	"actors:\n"
+	"  - id: 1\n"
+	"    name: ego\n"
+	"    asset: sedan\n"
+	"    start: {position: [0, 0, 0], yaw: 0}\n"
+	"    speed: 10\n"
 	"    vehicle_model: {plugin: kinematic_bicycle,\n"
 	"                    params: {steering_ratio: 15}}\n"
 	"    behaviour: {plugin: constant_steer,\n"
@@ -339,157 +332,6 @@ START_TEST(stop_leaves_whole_variants_in_order)
 }
 END_TEST
 
-/* The run-ahead rule itself (runner.h): the window always bounds; while
- * the writer has work, only `ahead` results in flight from its own. */
-START_TEST(room_follows_the_writer)
-{
-	/* window 10, ahead 3, the writer wants result 5 */
-	ck_assert(vs_run_room(5, 5, 10, 3, 1));
-	ck_assert(vs_run_room(7, 5, 10, 3, 1));
-	ck_assert(!vs_run_room(8, 5, 10, 3, 1)); /* busy: 3 in flight */
-	ck_assert(vs_run_room(8, 5, 10, 3, 0));  /* waiting: on */
-	ck_assert(vs_run_room(14, 5, 10, 3, 0));
-	ck_assert(!vs_run_room(15, 5, 10, 3, 0)); /* past the window */
-	ck_assert(!vs_run_room(15, 5, 10, 3, 1));
-}
-END_TEST
-
-static void pause_ms(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
-/* A source that waits, at its first index, until the test holds the
- * results file's write lock, then yields order[] with a pause before
- * each later index (so that result 0 is made before index 1 is taken),
- * counting the indices it yields while the lock is held. */
-typedef struct locked_source {
-	int pos;
-	atomic_int started, locked, while_locked;
-} locked_source;
-
-static int locked_next(void *ctx, uint64_t *i)
-{
-	locked_source *q = ctx;
-	if (q->pos >= N_VARIANTS)
-		return 0;
-	if (q->pos == 0) {
-		atomic_store(&q->started, 1);
-		while (!atomic_load(&q->locked))
-			pause_ms(1);
-	} else {
-		pause_ms(50);
-	}
-	if (atomic_load(&q->locked))
-		atomic_fetch_add(&q->while_locked, 1);
-	*i = order[q->pos++];
-	return 1;
-}
-
-typedef struct run_job {
-	vs_run_opts o;
-	vs_run_summary sum;
-	vs_error err;
-	vs_rc rc;
-} run_job;
-
-static void *run_thread(void *arg)
-{
-	run_job *r = arg;
-	r->rc = vs_run(scn, sw, reg, &r->o, &r->sum, &r->err);
-	return NULL;
-}
-
-/* While the writer has a result to store, workers take no more than one
- * variant each ahead of it: here the writer is held up by another
- * program's write lock on the file for 0.8 s, in which the 2 workers
- * would otherwise have taken 10 (the window), one per 50 ms. */
-START_TEST(run_ahead_waits_for_a_busy_writer)
-{
-	vs_run_summary sum;
-	run_list(in_dir("busy.db"), 2, VS_STORE_CREATE, 0, 0, -1, &sum);
-	locked_source q = {0};
-	vs_index_source src = {locked_next, &q};
-	run_job r = {0};
-	r.o = opts(in_dir("busy.db"), 2);
-	r.o.mode = VS_STORE_RESUME;
-	r.o.source = &src;
-	pthread_t th;
-	ck_assert_int_eq(pthread_create(&th, NULL, run_thread, &r), 0);
-	while (!atomic_load(&q.started))
-		pause_ms(1);
-	sqlite3 *db = NULL;
-	ck_assert_int_eq(sqlite3_open(in_dir("busy.db"), &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL),
-	                 SQLITE_OK);
-	atomic_store(&q.locked, 1);
-	pause_ms(800);
-	atomic_store(&q.locked, 0);
-	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
-	ck_assert_int_eq(pthread_join(th, NULL), 0);
-	ck_assert_msg(r.rc == VS_RC_OK, "%s", r.err.msg);
-	ck_assert_int_eq(r.sum.done, N_VARIANTS);
-	/* result 0, held by the writer, and one ahead per worker */
-	int taken_while_locked = atomic_load(&q.while_locked);
-	ck_assert_int_eq(taken_while_locked, 3);
-	check_stored(in_dir("busy.db"), order, N_VARIANTS);
-}
-END_TEST
-
-/* While the writer waits for a slow variant, the workers go on to the
- * window's end (4 x 2 + 2 results in flight), as a throttle that ignored
- * the writer's state would not let them. fail_at sleeps 40 ms a step in
- * variant 0 (0.44 s), about 0.1 ms in the others. */
-START_TEST(run_ahead_to_the_window_while_the_writer_waits)
-{
-	static const char slow_yaml[] =
-		SCENARIO_HEAD
-		"    vehicle_model: {plugin: kinematic_bicycle}\n"
-		"    behaviour: {plugin: fail_at, params: {sleep_ms: 0}}\n";
-	static const char slow_sweep[] =
-		"vsweep: 1\n"
-		"blocks:\n"
-		"  - grid:\n"
-		"      - {actor: 1, param: behaviour.sleep_ms,\n"
-		"         values: [40, 0.001, 0.002, 0.003, 0.004, 0.005,\n"
-		"                  0.006, 0.007, 0.008, 0.009, 0.010, 0.011]}\n";
-	char *sp = in_dir("slow.yaml"), *wp = in_dir("slow_sweep.yaml");
-	write_text(sp, slow_yaml);
-	write_text(wp, slow_sweep);
-	char plugins[400], test_plugins[400];
-	snprintf(plugins, sizeof plugins, "%s/plugins",
-	         getenv("VSWEEP_BUILD_ROOT"));
-	snprintf(test_plugins, sizeof test_plugins, "%s/tests/plugins",
-	         getenv("VSWEEP_BUILD_ROOT"));
-	const char *dirs[2] = {plugins, test_plugins};
-	vs_registry *r2 = vs_registry_create(dirs, 2, vs_sim_host());
-	vs_error err = {{0}};
-	vs_scenario *s2 = vs_scenario_load(sp, &err);
-	ck_assert_msg(s2 != NULL, "%s", err.msg);
-	ck_assert_msg(vs_scenario_bind(s2, r2, &err) == 0, "%s", err.msg);
-	vs_sweep *w2 = vs_sweep_load(wp, s2, &err);
-	ck_assert_msg(w2 != NULL, "%s", err.msg);
-	vs_run_opts o = opts(in_dir("slow.db"), 2);
-	vs_run_summary sum;
-	ck_assert_msg(vs_run(s2, w2, r2, &o, &sum, &err) == VS_RC_OK, "%s",
-	              err.msg);
-	ck_assert_int_eq(sum.done, 12);
-	ck_assert_int_eq(sum.max_ahead, 4 * 2 + 2);
-	sqlite3 *db = NULL;
-	ck_assert_int_eq(sqlite3_open(in_dir("slow.db"), &db), SQLITE_OK);
-	ck_assert_int_eq(q_int(db, "SELECT json_extract(params, "
-	                       "'$.actor1.behaviour.sleep_ms') = 40 FROM variant "
-	                       "WHERE variant_id = 0"), 1);
-	sqlite3_close(db);
-	vs_sweep_destroy(w2);
-	vs_scenario_destroy(s2);
-	vs_registry_destroy(r2);
-}
-END_TEST
-
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -500,9 +342,6 @@ static Suite *run_suite(void)
 	tcase_add_test(t, shard_sequence_without_source);
 	tcase_add_test(t, resumed_equals_uninterrupted);
 	tcase_add_test(t, stop_leaves_whole_variants_in_order);
-	tcase_add_test(t, room_follows_the_writer);
-	tcase_add_test(t, run_ahead_waits_for_a_busy_writer);
-	tcase_add_test(t, run_ahead_to_the_window_while_the_writer_waits);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, forkserver_tcase());
 	return s;
