@@ -66,6 +66,10 @@ void vs_store_rollback(vs_store *st);
  * yet stored (r->n_rows may be 0). */
 vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err);
 
+/* Rows the largest state INSERT prepared so far takes at once (store.c:
+ * 1000 only once 100 000 rows were stored, 200 before). */
+int vs_store_state_batch(const vs_store *st);
+
 /* A variant too long to hold in memory, stored in parts (the runner
  * streams it): vs_store_variant_begin, then vs_store_variant_rows for
  * each chunk of rows as it is made, then vs_store_put with the rest and
