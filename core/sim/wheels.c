@@ -74,18 +74,36 @@ double vs_wheel_steer(double d, double x, double l)
 }
 
 /* Speed at which the wheel at (x, y) of the actor frame rolls: the wheel
- * centre's velocity along the wheel's heading (m/s). vr, vf: the origin's
- * velocity in the actor frame (X right, Y forward). */
+ * centre's velocity along the wheel's heading (m/s), given the sine sn
+ * and cosine c of its steer. vr, vf: the origin's velocity in the actor
+ * frame (X right, Y forward). */
 static double rolling_speed(double vr, double vf, double wz, double x,
-                            double y, double steer)
+                            double y, double sn, double c)
 {
 	/* Plus w x r for the wheel centre, r = (x, y). */
 	double wr = vr - wz * y;
 	double wf = vf + wz * x;
 	/* Wheel heading Rz(steer) (0, 1) = (-sin steer, cos steer). */
-	double sn, c;
-	sin_cos(steer, &sn, &c);
 	return -sn * wr + c * wf;
+}
+
+/* The front wheels' steer sines and cosines for the bicycle angle d
+ * (rad), half the track and the wheelbase l (m) into m, unless m holds
+ * them for these already (bit for bit: the same inputs give the same
+ * numbers; a NaN never matches). */
+static void front_headings(vs_wheel_speeds *m, double d, double half,
+                           double l)
+{
+	if (m->have_d && m->d == d && signbit(m->d) == signbit(d) &&
+	    m->half == half && m->l == l)
+		return;
+	double t = tan_of(d); /* once for both wheels */
+	sin_cos(wheel_steer(d, t, -half, l), &m->sin_l, &m->cos_l);
+	sin_cos(wheel_steer(d, t, half, l), &m->sin_r, &m->cos_r);
+	m->d = d;
+	m->half = half;
+	m->l = l;
+	m->have_d = 1;
 }
 
 /* s's rolling speeds into m, the yaw's sine and cosine taken once. */
@@ -96,17 +114,21 @@ static void speeds_of(const vs_state *s, const vs_actor_info *info,
 	sin_cos(s->yaw, &sn, &c);
 	double vr = s->vx * c + s->vy * sn;
 	double vf = -s->vx * sn + s->vy * c;
-	*m = (vs_wheel_speeds){1, s->vx, s->vy, s->yaw, s->wz, s->steer,
-	                       rolling_speed(vr, vf, s->wz, 0, 0, 0), 0, 0};
+	m->valid = 1;
+	m->vx = s->vx;
+	m->vy = s->vy;
+	m->yaw = s->yaw;
+	m->wz = s->wz;
+	m->steer = s->steer;
+	m->origin = rolling_speed(vr, vf, s->wz, 0, 0, 0, 1);
+	m->left = m->right = 0;
 	if (info->n_axles < 2)
 		return;
 	double l = info->wheelbase, y = info->front_axle_y;
 	double half = info->track / 2;
-	double d = s->steer, t = tan_of(d); /* once for both wheels */
-	m->left = rolling_speed(vr, vf, s->wz, -half, y,
-	                        wheel_steer(d, t, -half, l));
-	m->right = rolling_speed(vr, vf, s->wz, half, y,
-	                         wheel_steer(d, t, half, l));
+	front_headings(m, s->steer, half, l);
+	m->left = rolling_speed(vr, vf, s->wz, -half, y, m->sin_l, m->cos_l);
+	m->right = rolling_speed(vr, vf, s->wz, half, y, m->sin_r, m->cos_r);
 }
 
 /* Whether m holds s's speeds: the same fields, bit for bit (a NaN never
@@ -128,10 +150,8 @@ void vs_wheels_advance(vs_wheel_acc *acc, vs_wheel_speeds *memo,
 {
 	/* a is the last call's b unless the actor was moved in between
 	 * (then its speeds are worked out again). */
-	vs_wheel_speeds sa;
-	if (speeds_match(memo, a))
-		sa = *memo;
-	else
+	vs_wheel_speeds sa = *memo; /* its front headings, if a's steer */
+	if (!speeds_match(memo, a))
 		speeds_of(a, info, &sa);
 	speeds_of(b, info, memo);
 	/* Trapezoid over the step: exact for the constant speeds and yaw

@@ -41,6 +41,14 @@ typedef struct vs_wheel_speeds {
 	int valid;
 	double vx, vy, yaw, wz, steer; /* the state they are of */
 	double origin, left, right;    /* m/s */
+	/* The steered wheels' headings for the bicycle angle d (rad): the
+	 * sine and cosine of each front wheel's steer. A steer held over
+	 * many steps (a steady turn) reuses them: the tangent, two arc
+	 * tangents and two sines and cosines per step. Kept across the
+	 * speeds above, which are overwritten every step. */
+	int have_d;
+	double d, half, l; /* rad; m, half the track and the wheelbase */
+	double sin_l, cos_l, sin_r, cos_r;
 } vs_wheel_speeds;
 
 /* Advances the accumulators from state a (step k-1) to b (step k); memo
