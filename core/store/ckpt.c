@@ -25,6 +25,8 @@
 
 #include <string.h>
 
+#include "store/walvfs.h"
+
 static void *run(void *arg)
 {
 	vs_ckpt *c = arg;
@@ -81,7 +83,8 @@ int vs_ckpt_start(vs_ckpt *c, sqlite3 *writer, const char *path)
 	if (!sqlite3_threadsafe())
 		return -1;
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &c->db, flags, NULL) != SQLITE_OK)
+	if (sqlite3_open_v2(path, &c->db, flags, vs_walvfs_name()) !=
+	    SQLITE_OK)
 		goto fail;
 	/* A read opens the connection's WAL (on SQLite before 3.38, a
 	 * checkpoint on a connection that has not read finds none). */

@@ -43,6 +43,7 @@
 #include "store/ckpt.h"
 #include "store/pairs.h"
 #include "store/stats.h"
+#include "store/walvfs.h"
 
 /* Signal rows per INSERT (batch.h): 5 values each; a variant's rows go
  * in the order made (step-major), numbered by rowid in that order. */
@@ -445,7 +446,8 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	vs_rc rc = VS_RC_INPUT;
 	/* One connection, used by the writer thread only: no mutexes. */
 	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &st->db, flags, vs_walvfs_name()) !=
+	    SQLITE_OK) {
 		rc = db_fail(st, err, "cannot open");
 		goto fail;
 	}

@@ -1,0 +1,438 @@
+/* The results file's VFS: WAL writes and a checkpoint's WAL reads
+ * gathered (walvfs.h).
+ *
+ * A WAL or main database file is a gfile: our methods in front of the
+ * default VFS's file (real), which lives in the same allocation, after
+ * it. Any other file (a rollback journal, a temporary file) is opened by
+ * the default VFS straight into the memory SQLite gives us, so it is that
+ * VFS's file, methods and all.
+ *
+ * The WAL's writes are gathered. The WAL format
+ * (sqlite.org/fileformat2.html#walformat): a 32-byte header, then frames,
+ * each a 24-byte frame header and a page; bytes 4-7 of a frame header,
+ * big-endian, are the database's size in pages after a commit, 0 on every
+ * other frame. SQLite writes a header and its page as two writes, one
+ * after the other. So a 24-byte write is a frame header, and the write
+ * after a commit frame's header is that commit's last page: it is written
+ * through at once, and a failure is that commit's. Pending bytes (n > 0)
+ * are the file's content at [off, off + n) that the real file does not
+ * hold yet; every method but xWrite, xLock, xUnlock, xCheckReservedLock,
+ * xSectorSize and xDeviceCharacteristics writes them first, so nothing
+ * reads, sizes, truncates, syncs, maps or closes the file without them.
+ * A write that is not the next byte after them (SQLite rewriting a frame
+ * of the open transaction in place) writes them first too: writes reach
+ * the file in SQLite's order.
+ *
+ * The database's writes are not gathered: a checkpoint's copy into it
+ * would gain as much, but SQLite ignores what CKPT_DONE returns and marks
+ * the frames copied right after it, so a failed late write (a full disk)
+ * would go unnoticed; its file controls are watched, nothing more.
+ *
+ * Reads gathered: a checkpoint reads the frames it copies one by one, in
+ * page order, which for rows appended at the b-trees' right edges is
+ * mostly file order. While this thread's connection checkpoints, a WAL
+ * read fetches VS_WALVFS_BUF bytes and serves the next reads that fall
+ * inside them. The frames a checkpoint copies are whole and stay as they
+ * are until it ends (the WAL restarts only once every frame is copied,
+ * and a writer appends or rewrites only frames past them); what the
+ * fetch holds past them is never served, and it is dropped when the
+ * checkpoint ends (a new checkpoint on the thread: a new generation). */
+#include "store/walvfs.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+typedef struct gfile {
+	sqlite3_file base;
+	sqlite3_file *real; /* the default VFS's file, after this struct */
+	int wal;            /* 1 a WAL, 0 a main database */
+	unsigned char *buf; /* VS_WALVFS_BUF bytes, at the first write */
+	int n;              /* pending bytes */
+	sqlite3_int64 off;  /* their offset in the file */
+	int commit;         /* WAL: the last write was a commit header */
+	unsigned char *ra;  /* WAL: VS_WALVFS_BUF bytes read ahead */
+	int ra_n;           /* bytes of them valid */
+	sqlite3_int64 ra_off;
+	unsigned ra_gen;    /* the checkpoint generation they belong to */
+	sqlite3_int64 ra_end; /* the WAL's size at that checkpoint's first read */
+} gfile;
+
+/* This thread's connection is checkpointing (ckpt_gen: which pass). */
+static _Thread_local int in_ckpt;
+static _Thread_local unsigned ckpt_gen;
+
+static sqlite3_vfs walvfs;
+static sqlite3_vfs *base_vfs;
+
+/* The real file sits after the gfile, aligned for any of its fields. */
+static size_t real_offset(void)
+{
+	size_t a = _Alignof(max_align_t);
+	return (sizeof(gfile) + a - 1) / a * a;
+}
+
+static int flush(gfile *w)
+{
+	if (w->n == 0)
+		return SQLITE_OK;
+	int rc = w->real->pMethods->xWrite(w->real, w->buf, w->n, w->off);
+	w->n = 0;
+	return rc;
+}
+
+static int w_close(sqlite3_file *f)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	int rc2 = w->real->pMethods->xClose(w->real);
+	free(w->buf);
+	free(w->ra);
+	w->buf = w->ra = NULL;
+	return rc != SQLITE_OK ? rc : rc2;
+}
+
+/* A checkpoint's WAL read from the bytes read ahead: 1 served, 0 not
+ * (then the caller reads). */
+static int read_ahead(gfile *w, void *p, int amt, sqlite3_int64 off)
+{
+	if (!w->ra && !(w->ra = malloc(VS_WALVFS_BUF)))
+		return 0;
+	if (w->ra_gen != ckpt_gen) { /* this pass's first read */
+		w->ra_gen = ckpt_gen;
+		w->ra_n = 0;
+		if (w->real->pMethods->xFileSize(w->real, &w->ra_end))
+			w->ra_end = 0;
+	}
+	if (w->ra_n == 0 || off < w->ra_off ||
+	    off + amt > w->ra_off + w->ra_n) {
+		sqlite3_int64 want = w->ra_end - off;
+		if (want > VS_WALVFS_BUF)
+			want = VS_WALVFS_BUF;
+		w->ra_n = 0;
+		if (want < amt ||
+		    w->real->pMethods->xRead(w->real, w->ra, (int)want, off))
+			return 0; /* past the size or short: read as asked */
+		w->ra_off = off;
+		w->ra_n = (int)want;
+	}
+	memcpy(p, w->ra + (off - w->ra_off), (size_t)amt);
+	return 1;
+}
+
+static int w_read(sqlite3_file *f, void *p, int amt, sqlite3_int64 off)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	if (rc)
+		return rc;
+	if (w->wal && in_ckpt && amt <= VS_WALVFS_BUF / 2 &&
+	    read_ahead(w, p, amt, off))
+		return SQLITE_OK;
+	return w->real->pMethods->xRead(w->real, p, amt, off);
+}
+
+/* Whether a 24-byte write is a commit frame's header (bytes 4-7 not 0). */
+static int commit_header(const unsigned char *h, int amt)
+{
+	return amt == 24 && (h[4] | h[5] | h[6] | h[7]) != 0;
+}
+
+static int w_write(sqlite3_file *f, const void *p, int amt,
+                   sqlite3_int64 off)
+{
+	gfile *w = (gfile *)f;
+	int rc = SQLITE_OK;
+	if (w->ra_n && off < w->ra_off + w->ra_n && off + amt > w->ra_off)
+		w->ra_n = 0; /* never in a checkpoint's pass; cheap to be sure */
+	if (!w->wal || (!w->buf && !(w->buf = malloc(VS_WALVFS_BUF)))) {
+		rc = flush(w);
+		return rc ? rc : w->real->pMethods->xWrite(w->real, p, amt, off);
+	}
+	int follows = w->n > 0 && off == w->off + w->n;
+	if (w->n > 0 && (!follows || w->n + amt > VS_WALVFS_BUF))
+		rc = flush(w);
+	if (rc)
+		return rc;
+	if (amt > VS_WALVFS_BUF) {
+		rc = w->real->pMethods->xWrite(w->real, p, amt, off);
+	} else {
+		if (w->n == 0)
+			w->off = off;
+		memcpy(w->buf + w->n, p, (size_t)amt);
+		w->n += amt;
+	}
+	/* A commit's frames go to the file before SQLite publishes it. */
+	int was_commit = w->commit;
+	w->commit = commit_header(p, amt);
+	if (rc == SQLITE_OK && was_commit)
+		rc = flush(w);
+	return rc;
+}
+
+static int w_truncate(sqlite3_file *f, sqlite3_int64 size)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc : w->real->pMethods->xTruncate(w->real, size);
+}
+
+static int w_sync(sqlite3_file *f, int flags)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc : w->real->pMethods->xSync(w->real, flags);
+}
+
+static int w_size(sqlite3_file *f, sqlite3_int64 *size)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc : w->real->pMethods->xFileSize(w->real, size);
+}
+
+static int w_lock(sqlite3_file *f, int lock)
+{
+	gfile *w = (gfile *)f;
+	return w->real->pMethods->xLock(w->real, lock);
+}
+
+static int w_unlock(sqlite3_file *f, int lock)
+{
+	gfile *w = (gfile *)f;
+	return w->real->pMethods->xUnlock(w->real, lock);
+}
+
+static int w_reserved(sqlite3_file *f, int *out)
+{
+	gfile *w = (gfile *)f;
+	return w->real->pMethods->xCheckReservedLock(w->real, out);
+}
+
+static int w_control(sqlite3_file *f, int op, void *arg)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	if (rc)
+		return rc;
+	if (!w->wal && op == SQLITE_FCNTL_CKPT_START) {
+		in_ckpt = 1;
+		ckpt_gen++;
+	} else if (!w->wal && op == SQLITE_FCNTL_CKPT_DONE) {
+		in_ckpt = 0;
+	}
+	return w->real->pMethods->xFileControl(w->real, op, arg);
+}
+
+static int w_sector(sqlite3_file *f)
+{
+	gfile *w = (gfile *)f;
+	return w->real->pMethods->xSectorSize(w->real);
+}
+
+static int w_device(sqlite3_file *f)
+{
+	gfile *w = (gfile *)f;
+	return w->real->pMethods->xDeviceCharacteristics(w->real);
+}
+
+static int w_shm_map(sqlite3_file *f, int pg, int pgsz, int extend,
+                     void volatile **pp)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc
+	          : w->real->pMethods->xShmMap(w->real, pg, pgsz, extend, pp);
+}
+
+static int w_shm_lock(sqlite3_file *f, int offset, int n, int flags)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc
+	          : w->real->pMethods->xShmLock(w->real, offset, n, flags);
+}
+
+static void w_shm_barrier(sqlite3_file *f)
+{
+	gfile *w = (gfile *)f;
+	/* Only a WAL has pending bytes, and only a database shared memory */
+	w->real->pMethods->xShmBarrier(w->real);
+}
+
+static int w_shm_unmap(sqlite3_file *f, int del)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc : w->real->pMethods->xShmUnmap(w->real, del);
+}
+
+static int w_fetch(sqlite3_file *f, sqlite3_int64 off, int amt, void **pp)
+{
+	gfile *w = (gfile *)f;
+	int rc = flush(w);
+	return rc ? rc : w->real->pMethods->xFetch(w->real, off, amt, pp);
+}
+
+static int w_unfetch(sqlite3_file *f, sqlite3_int64 off, void *p)
+{
+	gfile *w = (gfile *)f;
+	return w->real->pMethods->xUnfetch(w->real, off, p);
+}
+
+/* Up to the version the real file's methods have (set per file). */
+static sqlite3_io_methods wal_methods[4];
+
+static const sqlite3_io_methods *methods_for(int version)
+{
+	return &wal_methods[version < 1 ? 1 : version > 3 ? 3 : version];
+}
+
+static void methods_init(void)
+{
+	for (int v = 1; v <= 3; v++)
+		wal_methods[v] = (sqlite3_io_methods){
+			v, w_close, w_read, w_write, w_truncate, w_sync, w_size,
+			w_lock, w_unlock, w_reserved, w_control, w_sector,
+			w_device, v >= 2 ? w_shm_map : NULL,
+			v >= 2 ? w_shm_lock : NULL,
+			v >= 2 ? w_shm_barrier : NULL,
+			v >= 2 ? w_shm_unmap : NULL, v >= 3 ? w_fetch : NULL,
+			v >= 3 ? w_unfetch : NULL};
+}
+
+static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f,
+                  int flags, int *out_flags)
+{
+	(void)vfs;
+	if (!(flags & (SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_DB)))
+		return base_vfs->xOpen(base_vfs, name, f, flags, out_flags);
+	gfile *w = (gfile *)f;
+	memset(w, 0, sizeof *w);
+	w->wal = (flags & SQLITE_OPEN_WAL) != 0;
+	w->real = (sqlite3_file *)((char *)f + real_offset());
+	int rc = base_vfs->xOpen(base_vfs, name, w->real, flags, out_flags);
+	/* On failure SQLite calls no method: base stays without any. */
+	if (rc == SQLITE_OK && w->real->pMethods)
+		w->base.pMethods = methods_for(w->real->pMethods->iVersion);
+	return rc;
+}
+
+/* Everything else is the default VFS's. */
+static int v_delete(sqlite3_vfs *v, const char *n, int sync)
+{
+	(void)v;
+	return base_vfs->xDelete(base_vfs, n, sync);
+}
+
+static int v_access(sqlite3_vfs *v, const char *n, int flags, int *out)
+{
+	(void)v;
+	return base_vfs->xAccess(base_vfs, n, flags, out);
+}
+
+static int v_full(sqlite3_vfs *v, const char *n, int size, char *out)
+{
+	(void)v;
+	return base_vfs->xFullPathname(base_vfs, n, size, out);
+}
+
+static void *v_dlopen(sqlite3_vfs *v, const char *n)
+{
+	(void)v;
+	return base_vfs->xDlOpen(base_vfs, n);
+}
+
+static void v_dlerror(sqlite3_vfs *v, int size, char *out)
+{
+	(void)v;
+	base_vfs->xDlError(base_vfs, size, out);
+}
+
+static void (*v_dlsym(sqlite3_vfs *v, void *h, const char *s))(void)
+{
+	(void)v;
+	return base_vfs->xDlSym(base_vfs, h, s);
+}
+
+static void v_dlclose(sqlite3_vfs *v, void *h)
+{
+	(void)v;
+	base_vfs->xDlClose(base_vfs, h);
+}
+
+static int v_random(sqlite3_vfs *v, int n, char *out)
+{
+	(void)v;
+	return base_vfs->xRandomness(base_vfs, n, out);
+}
+
+static int v_sleep(sqlite3_vfs *v, int us)
+{
+	(void)v;
+	return base_vfs->xSleep(base_vfs, us);
+}
+
+static int v_time(sqlite3_vfs *v, double *out)
+{
+	(void)v;
+	return base_vfs->xCurrentTime(base_vfs, out);
+}
+
+static int v_error(sqlite3_vfs *v, int n, char *out)
+{
+	(void)v;
+	return base_vfs->xGetLastError
+	           ? base_vfs->xGetLastError(base_vfs, n, out)
+	           : 0;
+}
+
+static int v_time64(sqlite3_vfs *v, sqlite3_int64 *out)
+{
+	(void)v;
+	return base_vfs->xCurrentTimeInt64(base_vfs, out);
+}
+
+static const char *registered;
+
+static void do_register(void)
+{
+	if (sqlite3_initialize() != SQLITE_OK)
+		return;
+	base_vfs = sqlite3_vfs_find(NULL);
+	/* Version 2 for xCurrentTimeInt64; the default VFS has it. */
+	if (!base_vfs || base_vfs->iVersion < 2)
+		return;
+	methods_init();
+	walvfs = (sqlite3_vfs){
+		.iVersion = 2,
+		.szOsFile = (int)(real_offset() + (size_t)base_vfs->szOsFile),
+		.mxPathname = base_vfs->mxPathname,
+		.zName = "vsweep-wal",
+		.xOpen = v_open,
+		.xDelete = v_delete,
+		.xAccess = v_access,
+		.xFullPathname = v_full,
+		.xDlOpen = v_dlopen,
+		.xDlError = v_dlerror,
+		.xDlSym = v_dlsym,
+		.xDlClose = v_dlclose,
+		.xRandomness = v_random,
+		.xSleep = v_sleep,
+		.xCurrentTime = v_time,
+		.xGetLastError = v_error,
+		.xCurrentTimeInt64 = v_time64};
+	if (sqlite3_vfs_register(&walvfs, 0) == SQLITE_OK)
+		registered = walvfs.zName;
+}
+
+const char *vs_walvfs_name(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, do_register);
+	return registered;
+}

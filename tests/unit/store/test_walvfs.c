@@ -1,0 +1,273 @@
+/* Check suite for walvfs.c: the results file's VFS gathers the WAL's
+ * frame writes and a checkpoint's frame reads into few system calls,
+ * while every commit is in the file when it returns.
+ *
+ * System calls are counted by the kernel (/proc/self/io: syscr, syscw),
+ * the same transactions through SQLite's default VFS beside them. Pages
+ * are 16 KiB, so a frame is 16 408 bytes and a gathered write (at most
+ * 131 071 bytes) holds 7 frames; each row is one 12 000-byte blob, which
+ * fills a page of its own (overflow pages hold what does not fit). */
+#include <check.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store/walvfs.h"
+
+enum { BLOB = 12000, ROWS = 60 };
+
+static char dir[256], path[300], path2[300];
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/vs_walvfs_XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/a.db", dir);
+	snprintf(path2, sizeof path2, "%s/b.db", dir);
+}
+
+static void teardown(void)
+{
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The kernel's count of this process's read or write system calls. */
+static long long syscalls(const char *key)
+{
+	FILE *f = fopen("/proc/self/io", "r");
+	ck_assert_ptr_nonnull(f);
+	char k[64];
+	long long v, out = -1;
+	while (fscanf(f, "%63[^:]: %lld\n", k, &v) == 2)
+		if (!strcmp(k, key))
+			out = v;
+	fclose(f);
+	ck_assert_int_ge(out, 0);
+	return out;
+}
+
+static void exec_ok(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s: %s", sql, msg ? msg : "");
+}
+
+/* A results-file-like connection: 16 KiB pages, WAL, no automatic
+ * checkpoint; vfs NULL: SQLite's default. */
+static sqlite3 *open_db(const char *p, const char *vfs, int cache_pages)
+{
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(p, &db,
+	                                 SQLITE_OPEN_READWRITE |
+	                                     SQLITE_OPEN_CREATE,
+	                                 vfs),
+	                 SQLITE_OK);
+	char sql[200];
+	snprintf(sql, sizeof sql,
+	         "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; "
+	         "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; "
+	         "PRAGMA cache_size = %d", cache_pages);
+	exec_ok(db, sql);
+	exec_ok(db, "CREATE TABLE IF NOT EXISTS t (k INTEGER PRIMARY KEY, "
+	            "b BLOB)");
+	return db;
+}
+
+/* Rows k0 .. k0 + n - 1, blob bytes (k + i) % 251, in one transaction
+ * (commit 0: left open). Asserts only at the end: Check writes a line
+ * to its own file at every assertion, which the counts would see. */
+static void insert(sqlite3 *db, int k0, int n, int commit)
+{
+	unsigned char *b = malloc(BLOB);
+	sqlite3_stmt *s = NULL;
+	int ok = b && sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+	         sqlite3_prepare_v2(db, "INSERT INTO t VALUES (?, ?)", -1, &s,
+	                            NULL) == SQLITE_OK;
+	for (int k = k0; ok && k < k0 + n; k++) {
+		for (int i = 0; i < BLOB; i++)
+			b[i] = (unsigned char)((k + i) % 251);
+		sqlite3_bind_int(s, 1, k);
+		sqlite3_bind_blob(s, 2, b, BLOB, SQLITE_STATIC);
+		ok = sqlite3_step(s) == SQLITE_DONE;
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	free(b);
+	if (ok && commit)
+		ok = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+	ck_assert_msg(ok, "inserting rows %d..%d: %s", k0, k0 + n - 1,
+	              sqlite3_errmsg(db));
+}
+
+/* Rows and whether every blob holds its pattern, read by a connection of
+ * SQLite's default VFS, and the file's integrity. */
+static int rows_ok(const char *p, int *rows)
+{
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(p, &db, SQLITE_OPEN_READONLY, NULL),
+	                 SQLITE_OK);
+	sqlite3_stmt *s = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT k, b FROM t", -1, &s,
+	                                    NULL),
+	                 SQLITE_OK);
+	int ok = 1;
+	*rows = 0;
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int k = sqlite3_column_int(s, 0);
+		const unsigned char *b = sqlite3_column_blob(s, 1);
+		ok = ok && sqlite3_column_bytes(s, 1) == BLOB;
+		for (int i = 0; ok && i < BLOB; i++)
+			ok = b[i] == (unsigned char)((k + i) % 251);
+		++*rows;
+	}
+	sqlite3_finalize(s);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1,
+	                                    &s, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(s), SQLITE_ROW);
+	ok = ok && !strcmp((const char *)sqlite3_column_text(s, 0), "ok");
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return ok;
+}
+
+/* Write system calls of one ROWS-row transaction (ROWS frames and a
+ * few for the b-tree's inner pages). */
+static long long writes_of_commit(const char *p, const char *vfs)
+{
+	sqlite3 *db = open_db(p, vfs, 2000);
+	long long w0 = syscalls("syscw");
+	insert(db, 0, ROWS, 1); /* one assertion: one write of Check's */
+	long long w = syscalls("syscw") - w0 - 1;
+	sqlite3_close(db);
+	return w;
+}
+
+START_TEST(frames_written_together)
+{
+	const char *vfs = vs_walvfs_name();
+	ck_assert_ptr_nonnull(vfs);
+	long long gathered = writes_of_commit(path, vfs);
+	long long plain = writes_of_commit(path2, NULL);
+	/* Default VFS: two per frame. Here: 7 frames a call, plus the WAL
+	 * header and the commit's last run. */
+	ck_assert_int_ge(plain, 2 * ROWS);
+	ck_assert_int_le(gathered, ROWS / 7 + 4);
+	int rows;
+	ck_assert(rows_ok(path, &rows));
+	ck_assert_int_eq(rows, ROWS);
+}
+END_TEST
+
+START_TEST(every_commit_readable_when_it_returns)
+{
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
+	for (int c = 0; c < 5; c++) {
+		/* 1 row (the commit frame alone), then 7 (a gathered write
+		 * of exactly the buffer's frames), then more */
+		int n = c == 0 ? 1 : c == 1 ? 7 : 10 * c;
+		int before;
+		ck_assert(rows_ok(path, &before));
+		insert(db, before, n, 1);
+		int after;
+		ck_assert(rows_ok(path, &after));
+		ck_assert_int_eq(after, before + n);
+	}
+	sqlite3_close(db);
+}
+END_TEST
+
+/* kill -9 of a run: the child commits three transactions and dies inside
+ * a fourth, which is larger than its page cache (SQLite writes its pages
+ * to the WAL before the commit: gathered, not committed). */
+START_TEST(killed_writer_keeps_every_commit)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sqlite3 *db = open_db(path, vs_walvfs_name(), 20);
+		for (int c = 0; c < 3; c++)
+			insert(db, 10 * c, 10, 1);
+		insert(db, 30, 50, 0);
+		_exit(0); /* no close, no rollback: as if killed */
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	int rows;
+	ck_assert(rows_ok(path, &rows));
+	ck_assert_int_eq(rows, 30);
+}
+END_TEST
+
+/* Read system calls of a checkpoint of ROWS frames and a few, on a
+ * second connection of vfs, beside the writer's. */
+static long long reads_of_checkpoint(const char *p, const char *vfs)
+{
+	sqlite3 *w = open_db(p, NULL, 2000);
+	insert(w, 0, ROWS, 1);
+	sqlite3 *c = open_db(p, vfs, 2000);
+	int log = -1, done = -1;
+	long long r0 = syscalls("syscr");
+	int rc = sqlite3_wal_checkpoint_v2(c, "main", SQLITE_CHECKPOINT_PASSIVE,
+	                                   &log, &done);
+	long long r = syscalls("syscr") - r0;
+	ck_assert_int_eq(rc, SQLITE_OK);
+	ck_assert_int_ge(log, ROWS);
+	ck_assert_int_eq(done, log);
+	sqlite3_close(c);
+	sqlite3_close(w);
+	return r;
+}
+
+START_TEST(checkpoint_reads_ahead)
+{
+	long long gathered = reads_of_checkpoint(path, vs_walvfs_name());
+	long long plain = reads_of_checkpoint(path2, NULL);
+	ck_assert_int_ge(plain, ROWS); /* one per frame */
+	ck_assert_int_le(gathered, ROWS / 7 + 8);
+	int rows;
+	ck_assert(rows_ok(path, &rows));
+	ck_assert_int_eq(rows, ROWS);
+	/* the copy is the file's: the WAL can go, the rows stay */
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
+	ck_assert_int_eq(sqlite3_wal_checkpoint_v2(db, "main",
+	                                           SQLITE_CHECKPOINT_TRUNCATE,
+	                                           NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	char wal[320];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	ck_assert_int_ne(access(wal, F_OK), 0); /* the last close removes it */
+	ck_assert(rows_ok(path, &rows));
+	ck_assert_int_eq(rows, ROWS);
+}
+END_TEST
+
+static Suite *walvfs_suite(void)
+{
+	Suite *s = suite_create("walvfs");
+	TCase *tc = tcase_create("walvfs");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, frames_written_together);
+	tcase_add_test(tc, every_commit_readable_when_it_returns);
+	tcase_add_test(tc, killed_writer_keeps_every_commit);
+	tcase_add_test(tc, checkpoint_reads_ahead);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(walvfs_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
