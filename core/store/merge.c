@@ -873,7 +873,7 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 	if (!rc)
 		rc = exec(c.out, tmp, "BEGIN", err);
 	if (!rc)
-		rc = vs_store_stats_write(c.out, tmp, err);
+		rc = vs_store_stats_write(c.out, tmp, -1, err);
 	if (!rc)
 		rc = exec(c.out, tmp, "COMMIT", err);
 	/* WAL from now on, like every results file vsweep writes. */

@@ -45,11 +45,12 @@ static int row(sqlite3_stmt *q)
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Counts state's rows (*n), and the variants (*v) and (variant, actor)
- * pairs (*va) that have rows: from each pair to the next by one key
- * probe, the next actor of the variant or else the next variant's first. */
-static vs_rc count_state(sqlite3 *db, const char *path, int64_t *n,
-                         int64_t *v, int64_t *va, vs_error *err)
+/* Counts state's rows (*n, unless known >= 0: then known), and the
+ * variants (*v) and (variant, actor) pairs (*va) that have rows: from
+ * each pair to the next by one key probe, the next actor of the variant
+ * or else the next variant's first. */
+static vs_rc count_state(sqlite3 *db, const char *path, int64_t known,
+                         int64_t *n, int64_t *v, int64_t *va, vs_error *err)
 {
 	sqlite3_stmt *q[3] = {NULL, NULL, NULL};
 	static const char *const sql[3] = {
@@ -61,11 +62,13 @@ static vs_rc count_state(sqlite3 *db, const char *path, int64_t *n,
 	int ok = 1;
 	for (int i = 0; i < 3 && ok; i++)
 		ok = sqlite3_prepare_v2(db, sql[i], -1, &q[i], NULL) == SQLITE_OK;
-	*n = *v = *va = 0;
-	if (ok)
+	*n = known;
+	*v = *va = 0;
+	if (ok && known < 0) {
 		ok = row(q[0]) == 1;
-	if (ok)
-		*n = sqlite3_column_int64(q[0], 0);
+		if (ok)
+			*n = sqlite3_column_int64(q[0], 0);
+	}
 	int64_t var = INT64_MIN, actor = 0;
 	int more = 0; /* the last probe: 1 a row, 0 none, -1 failed */
 	while (ok) {
@@ -102,10 +105,11 @@ static int64_t per(int64_t n, int64_t distinct)
 	return v == 2 && n * 10 <= distinct * 11 ? 1 : v;
 }
 
-static vs_rc state_row(sqlite3 *db, const char *path, vs_error *err)
+static vs_rc state_row(sqlite3 *db, const char *path, int64_t known,
+                       vs_error *err)
 {
 	int64_t n, v, va;
-	vs_rc rc = count_state(db, path, &n, &v, &va, err);
+	vs_rc rc = count_state(db, path, known, &n, &v, &va, err);
 	if (!rc)
 		rc = exec(db, path, "DELETE FROM sqlite_stat1 WHERE tbl = 'state'",
 		          err);
@@ -125,7 +129,8 @@ static vs_rc state_row(sqlite3 *db, const char *path, vs_error *err)
 	return rc;
 }
 
-vs_rc vs_store_stats_write(sqlite3 *db, const char *path, vs_error *err)
+vs_rc vs_store_stats_write(sqlite3 *db, const char *path, int64_t state_rows,
+                           vs_error *err)
 {
 	/* ANALYZE of the schema table alone creates sqlite_stat1, empty. */
 	vs_rc rc = exec(db, path, "ANALYZE sqlite_schema", err);
@@ -135,5 +140,5 @@ vs_rc vs_store_stats_write(sqlite3 *db, const char *path, vs_error *err)
 		snprintf(sql, sizeof sql, "ANALYZE \"%s\"", small_tables[i]);
 		rc = exec(db, path, sql, err);
 	}
-	return rc ? rc : state_row(db, path, err);
+	return rc ? rc : state_row(db, path, state_rows, err);
 }

@@ -80,6 +80,10 @@ struct vs_store {
 	int rows[TIERS];
 	vs_bound bound[TIERS];
 	int64_t rows_put;         /* state rows stored through this store */
+	/* State rows in the file: at open (-1: not known, a file resumed),
+	 * committed since, in the open transaction, and in it when the open
+	 * variant's savepoint began. So a finish need not count them. */
+	int64_t rows_before, rows_done, rows_tx, rows_tx_at_var;
 	sqlite3_stmt *ins_actor;
 	sqlite3_stmt *ins_variant;
 	sqlite3_stmt *ins_wheel;
@@ -458,6 +462,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	 * transaction): it holds nothing to lose, and resuming makes it. */
 	if (!fresh && mode == VS_STORE_RESUME && holds_nothing(st))
 		fresh = 1;
+	st->rows_before = fresh ? 0 : -1;
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
 	if (!fresh && (check_format(st, err) ||
@@ -595,6 +600,8 @@ vs_rc vs_store_commit(vs_store *st, vs_error *err)
 	if (exec(st, "COMMIT", err))
 		return VS_RC_IO;
 	st->in_tx = 0;
+	st->rows_done += st->rows_tx;
+	st->rows_tx = 0;
 	return VS_RC_OK;
 }
 
@@ -608,7 +615,10 @@ vs_rc vs_store_finish(vs_store *st, vs_error *err)
 		          "event_row (variant_id); CREATE INDEX IF NOT EXISTS "
 		          "log_row_variant ON log_row (variant_id)", err);
 	if (!rc)
-		rc = vs_store_stats_write(st->db, st->path, err);
+		rc = vs_store_stats_write(
+		    st->db, st->path,
+		    st->rows_before < 0 ? -1 : st->rows_before + st->rows_done,
+		    err);
 	if (!rc)
 		rc = vs_store_commit(st, err);
 	vs_store_rollback(st);
@@ -620,6 +630,7 @@ void vs_store_rollback(vs_store *st)
 	if (st && st->in_tx) {
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		st->in_tx = 0;
+		st->rows_tx = 0;
 		st->var_open = 0;
 		st->stats_dropped = 0; /* the deletion went with it */
 	}
@@ -725,12 +736,15 @@ static vs_rc put_rows(vs_store *st, const vs_result *r, vs_error *err)
 				           (int64_t)r->variant, ord[i + k]);
 			int rc = sqlite3_step(bs->s);
 			sqlite3_reset(bs->s);
-			if (rc != SQLITE_DONE)
+			if (rc != SQLITE_DONE) {
+				st->rows_before = -1; /* count them at the end */
 				return db_fail(st, err, "writing state rows");
+			}
 			i += st->rows[t];
 		}
 	}
 	st->rows_put += r->n_rows;
+	st->rows_tx += r->n_rows;
 	return VS_RC_OK;
 }
 
@@ -937,6 +951,7 @@ vs_rc vs_store_variant_begin(vs_store *st, uint64_t variant, vs_error *err)
 	}
 	if (exec(st, "SAVEPOINT vs_variant", err))
 		return VS_RC_IO;
+	st->rows_tx_at_var = st->rows_tx;
 	st->var_open = 1;
 	st->var_id = variant;
 	return VS_RC_OK;
@@ -969,6 +984,7 @@ void vs_store_variant_cancel(vs_store *st)
 	/* Failing, the transaction's rollback drops the rows all the same. */
 	sqlite3_exec(st->db, "ROLLBACK TO vs_variant", NULL, NULL, NULL);
 	sqlite3_exec(st->db, "RELEASE vs_variant", NULL, NULL, NULL);
+	st->rows_tx = st->rows_tx_at_var;
 	st->var_open = 0;
 }
 

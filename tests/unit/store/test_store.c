@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store/ckpt.h"
+#include "store/stats.h"
 #include "store/store.h"
 
 static char dir[256], path[300];
@@ -707,6 +708,70 @@ START_TEST(variant_in_parts_is_stored_as_one)
 }
 END_TEST
 
+/* A store that made its file counts the state rows it commits, and its
+ * finish writes that count instead of reading every page: rows rolled
+ * back with a transaction, or with a variant cancelled while stored in
+ * parts, are not counted; rows stored in parts are. The numbers must be
+ * ANALYZE's. */
+START_TEST(finish_counts_what_was_committed)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	vs_result a, b, c, d;
+	make_result(&a, 0, 30);
+	make_result(&b, 1, 12);
+	make_result(&c, 2, 7);
+	make_result(&d, 3, 9);
+	/* a transaction rolled back: variant 0's 30 rows go */
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &a, &err), 0);
+	vs_store_rollback(st);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(vs_store_put(st, &a, &err), 0);       /* 30 */
+	ck_assert_int_eq(vs_store_variant_begin(st, 1, &err), 0);
+	vs_result p = part_of(&b, 0, 5);
+	ck_assert_int_eq(vs_store_variant_rows(st, &p, &err), 0);
+	vs_store_variant_cancel(st);                            /* 0 */
+	vs_result_finish(&b);
+	make_result(&b, 1, 0);
+	b.status = VS_VARIANT_FAILED;
+	strcpy(b.error, "crashed");
+	ck_assert_int_eq(vs_store_put(st, &b, &err), 0);
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	ck_assert_int_eq(vs_store_variant_begin(st, 2, &err), 0);
+	p = part_of(&c, 0, 4);
+	ck_assert_int_eq(vs_store_variant_rows(st, &p, &err), 0);
+	vs_result rest = c; /* the variant's end, with its last 3 rows */
+	rest.rows = c.rows + 4;
+	rest.n_rows = 3;
+	ck_assert_int_eq(vs_store_put(st, &rest, &err), 0);    /* 7 */
+	ck_assert_int_eq(vs_store_put(st, &d, &err), 0);       /* 9 */
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	ck_assert_int_eq(vs_store_finish(st, &err), 0);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+	/* 46 rows; 3 variants with rows: 46 / 3 -> 16; one actor each */
+	assert_state_stat("46 16 16 1");
+	/* A count given is taken as it is, not read from the pages: 4600
+	 * rows over the same 3 variants would be 1534 per variant. */
+	sqlite3 *db = db_open();
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(vs_store_stats_write(db, path, 4600, &err), 0);
+	ck_assert_int_eq(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	char stat[64];
+	q_text(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'state'", stat,
+	       sizeof stat);
+	ck_assert_str_eq(stat, "4600 1534 1534 1");
+	sqlite3_close(db);
+	vs_result_finish(&a);
+	vs_result_finish(&b);
+	vs_result_finish(&c);
+	vs_result_finish(&d);
+}
+END_TEST
+
 START_TEST(cancelled_variant_leaves_no_rows)
 {
 	vs_error err = {{0}};
@@ -976,6 +1041,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, big_insert_prepared_once_it_pays);
 	tcase_add_test(tc, finish_writes_what_analyze_finds);
 	tcase_add_test(tc, finish_rounds_as_analyze_does);
+	tcase_add_test(tc, finish_counts_what_was_committed);
 	tcase_add_test(tc, views_have_contract_columns);
 	tcase_add_test(tc, pose_view_is_rz_ry_rx);
 	tcase_add_test(tc, failed_variant_keeps_reason);
