@@ -81,6 +81,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/hugemem.h"
 #include "common/util.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
@@ -793,7 +794,7 @@ static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
 	vs_result part;
 	memset(&part, 0, sizeof part);
 	part.variant = res->variant;
-	part.rows = vs_xcalloc((size_t)h.n_rows + 1, sizeof *part.rows);
+	part.rows = vs_huge_calloc((size_t)h.n_rows + 1, sizeof *part.rows);
 	part.signals = vs_xcalloc((size_t)h.n_signals + 1,
 	                          sizeof *part.signals);
 	part.pairs = vs_xcalloc((size_t)h.n_pairs + 1, sizeof *part.pairs);
@@ -851,7 +852,7 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	*sim_rc = h.sim_rc;
 	res->actors = vs_xcalloc((size_t)h.n_actors + 1, sizeof *res->actors);
 	res->wheels = vs_xcalloc((size_t)h.n_wheels + 1, sizeof *res->wheels);
-	res->rows = vs_xcalloc((size_t)h.n_rows + 1, sizeof *res->rows);
+	res->rows = vs_huge_calloc((size_t)h.n_rows + 1, sizeof *res->rows);
 	res->events = vs_xcalloc((size_t)h.n_events + 1, sizeof *res->events);
 	res->signals = vs_xcalloc((size_t)h.n_signals + 1,
 	                          sizeof *res->signals);

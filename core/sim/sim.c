@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hugemem.h"
 #include "common/util.h"
 #include "map/map.h"
 #include "plugin/registry.h"
@@ -352,7 +353,7 @@ void vs_result_finish(vs_result *r)
 	free(r->actors);
 	free(r->wheels);
 	free(r->events);
-	free(r->rows);
+	vs_huge_free(r->rows); /* malloc's, or the parent's received ones */
 	for (int i = 0; i < r->n_signal_names; i++)
 		free(r->signal_names[i]);
 	free(r->signal_names);

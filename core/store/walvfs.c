@@ -47,6 +47,8 @@
 
 #include <sqlite3.h>
 
+#include "store/pagecache.h"
+
 typedef struct gfile {
 	sqlite3_file base;
 	sqlite3_file *real; /* the default VFS's file, after this struct */
@@ -314,7 +316,7 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f,
 	gfile *w = (gfile *)f;
 	memset(w, 0, sizeof *w);
 	w->wal = (flags & SQLITE_OPEN_WAL) != 0;
-	w->real = (sqlite3_file *)((char *)f + real_offset());
+	w->real = (sqlite3_file *)(void *)((char *)f + real_offset());
 	int rc = base_vfs->xOpen(base_vfs, name, w->real, flags, out_flags);
 	/* On failure SQLite calls no method: base stays without any. */
 	if (rc == SQLITE_OK && w->real->pMethods)
@@ -401,6 +403,7 @@ static const char *registered;
 
 static void do_register(void)
 {
+	vs_pagecache_config(); /* before SQLite is initialised */
 	if (sqlite3_initialize() != SQLITE_OK)
 		return;
 	base_vfs = sqlite3_vfs_find(NULL);

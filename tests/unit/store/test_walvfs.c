@@ -6,7 +6,8 @@
  * the same transactions through SQLite's default VFS beside them. Pages
  * are 16 KiB, so a frame is 16 408 bytes and a gathered write (at most
  * 131 071 bytes) holds 7 frames; each row is one 12 000-byte blob, which
- * fills a page of its own (overflow pages hold what does not fit). */
+ * fills a page of its own (overflow pages hold what does not fit). And
+ * the page cache comes from the region pagecache.c gives SQLite. */
 #include <check.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -250,6 +251,22 @@ START_TEST(checkpoint_reads_ahead)
 }
 END_TEST
 
+/* The results file's connections take their page cache from the
+ * huge-page region (pagecache.c) set up with the VFS: SQLite counts the
+ * region's slots in use. */
+START_TEST(page_cache_in_the_region)
+{
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
+	insert(db, 0, 20, 1);
+	int cur = 0, hi = 0;
+	ck_assert_int_eq(sqlite3_status(SQLITE_STATUS_PAGECACHE_USED, &cur,
+	                                &hi, 0),
+	                 SQLITE_OK);
+	ck_assert_int_ge(cur, 20); /* the 20 rows' pages, at least */
+	sqlite3_close(db);
+}
+END_TEST
+
 static Suite *walvfs_suite(void)
 {
 	Suite *s = suite_create("walvfs");
@@ -259,6 +276,7 @@ static Suite *walvfs_suite(void)
 	tcase_add_test(tc, every_commit_readable_when_it_returns);
 	tcase_add_test(tc, killed_writer_keeps_every_commit);
 	tcase_add_test(tc, checkpoint_reads_ahead);
+	tcase_add_test(tc, page_cache_in_the_region);
 	suite_add_tcase(s, tc);
 	return s;
 }

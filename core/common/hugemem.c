@@ -1,0 +1,133 @@
+/* Large arrays in huge pages, kept for reuse (hugemem.h).
+ *
+ * A block: VS_HUGE_PAGE-aligned, its first HEADER bytes hold its length;
+ * the caller's array follows. Blocks are carved in order from one
+ * reservation of RESERVE bytes of address space (PROT_NONE, nothing
+ * committed until a block is made writable), so a pointer inside it is
+ * ours. A block given back (beyond VS_HUGE_KEPT) returns its memory to
+ * the kernel but not its addresses, which a run of 10^7 variants of
+ * huge results could use up: then arrays come from malloc. */
+#define _GNU_SOURCE /* MAP_NORESERVE, MADV_HUGEPAGE */
+#include "common/hugemem.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "common/error.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define VS_HUGE_OFF 1
+#else
+#define VS_HUGE_OFF 0
+#endif
+
+enum { HEADER = 64, FREE_MAX = 64 };
+#define RESERVE ((size_t)64 << 30) /* bytes of addresses */
+#define SMALL ((size_t)256 << 10)  /* bytes: below, malloc's arrays */
+
+typedef struct header {
+	size_t len; /* bytes of the block, header included */
+} header;
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static char *base, *next, *end; /* the reservation; next: never carved */
+static int reserve_failed;
+static char *free_blocks[FREE_MAX];
+static int n_free;
+static size_t kept; /* bytes in free_blocks */
+
+/* The reservation, made once (mu held). */
+static int reserve(void)
+{
+	if (base)
+		return 0;
+	if (reserve_failed)
+		return -1;
+	char *raw = mmap(NULL, RESERVE + VS_HUGE_PAGE, PROT_NONE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED) {
+		reserve_failed = 1;
+		return -1;
+	}
+	uintptr_t a = ((uintptr_t)raw + VS_HUGE_PAGE - 1) / VS_HUGE_PAGE *
+	              VS_HUGE_PAGE;
+	base = next = (char *)a;
+	end = base + RESERVE;
+	return 0;
+}
+
+/* A block of at least len bytes (a multiple of VS_HUGE_PAGE), *fresh 1
+ * if never used (zero already); NULL: none (mu held). */
+static char *take(size_t len, int *fresh)
+{
+	int best = -1;
+	for (int i = 0; i < n_free; i++) {
+		size_t l = ((header *)(void *)free_blocks[i])->len;
+		if (l >= len && (best < 0 ||
+		                 l < ((header *)(void *)free_blocks[best])->len))
+			best = i;
+	}
+	if (best >= 0) {
+		char *b = free_blocks[best];
+		free_blocks[best] = free_blocks[--n_free];
+		kept -= ((header *)(void *)b)->len;
+		*fresh = 0;
+		return b;
+	}
+	if (reserve() || (size_t)(end - next) < len)
+		return NULL;
+	char *b = next;
+	if (mprotect(b, len, PROT_READ | PROT_WRITE))
+		return NULL;
+	(void)madvise(b, len, MADV_HUGEPAGE); /* a hint: may be refused */
+	next += len;
+	((header *)(void *)b)->len = len;
+	*fresh = 1;
+	return b;
+}
+
+void *vs_huge_calloc(size_t n, size_t size)
+{
+	if (VS_HUGE_OFF || n == 0 || size > (SIZE_MAX - HEADER) / n ||
+	    n * size < SMALL)
+		return vs_xcalloc(n ? n : 1, size);
+	size_t bytes = n * size;
+	size_t len = (bytes + HEADER + VS_HUGE_PAGE - 1) / VS_HUGE_PAGE *
+	             VS_HUGE_PAGE;
+	int fresh = 0;
+	pthread_mutex_lock(&mu);
+	char *b = take(len, &fresh);
+	pthread_mutex_unlock(&mu);
+	if (!b)
+		return vs_xcalloc(n, size);
+	if (!fresh)
+		memset(b + HEADER, 0, bytes);
+	return b + HEADER;
+}
+
+void vs_huge_free(void *p)
+{
+	if (!p)
+		return;
+	char *b = (char *)p - HEADER;
+	pthread_mutex_lock(&mu);
+	if (!base || (char *)p < base || (char *)p >= end) {
+		pthread_mutex_unlock(&mu);
+		free(p);
+		return;
+	}
+	size_t len = ((header *)(void *)b)->len;
+	if (n_free < FREE_MAX && kept + len <= VS_HUGE_KEPT) {
+		free_blocks[n_free++] = b;
+		kept += len;
+		b = NULL;
+	}
+	pthread_mutex_unlock(&mu);
+	if (b) /* its memory back to the kernel, its addresses kept */
+		(void)mmap(b, len, PROT_NONE,
+		           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+		           -1, 0);
+}
