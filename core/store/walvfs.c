@@ -7,21 +7,34 @@
  * the default VFS straight into the memory SQLite gives us, so it is that
  * VFS's file, methods and all.
  *
- * The WAL's writes are gathered. The WAL format
+ * The WAL's appended frames are gathered. The WAL format
  * (sqlite.org/fileformat2.html#walformat): a 32-byte header, then frames,
  * each a 24-byte frame header and a page; bytes 4-7 of a frame header,
  * big-endian, are the database's size in pages after a commit, 0 on every
  * other frame. SQLite writes a header and its page as two writes, one
- * after the other. So a 24-byte write is a frame header, and the write
- * after a commit frame's header is that commit's last page: it is written
- * through at once, and a failure is that commit's. Pending bytes (n > 0)
- * are the file's content at [off, off + n) that the real file does not
- * hold yet; every method but xWrite, xLock, xUnlock, xCheckReservedLock,
- * xSectorSize and xDeviceCharacteristics writes them first, so nothing
- * reads, sizes, truncates, syncs, maps or closes the file without them.
- * A write that is not the next byte after them (SQLite rewriting a frame
- * of the open transaction in place) writes them first too: writes reach
- * the file in SQLite's order.
+ * after the other, each frame after the last (from the file's start again
+ * once the WAL restarts, with a new 32-byte header at offset 0). So:
+ * - A write at or past the highest byte written since the last WAL header
+ *   (hwm) is an append, and is gathered; the append after a commit frame's
+ *   header is that commit's last page, and all is written through then,
+ *   the failure (if any) that commit's.
+ * - A write below hwm rewrites a frame of the open transaction in place:
+ *   a page written again after SQLite spilled it, or, at the commit, the
+ *   frame headers from the first such page on with their checksums worked
+ *   out again (the last of them the commit frame's). Such writes go
+ *   straight through, after what is pending: writes reach the file in
+ *   SQLite's order, and nothing of a commit waits in the buffer after it.
+ * - Before SQLite publishes a commit in the WAL index it calls the
+ *   database file's xShmBarrier: anything still pending in its WAL (the
+ *   part of a padding frame past a sync point, with synchronous = FULL)
+ *   is written there too. The two files know each other (link) from the
+ *   WAL's open (sqlite3_database_file_object) to its close.
+ * Pending bytes (n > 0) are the file's content at [off, off + n) that the
+ * real file does not hold yet; every method but xWrite, xLock, xUnlock,
+ * xCheckReservedLock, xSectorSize and xDeviceCharacteristics writes them
+ * first, so nothing reads, sizes, truncates, syncs, maps or closes the
+ * file without them. A failed write keeps them: every later call tries
+ * again and fails alike, so an error cannot pass unseen.
  *
  * The database's writes are not gathered: a checkpoint's copy into it
  * would gain as much, but SQLite ignores what CKPT_DONE returns and marks
@@ -56,7 +69,9 @@ typedef struct gfile {
 	unsigned char *buf; /* VS_WALVFS_BUF bytes, at the first write */
 	int n;              /* pending bytes */
 	sqlite3_int64 off;  /* their offset in the file */
-	int commit;         /* WAL: the last write was a commit header */
+	int commit;         /* WAL: the last append was a commit header */
+	sqlite3_int64 hwm;  /* WAL: end of the highest append since its header */
+	struct gfile *link; /* a WAL's database file and back, while open */
 	unsigned char *ra;  /* WAL: VS_WALVFS_BUF bytes read ahead */
 	int ra_n;           /* bytes of them valid */
 	sqlite3_int64 ra_off;
@@ -64,9 +79,12 @@ typedef struct gfile {
 	sqlite3_int64 ra_end; /* the WAL's size at that checkpoint's first read */
 } gfile;
 
-/* This thread's connection is checkpointing (ckpt_gen: which pass). */
+/* This thread's connection is checkpointing; ckpt_gen: which pass, a
+ * number no other pass on any thread has had. */
 static _Thread_local int in_ckpt;
 static _Thread_local unsigned ckpt_gen;
+static _Atomic unsigned ckpt_passes;
+
 
 static sqlite3_vfs walvfs;
 static sqlite3_vfs *base_vfs;
@@ -83,14 +101,18 @@ static int flush(gfile *w)
 	if (w->n == 0)
 		return SQLITE_OK;
 	int rc = w->real->pMethods->xWrite(w->real, w->buf, w->n, w->off);
-	w->n = 0;
+	if (rc == SQLITE_OK)
+		w->n = 0;
 	return rc;
 }
 
 static int w_close(sqlite3_file *f)
 {
 	gfile *w = (gfile *)f;
-	int rc = flush(w);
+	int rc = flush(w); /* a failure loses what it kept: SQLite ignores
+	                      * xClose's result */
+	if (w->link)
+		w->link->link = NULL;
 	int rc2 = w->real->pMethods->xClose(w->real);
 	free(w->buf);
 	free(w->ra);
@@ -151,29 +173,31 @@ static int w_write(sqlite3_file *f, const void *p, int amt,
 	int rc = SQLITE_OK;
 	if (w->ra_n && off < w->ra_off + w->ra_n && off + amt > w->ra_off)
 		w->ra_n = 0; /* never in a checkpoint's pass; cheap to be sure */
-	if (!w->wal || (!w->buf && !(w->buf = malloc(VS_WALVFS_BUF)))) {
+	if (w->wal && off == 0 && amt == 32)
+		w->hwm = 0; /* a WAL header: the frames start again */
+	int append = w->wal && off >= w->hwm && amt <= VS_WALVFS_BUF &&
+	             (w->buf || (w->buf = malloc(VS_WALVFS_BUF)));
+	if (!append) { /* in place, or a database: straight through */
 		rc = flush(w);
-		return rc ? rc : w->real->pMethods->xWrite(w->real, p, amt, off);
-	}
-	int follows = w->n > 0 && off == w->off + w->n;
-	if (w->n > 0 && (!follows || w->n + amt > VS_WALVFS_BUF))
-		rc = flush(w);
-	if (rc)
+		if (!rc)
+			rc = w->real->pMethods->xWrite(w->real, p, amt, off);
+		if (w->wal && off + amt > w->hwm)
+			w->hwm = off + amt;
 		return rc;
-	if (amt > VS_WALVFS_BUF) {
-		rc = w->real->pMethods->xWrite(w->real, p, amt, off);
-	} else {
-		if (w->n == 0)
-			w->off = off;
-		memcpy(w->buf + w->n, p, (size_t)amt);
-		w->n += amt;
 	}
+	if (w->n > 0 &&
+	    (off != w->off + w->n || w->n + amt > VS_WALVFS_BUF) &&
+	    (rc = flush(w)))
+		return rc;
+	if (w->n == 0)
+		w->off = off;
+	memcpy(w->buf + w->n, p, (size_t)amt);
+	w->n += amt;
+	w->hwm = off + amt;
 	/* A commit's frames go to the file before SQLite publishes it. */
 	int was_commit = w->commit;
 	w->commit = commit_header(p, amt);
-	if (rc == SQLITE_OK && was_commit)
-		rc = flush(w);
-	return rc;
+	return was_commit ? flush(w) : SQLITE_OK;
 }
 
 static int w_truncate(sqlite3_file *f, sqlite3_int64 size)
@@ -223,7 +247,7 @@ static int w_control(sqlite3_file *f, int op, void *arg)
 		return rc;
 	if (!w->wal && op == SQLITE_FCNTL_CKPT_START) {
 		in_ckpt = 1;
-		ckpt_gen++;
+		ckpt_gen = ++ckpt_passes;
 	} else if (!w->wal && op == SQLITE_FCNTL_CKPT_DONE) {
 		in_ckpt = 0;
 	}
@@ -262,7 +286,12 @@ static int w_shm_lock(sqlite3_file *f, int offset, int n, int flags)
 static void w_shm_barrier(sqlite3_file *f)
 {
 	gfile *w = (gfile *)f;
-	/* Only a WAL has pending bytes, and only a database shared memory */
+	/* Only a database has shared memory, called here before SQLite
+	 * publishes a commit: its WAL's pending bytes go first. A failure
+	 * cannot be returned here; the bytes stay pending and the WAL's
+	 * next call reports it. */
+	if (w->link)
+		(void)flush(w->link);
 	w->real->pMethods->xShmBarrier(w->real);
 }
 
@@ -321,6 +350,15 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f,
 	/* On failure SQLite calls no method: base stays without any. */
 	if (rc == SQLITE_OK && w->real->pMethods)
 		w->base.pMethods = methods_for(w->real->pMethods->iVersion);
+	/* A WAL's database file (SQLite opened it first, through this VFS
+	 * too: the same pager) learns of it, for its xShmBarrier. */
+	if (rc == SQLITE_OK && w->wal && w->base.pMethods) {
+		sqlite3_file *db = sqlite3_database_file_object(name);
+		if (db && db->pMethods == w->base.pMethods) {
+			w->link = (gfile *)db;
+			w->link->link = w;
+		}
+	}
 	return rc;
 }
 

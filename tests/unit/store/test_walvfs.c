@@ -207,6 +207,103 @@ START_TEST(killed_writer_keeps_every_commit)
 }
 END_TEST
 
+/* A transaction larger than its page cache writes pages to the WAL
+ * before its commit; pages it changes again are rewritten in place, and
+ * the commit then rewrites the frame headers from the first of them on
+ * (new checksums), the commit frame's last. Each rewrite must reach the
+ * file before COMMIT returns: here the rows are committed, another
+ * connection copies the WAL into the file, and the writer dies. Recovery
+ * reads the WAL's checksums: a commit frame header left behind would
+ * lose the committed rows (and leave the file half copied). */
+START_TEST(rewritten_commit_survives_kill)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sqlite3 *db = open_db(path, vs_walvfs_name(), 20);
+		insert(db, 0, 50, 0); /* left open; spills: 20 pages of cache */
+		int ok = sqlite3_exec(db, "UPDATE t SET b = zeroblob(12000) "
+		                            "WHERE k = 0; UPDATE t SET b = "
+		                            "(SELECT b FROM t WHERE k = 1) WHERE "
+		                            "k = 0", NULL, NULL, NULL) == SQLITE_OK;
+		/* row 0 back to row 1's bytes: 0 now matches k = 1's pattern */
+		ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) ==
+		                   SQLITE_OK;
+		sqlite3 *c = open_db(path, vs_walvfs_name(), 2000);
+		int log = -1, done = -1;
+		ok = ok && sqlite3_wal_checkpoint_v2(c, "main",
+		                                     SQLITE_CHECKPOINT_PASSIVE,
+		                                     &log, &done) == SQLITE_OK &&
+		     done == log && log > 50;
+		_exit(ok ? 0 : 1); /* no close: as if killed */
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+	                 SQLITE_OK);
+	sqlite3_stmt *q = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*), "
+	                                    "sum(b = (SELECT b FROM t WHERE k "
+	                                    "= 1)) FROM t", -1, &q, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(q, 0), 50);
+	ck_assert_int_eq(sqlite3_column_int(q, 1), 2); /* rows 0 and 1 */
+	sqlite3_finalize(q);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1,
+	                                    &q, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(q, 0), "ok");
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* Two checkpoint passes on one connection with the WAL started again in
+ * between (the same offsets, new frames): the second pass must copy the
+ * new frames, not what the first pass read ahead. */
+START_TEST(read_ahead_never_outlives_its_pass)
+{
+	sqlite3 *w = open_db(path, vs_walvfs_name(), 2000);
+	sqlite3 *c = open_db(path, vs_walvfs_name(), 2000);
+	int log = -1, done = -1;
+	insert(w, 0, ROWS, 1);
+	ck_assert_int_eq(sqlite3_wal_checkpoint_v2(c, "main",
+	                                           SQLITE_CHECKPOINT_PASSIVE,
+	                                           &log, &done),
+	                 SQLITE_OK);
+	ck_assert_int_eq(done, log);
+	/* every frame copied and no reader: the next write restarts the
+	 * WAL at its start; rows of other bytes over the same offsets */
+	exec_ok(w, "DELETE FROM t");
+	insert(w, 1000, ROWS, 1);
+	ck_assert_int_eq(sqlite3_wal_checkpoint_v2(c, "main",
+	                                           SQLITE_CHECKPOINT_TRUNCATE,
+	                                           &log, &done),
+	                 SQLITE_OK);
+	ck_assert_int_eq(log, 0); /* truncated: the file holds everything */
+	sqlite3_close(c);
+	sqlite3_close(w);
+	int rows;
+	ck_assert(rows_ok(path, &rows));
+	ck_assert_int_eq(rows, ROWS);
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+	                 SQLITE_OK);
+	sqlite3_stmt *q = NULL;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT min(k) FROM t", -1, &q,
+	                                    NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(q), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(q, 0), 1000);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+}
+END_TEST
+
 /* Read system calls of a checkpoint of ROWS frames and a few, on a
  * second connection of vfs, beside the writer's. */
 static long long reads_of_checkpoint(const char *p, const char *vfs)
@@ -277,6 +374,8 @@ static Suite *walvfs_suite(void)
 	tcase_add_test(tc, killed_writer_keeps_every_commit);
 	tcase_add_test(tc, checkpoint_reads_ahead);
 	tcase_add_test(tc, page_cache_in_the_region);
+	tcase_add_test(tc, rewritten_commit_survives_kill);
+	tcase_add_test(tc, read_ahead_never_outlives_its_pass);
 	suite_add_tcase(s, tc);
 	return s;
 }
