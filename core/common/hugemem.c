@@ -33,7 +33,11 @@ typedef struct header {
 } header;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static char *base, *next, *end; /* the reservation; next: never carved */
+static char *next; /* the first byte never carved */
+/* The reservation, written once (under mu) and read without it: a
+ * process forked while another thread held mu (a variant's child made
+ * by a worker) frees its own malloc arrays without ever taking it. */
+static _Atomic(uintptr_t) base, end;
 static int reserve_failed;
 static char *free_blocks[FREE_MAX];
 static int n_free;
@@ -43,7 +47,7 @@ static size_t kept; /* bytes in free_blocks */
 static int reserve(void)
 {
 	if (base)
-		return 0;
+		return 0; /* set before any block is carved */
 	if (reserve_failed)
 		return -1;
 	char *raw = mmap(NULL, RESERVE + VS_HUGE_PAGE, PROT_NONE,
@@ -54,8 +58,9 @@ static int reserve(void)
 	}
 	uintptr_t a = ((uintptr_t)raw + VS_HUGE_PAGE - 1) / VS_HUGE_PAGE *
 	              VS_HUGE_PAGE;
-	base = next = (char *)a;
-	end = base + RESERVE;
+	next = (char *)a;
+	end = a + RESERVE;
+	base = a;
 	return 0;
 }
 
@@ -77,12 +82,16 @@ static char *take(size_t len, int *fresh)
 		*fresh = 0;
 		return b;
 	}
-	if (reserve() || (size_t)(end - next) < len)
+	if (reserve() || (size_t)((char *)end - next) < len)
 		return NULL;
 	char *b = next;
 	if (mprotect(b, len, PROT_READ | PROT_WRITE))
 		return NULL;
 	(void)madvise(b, len, MADV_HUGEPAGE); /* a hint: may be refused */
+	/* a process forked meanwhile (a variant's child made by a worker
+	 * when the fork server is gone) gets it zeroed, not shared: the
+	 * parent's next write is then no copy-on-write fault */
+	(void)madvise(b, len, MADV_WIPEONFORK);
 	next += len;
 	((header *)(void *)b)->len = len;
 	*fresh = 1;
@@ -91,8 +100,8 @@ static char *take(size_t len, int *fresh)
 
 void *vs_huge_calloc(size_t n, size_t size)
 {
-	if (VS_HUGE_OFF || n == 0 || size > (SIZE_MAX - HEADER) / n ||
-	    n * size < SMALL)
+	if (VS_HUGE_OFF || n == 0 ||
+	    size > (SIZE_MAX - HEADER - VS_HUGE_PAGE) / n || n * size < SMALL)
 		return vs_xcalloc(n ? n : 1, size);
 	size_t bytes = n * size;
 	size_t len = (bytes + HEADER + VS_HUGE_PAGE - 1) / VS_HUGE_PAGE *
@@ -112,13 +121,13 @@ void vs_huge_free(void *p)
 {
 	if (!p)
 		return;
-	char *b = (char *)p - HEADER;
-	pthread_mutex_lock(&mu);
-	if (!base || (char *)p < base || (char *)p >= end) {
-		pthread_mutex_unlock(&mu);
+	uintptr_t at = (uintptr_t)p, lo = base, hi = end;
+	if (!lo || at < lo || at >= hi) {
 		free(p);
 		return;
 	}
+	char *b = (char *)p - HEADER;
+	pthread_mutex_lock(&mu);
 	size_t len = ((header *)(void *)b)->len;
 	if (n_free < FREE_MAX && kept + len <= VS_HUGE_KEPT) {
 		free_blocks[n_free++] = b;
@@ -126,8 +135,10 @@ void vs_huge_free(void *p)
 		b = NULL;
 	}
 	pthread_mutex_unlock(&mu);
-	if (b) /* its memory back to the kernel, its addresses kept */
-		(void)mmap(b, len, PROT_NONE,
-		           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
-		           -1, 0);
+	/* its memory back to the kernel, its addresses kept (or, if the
+	 * kernel cannot split the mapping, its memory at least) */
+	if (b && mmap(b, len, PROT_NONE,
+	              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+	              -1, 0) == MAP_FAILED)
+		(void)madvise(b, len, MADV_DONTNEED);
 }

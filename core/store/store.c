@@ -982,7 +982,9 @@ void vs_store_variant_cancel(vs_store *st)
 	if (!st->var_open)
 		return;
 	/* Failing, the transaction's rollback drops the rows all the same. */
-	sqlite3_exec(st->db, "ROLLBACK TO vs_variant", NULL, NULL, NULL);
+	if (sqlite3_exec(st->db, "ROLLBACK TO vs_variant", NULL, NULL,
+	                 NULL) != SQLITE_OK)
+		st->rows_before = -1; /* rows may stay: count them at the end */
 	sqlite3_exec(st->db, "RELEASE vs_variant", NULL, NULL, NULL);
 	st->rows_tx = st->rows_tx_at_var;
 	st->var_open = 0;

@@ -33,8 +33,8 @@
  * real file does not hold yet; every method but xWrite, xLock, xUnlock,
  * xCheckReservedLock, xSectorSize and xDeviceCharacteristics writes them
  * first, so nothing reads, sizes, truncates, syncs, maps or closes the
- * file without them. A failed write keeps them: every later call tries
- * again and fails alike, so an error cannot pass unseen.
+ * file without them. A failed write drops them and sticks (flush says
+ * why): every later call fails alike, so an error cannot pass unseen.
  *
  * The database's writes are not gathered: a checkpoint's copy into it
  * would gain as much, but SQLite ignores what CKPT_DONE returns and marks
@@ -72,6 +72,7 @@ typedef struct gfile {
 	int commit;         /* WAL: the last append was a commit header */
 	sqlite3_int64 hwm;  /* WAL: end of the highest append since its header */
 	struct gfile *link; /* a WAL's database file and back, while open */
+	int err;            /* WAL: a gathered write failed; every call fails */
 	unsigned char *ra;  /* WAL: VS_WALVFS_BUF bytes read ahead */
 	int ra_n;           /* bytes of them valid */
 	sqlite3_int64 ra_off;
@@ -96,21 +97,29 @@ static size_t real_offset(void)
 	return (sizeof(gfile) + a - 1) / a * a;
 }
 
+/* Writes the pending bytes. A failure drops them and sticks: the
+ * transaction they belong to has not committed (a commit's bytes are
+ * written before its last xWrite returns), SQLite rolls it back on the
+ * error, and every later call on the file fails alike, so nothing is
+ * ever appended past a hole, nor a failed commit's frames written late. */
 static int flush(gfile *w)
 {
+	if (w->err)
+		return w->err;
 	if (w->n == 0)
 		return SQLITE_OK;
 	int rc = w->real->pMethods->xWrite(w->real, w->buf, w->n, w->off);
-	if (rc == SQLITE_OK)
-		w->n = 0;
+	w->n = 0;
+	if (rc != SQLITE_OK)
+		w->err = rc;
 	return rc;
 }
 
 static int w_close(sqlite3_file *f)
 {
 	gfile *w = (gfile *)f;
-	int rc = flush(w); /* a failure loses what it kept: SQLite ignores
-	                      * xClose's result */
+	int rc = flush(w); /* SQLite ignores xClose's result: anything
+	                      * pending is an uncommitted transaction's */
 	if (w->link)
 		w->link->link = NULL;
 	int rc2 = w->real->pMethods->xClose(w->real);
@@ -288,8 +297,8 @@ static void w_shm_barrier(sqlite3_file *f)
 	gfile *w = (gfile *)f;
 	/* Only a database has shared memory, called here before SQLite
 	 * publishes a commit: its WAL's pending bytes go first. A failure
-	 * cannot be returned here; the bytes stay pending and the WAL's
-	 * next call reports it. */
+	 * cannot be returned here; it sticks, and the WAL's next call
+	 * reports it. */
 	if (w->link)
 		(void)flush(w->link);
 	w->real->pMethods->xShmBarrier(w->real);

@@ -304,6 +304,163 @@ START_TEST(read_ahead_never_outlives_its_pass)
 }
 END_TEST
 
+/* A VFS under the results file's (made the default before it is first
+ * asked for, so that it is its base): SQLite's own, except that WAL
+ * writes fail (a full disk) while fail_wal is set. */
+static sqlite3_vfs *unix_vfs;
+static volatile int fail_wal;
+
+typedef struct ffile {
+	sqlite3_file base;
+	sqlite3_file *real;
+	int wal;
+} ffile;
+
+#define REAL(f) (((ffile *)(void *)(f))->real)
+static int f_close(sqlite3_file *f)
+{
+	int rc = REAL(f)->pMethods->xClose(REAL(f));
+	sqlite3_free(REAL(f));
+	return rc;
+}
+static int f_read(sqlite3_file *f, void *p, int n, sqlite3_int64 o)
+{
+	return REAL(f)->pMethods->xRead(REAL(f), p, n, o);
+}
+static int f_write(sqlite3_file *f, const void *p, int n, sqlite3_int64 o)
+{
+	if (((ffile *)(void *)f)->wal && fail_wal)
+		return SQLITE_FULL;
+	return REAL(f)->pMethods->xWrite(REAL(f), p, n, o);
+}
+static int f_truncate(sqlite3_file *f, sqlite3_int64 n)
+{
+	return REAL(f)->pMethods->xTruncate(REAL(f), n);
+}
+static int f_sync(sqlite3_file *f, int fl)
+{
+	return REAL(f)->pMethods->xSync(REAL(f), fl);
+}
+static int f_size(sqlite3_file *f, sqlite3_int64 *n)
+{
+	return REAL(f)->pMethods->xFileSize(REAL(f), n);
+}
+static int f_lock(sqlite3_file *f, int l)
+{
+	return REAL(f)->pMethods->xLock(REAL(f), l);
+}
+static int f_unlock(sqlite3_file *f, int l)
+{
+	return REAL(f)->pMethods->xUnlock(REAL(f), l);
+}
+static int f_reserved(sqlite3_file *f, int *o)
+{
+	return REAL(f)->pMethods->xCheckReservedLock(REAL(f), o);
+}
+static int f_control(sqlite3_file *f, int op, void *a)
+{
+	return REAL(f)->pMethods->xFileControl(REAL(f), op, a);
+}
+static int f_sector(sqlite3_file *f)
+{
+	return REAL(f)->pMethods->xSectorSize(REAL(f));
+}
+static int f_device(sqlite3_file *f)
+{
+	return REAL(f)->pMethods->xDeviceCharacteristics(REAL(f));
+}
+static int f_shm_map(sqlite3_file *f, int a, int b, int c, void volatile **p)
+{
+	return REAL(f)->pMethods->xShmMap(REAL(f), a, b, c, p);
+}
+static int f_shm_lock(sqlite3_file *f, int a, int b, int c)
+{
+	return REAL(f)->pMethods->xShmLock(REAL(f), a, b, c);
+}
+static void f_shm_barrier(sqlite3_file *f)
+{
+	REAL(f)->pMethods->xShmBarrier(REAL(f));
+}
+static int f_shm_unmap(sqlite3_file *f, int d)
+{
+	return REAL(f)->pMethods->xShmUnmap(REAL(f), d);
+}
+static const sqlite3_io_methods f_methods = {
+	2, f_close, f_read, f_write, f_truncate, f_sync, f_size, f_lock,
+	f_unlock, f_reserved, f_control, f_sector, f_device, f_shm_map,
+	f_shm_lock, f_shm_barrier, f_shm_unmap, NULL, NULL};
+
+static int f_open(sqlite3_vfs *v, const char *name, sqlite3_file *f,
+                  int flags, int *out)
+{
+	(void)v;
+	ffile *x = (ffile *)(void *)f;
+	x->base.pMethods = NULL;
+	x->wal = (flags & SQLITE_OPEN_WAL) != 0;
+	x->real = sqlite3_malloc(unix_vfs->szOsFile);
+	if (!x->real)
+		return SQLITE_NOMEM;
+	memset(x->real, 0, (size_t)unix_vfs->szOsFile);
+	int rc = unix_vfs->xOpen(unix_vfs, name, x->real, flags, out);
+	if (rc != SQLITE_OK) {
+		sqlite3_free(x->real);
+		return rc;
+	}
+	x->base.pMethods = &f_methods;
+	return SQLITE_OK;
+}
+
+/* Registers the failing VFS as the default (in a test's own process). */
+static void failing_vfs_default(void)
+{
+	static sqlite3_vfs v;
+	ck_assert_int_eq(sqlite3_initialize(), SQLITE_OK);
+	unix_vfs = sqlite3_vfs_find(NULL);
+	v = *unix_vfs;
+	v.pNext = NULL;
+	v.zName = "failing";
+	v.szOsFile = (int)sizeof(ffile);
+	v.xOpen = f_open;
+	ck_assert_int_eq(sqlite3_vfs_register(&v, 1), SQLITE_OK);
+}
+
+/* A commit whose WAL write fails stays failed: its frames, gathered and
+ * not written, are dropped with the error, and the file keeps failing
+ * (so nothing is appended after the hole) even once the disk has room
+ * again. A writer that commits 10 rows, fails to commit 2 more,
+ * checkpoints, and is killed: the file holds the 10. */
+START_TEST(failed_commit_stays_failed)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		failing_vfs_default();
+		sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
+		insert(db, 0, 10, 1);
+		fail_wal = 1;
+		/* 2 rows: their frames and the commit's all in the buffer
+		 * when the commit's write fails */
+		int rc = sqlite3_exec(db, "BEGIN; INSERT INTO t SELECT k + 10, b "
+		                          "FROM t WHERE k < 2; COMMIT", NULL, NULL,
+		                      NULL);
+		fail_wal = 0; /* room again */
+		/* a checkpoint reads the WAL: anything still pending would
+		 * be written now, past the last commit, looking committed */
+		int rc2 = sqlite3_exec(db, "PRAGMA wal_checkpoint(PASSIVE)",
+		                       NULL, NULL, NULL);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		(void)rc2; /* fails or not: the bytes must not come back */
+		_exit(rc != SQLITE_OK ? 0 : 1);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	int rows;
+	ck_assert(rows_ok(path, &rows));
+	ck_assert_int_eq(rows, 10);
+}
+END_TEST
+
 /* Read system calls of a checkpoint of ROWS frames and a few, on a
  * second connection of vfs, beside the writer's. */
 static long long reads_of_checkpoint(const char *p, const char *vfs)
@@ -376,6 +533,7 @@ static Suite *walvfs_suite(void)
 	tcase_add_test(tc, page_cache_in_the_region);
 	tcase_add_test(tc, rewritten_commit_survives_kill);
 	tcase_add_test(tc, read_ahead_never_outlives_its_pass);
+	tcase_add_test(tc, failed_commit_stays_failed);
 	suite_add_tcase(s, tc);
 	return s;
 }
