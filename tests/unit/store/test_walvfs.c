@@ -138,6 +138,19 @@ static int rows_ok(const char *p, int *rows)
 	return ok;
 }
 
+/* Runs body in a child process that ends with _exit, whatever body
+ * left open (no close, no rollback: as if killed); body's 1 is success. */
+static void run_killed(int (*body)(void))
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(body() ? 0 : 1);
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 /* Write system calls of one ROWS-row transaction (ROWS frames and a
  * few for the b-tree's inner pages). */
 static long long writes_of_commit(const char *p, const char *vfs)
@@ -187,20 +200,18 @@ END_TEST
 /* kill -9 of a run: the child commits three transactions and dies inside
  * a fourth, which is larger than its page cache (SQLite writes its pages
  * to the WAL before the commit: gathered, not committed). */
+static int three_commits_and_a_spill(void)
+{
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 20);
+	for (int c = 0; c < 3; c++)
+		insert(db, 10 * c, 10, 1);
+	insert(db, 30, 50, 0);
+	return 1;
+}
+
 START_TEST(killed_writer_keeps_every_commit)
 {
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		sqlite3 *db = open_db(path, vs_walvfs_name(), 20);
-		for (int c = 0; c < 3; c++)
-			insert(db, 10 * c, 10, 1);
-		insert(db, 30, 50, 0);
-		_exit(0); /* no close, no rollback: as if killed */
-	}
-	int st;
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	run_killed(three_commits_and_a_spill);
 	int rows;
 	ck_assert(rows_ok(path, &rows));
 	ck_assert_int_eq(rows, 30);
@@ -215,31 +226,27 @@ END_TEST
  * connection copies the WAL into the file, and the writer dies. Recovery
  * reads the WAL's checksums: a commit frame header left behind would
  * lose the committed rows (and leave the file half copied). */
+static int spilled_rewritten_committed_copied(void)
+{
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 20);
+	insert(db, 0, 50, 0); /* left open; spills: 20 pages of cache */
+	int ok = sqlite3_exec(db, "UPDATE t SET b = zeroblob(12000) "
+	                          "WHERE k = 0; UPDATE t SET b = "
+	                          "(SELECT b FROM t WHERE k = 1) WHERE "
+	                          "k = 0", NULL, NULL, NULL) == SQLITE_OK;
+	/* row 0 back to row 1's bytes: 0 now matches k = 1's pattern */
+	ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+	sqlite3 *c = open_db(path, vs_walvfs_name(), 2000);
+	int log = -1, done = -1;
+	return ok &&
+	       sqlite3_wal_checkpoint_v2(c, "main", SQLITE_CHECKPOINT_PASSIVE,
+	                                 &log, &done) == SQLITE_OK &&
+	       done == log && log > 50;
+}
+
 START_TEST(rewritten_commit_survives_kill)
 {
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		sqlite3 *db = open_db(path, vs_walvfs_name(), 20);
-		insert(db, 0, 50, 0); /* left open; spills: 20 pages of cache */
-		int ok = sqlite3_exec(db, "UPDATE t SET b = zeroblob(12000) "
-		                            "WHERE k = 0; UPDATE t SET b = "
-		                            "(SELECT b FROM t WHERE k = 1) WHERE "
-		                            "k = 0", NULL, NULL, NULL) == SQLITE_OK;
-		/* row 0 back to row 1's bytes: 0 now matches k = 1's pattern */
-		ok = ok && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) ==
-		                   SQLITE_OK;
-		sqlite3 *c = open_db(path, vs_walvfs_name(), 2000);
-		int log = -1, done = -1;
-		ok = ok && sqlite3_wal_checkpoint_v2(c, "main",
-		                                     SQLITE_CHECKPOINT_PASSIVE,
-		                                     &log, &done) == SQLITE_OK &&
-		     done == log && log > 50;
-		_exit(ok ? 0 : 1); /* no close: as if killed */
-	}
-	int st;
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	run_killed(spilled_rewritten_committed_copied);
 	sqlite3 *db = NULL;
 	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
 	                 SQLITE_OK);
@@ -429,32 +436,28 @@ static void failing_vfs_default(void)
  * (so nothing is appended after the hole) even once the disk has room
  * again. A writer that commits 10 rows, fails to commit 2 more,
  * checkpoints, and is killed: the file holds the 10. */
+static int commit_fails_then_checkpoint(void)
+{
+	failing_vfs_default();
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
+	insert(db, 0, 10, 1);
+	fail_wal = 1;
+	/* 2 rows: their frames and the commit's all in the buffer when the
+	 * commit's write fails */
+	int rc = sqlite3_exec(db, "BEGIN; INSERT INTO t SELECT k + 10, b FROM "
+	                          "t WHERE k < 2; COMMIT", NULL, NULL, NULL);
+	fail_wal = 0; /* room again */
+	/* a checkpoint reads the WAL: anything still pending would be
+	 * written now, past the last commit, looking committed (it fails or
+	 * not: the bytes must not come back) */
+	sqlite3_exec(db, "PRAGMA wal_checkpoint(PASSIVE)", NULL, NULL, NULL);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc != SQLITE_OK;
+}
+
 START_TEST(failed_commit_stays_failed)
 {
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		failing_vfs_default();
-		sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
-		insert(db, 0, 10, 1);
-		fail_wal = 1;
-		/* 2 rows: their frames and the commit's all in the buffer
-		 * when the commit's write fails */
-		int rc = sqlite3_exec(db, "BEGIN; INSERT INTO t SELECT k + 10, b "
-		                          "FROM t WHERE k < 2; COMMIT", NULL, NULL,
-		                      NULL);
-		fail_wal = 0; /* room again */
-		/* a checkpoint reads the WAL: anything still pending would
-		 * be written now, past the last commit, looking committed */
-		int rc2 = sqlite3_exec(db, "PRAGMA wal_checkpoint(PASSIVE)",
-		                       NULL, NULL, NULL);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		(void)rc2; /* fails or not: the bytes must not come back */
-		_exit(rc != SQLITE_OK ? 0 : 1);
-	}
-	int st;
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	run_killed(commit_fails_then_checkpoint);
 	int rows;
 	ck_assert(rows_ok(path, &rows));
 	ck_assert_int_eq(rows, 10);
