@@ -371,81 +371,6 @@ static int v_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f,
 	return rc;
 }
 
-/* Everything else is the default VFS's. */
-static int v_delete(sqlite3_vfs *v, const char *n, int sync)
-{
-	(void)v;
-	return base_vfs->xDelete(base_vfs, n, sync);
-}
-
-static int v_access(sqlite3_vfs *v, const char *n, int flags, int *out)
-{
-	(void)v;
-	return base_vfs->xAccess(base_vfs, n, flags, out);
-}
-
-static int v_full(sqlite3_vfs *v, const char *n, int size, char *out)
-{
-	(void)v;
-	return base_vfs->xFullPathname(base_vfs, n, size, out);
-}
-
-static void *v_dlopen(sqlite3_vfs *v, const char *n)
-{
-	(void)v;
-	return base_vfs->xDlOpen(base_vfs, n);
-}
-
-static void v_dlerror(sqlite3_vfs *v, int size, char *out)
-{
-	(void)v;
-	base_vfs->xDlError(base_vfs, size, out);
-}
-
-static void (*v_dlsym(sqlite3_vfs *v, void *h, const char *s))(void)
-{
-	(void)v;
-	return base_vfs->xDlSym(base_vfs, h, s);
-}
-
-static void v_dlclose(sqlite3_vfs *v, void *h)
-{
-	(void)v;
-	base_vfs->xDlClose(base_vfs, h);
-}
-
-static int v_random(sqlite3_vfs *v, int n, char *out)
-{
-	(void)v;
-	return base_vfs->xRandomness(base_vfs, n, out);
-}
-
-static int v_sleep(sqlite3_vfs *v, int us)
-{
-	(void)v;
-	return base_vfs->xSleep(base_vfs, us);
-}
-
-static int v_time(sqlite3_vfs *v, double *out)
-{
-	(void)v;
-	return base_vfs->xCurrentTime(base_vfs, out);
-}
-
-static int v_error(sqlite3_vfs *v, int n, char *out)
-{
-	(void)v;
-	return base_vfs->xGetLastError
-	           ? base_vfs->xGetLastError(base_vfs, n, out)
-	           : 0;
-}
-
-static int v_time64(sqlite3_vfs *v, sqlite3_int64 *out)
-{
-	(void)v;
-	return base_vfs->xCurrentTimeInt64(base_vfs, out);
-}
-
 static const char *registered;
 
 static void do_register(void)
@@ -454,28 +379,16 @@ static void do_register(void)
 	if (sqlite3_initialize() != SQLITE_OK)
 		return;
 	base_vfs = sqlite3_vfs_find(NULL);
-	/* Version 2 for xCurrentTimeInt64; the default VFS has it. */
-	if (!base_vfs || base_vfs->iVersion < 2)
+	if (!base_vfs)
 		return;
 	methods_init();
-	walvfs = (sqlite3_vfs){
-		.iVersion = 2,
-		.szOsFile = (int)(real_offset() + (size_t)base_vfs->szOsFile),
-		.mxPathname = base_vfs->mxPathname,
-		.zName = "vsweep-wal",
-		.xOpen = v_open,
-		.xDelete = v_delete,
-		.xAccess = v_access,
-		.xFullPathname = v_full,
-		.xDlOpen = v_dlopen,
-		.xDlError = v_dlerror,
-		.xDlSym = v_dlsym,
-		.xDlClose = v_dlclose,
-		.xRandomness = v_random,
-		.xSleep = v_sleep,
-		.xCurrentTime = v_time,
-		.xGetLastError = v_error,
-		.xCurrentTimeInt64 = v_time64};
+	/* The default VFS with our xOpen: its other methods take the VFS
+	 * only for what a copy holds alike (name length, app data). */
+	walvfs = *base_vfs;
+	walvfs.pNext = NULL;
+	walvfs.szOsFile = (int)(real_offset() + (size_t)base_vfs->szOsFile);
+	walvfs.zName = "vsweep-wal";
+	walvfs.xOpen = v_open;
 	if (sqlite3_vfs_register(&walvfs, 0) == SQLITE_OK)
 		registered = walvfs.zName;
 }
