@@ -12,7 +12,7 @@ char *vs_store_insert_sql(const char *table, int cols, int rows)
 	size_t tuple = 2 * (size_t)cols + 2; /* "(?,?)" and a comma */
 	size_t n = strlen(table) + 32 + (size_t)rows * tuple;
 	char *sql = vs_xcalloc(1, n), *p = sql;
-	p += sprintf(p, "INSERT INTO %s VALUES ", table);
+	p += sprintf(p, "INSERT OR FAIL INTO %s VALUES ", table);
 	for (int i = 0; i < rows; i++) {
 		if (i)
 			*p++ = ',';

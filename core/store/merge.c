@@ -852,9 +852,11 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 	}
 	/* No journal: the file is renamed into place only once complete, so
 	 * a crash leaves a stray temporary, never a broken output; and every
-	 * page is written once instead of twice (WAL, then checkpoint). */
+	 * page is written once instead of twice (WAL, then checkpoint).
+	 * secure_delete off as for a run's store (store.c says why). */
 	if (exec(c.out, tmp, "PRAGMA page_size = " VS_STORE_PAGE_SIZE "; "
 	         "PRAGMA main.journal_mode = OFF; PRAGMA synchronous = OFF; "
+	         "PRAGMA secure_delete = OFF; "
 	         "PRAGMA cache_size = " VS_STORE_CACHE_KIB "; BEGIN", err) ||
 	    exec(c.out, tmp, vs_schema_sql, err) ||
 	    exec(c.out, tmp, "PRAGMA user_version = 1", err))

@@ -66,6 +66,10 @@ void vs_store_rollback(vs_store *st);
  * yet stored (r->n_rows may be 0). */
 vs_rc vs_store_put(vs_store *st, const vs_result *r, vs_error *err);
 
+/* The integer value of "PRAGMA name" on the store's connection (-1: no
+ * value, or name not a plain word): for tests and diagnostics. */
+int64_t vs_store_pragma(vs_store *st, const char *name);
+
 /* Rows the largest state INSERT prepared so far takes at once (store.c:
  * 1000 only once 100 000 rows were stored, 200 before). */
 int vs_store_state_batch(const vs_store *st);

@@ -435,6 +435,108 @@ START_TEST(big_insert_prepared_once_it_pays)
 }
 END_TEST
 
+/* SQLite's allocations, counted by a wrapper of its own allocator. */
+static sqlite3_mem_methods sqlite_mem;
+static long long sqlite_allocs;
+
+static void *count_malloc(int n)
+{
+	sqlite_allocs++;
+	return sqlite_mem.xMalloc(n);
+}
+
+static void *count_realloc(void *p, int n)
+{
+	sqlite_allocs++;
+	return sqlite_mem.xRealloc(p, n);
+}
+
+/* Storing rows makes no heap allocation per row. A multi-row INSERT
+ * that may abort halfway keeps a statement journal, a copy of every page
+ * it changes that was already in the transaction, in 1 KiB pieces
+ * malloc'd: ~0.4 allocations per state row appended at the b-tree's
+ * right edge (and 16 KiB copied per 120 rows). The store's INSERTs (OR
+ * FAIL: a failed one is rolled back with its transaction) keep none.
+ * After a first variant (statements prepared, cache warm), 3 variants
+ * of 6001 state rows and 300 pair rows each (200-, 50- and 1-row state
+ * INSERTs, 64-row pair INSERTs) in one transaction. A key stored twice
+ * still fails, and the rollback leaves none of that transaction's
+ * rows. */
+START_TEST(storing_rows_allocates_nothing_per_row)
+{
+	/* in this test's own process, before SQLite is initialised */
+	ck_assert_int_eq(sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sqlite_mem),
+	                 SQLITE_OK);
+	sqlite3_mem_methods m = sqlite_mem;
+	m.xMalloc = count_malloc;
+	m.xRealloc = count_realloc;
+	ck_assert_int_eq(sqlite3_config(SQLITE_CONFIG_MALLOC, &m), SQLITE_OK);
+
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_ptr_nonnull(st);
+	vs_result r;
+	for (uint64_t k = 0; k < 4; k++) {
+		if (k < 2) {
+			ck_assert_int_eq(vs_store_begin(st, &err), 0);
+			sqlite_allocs = 0;
+		}
+		make_result(&r, k, 6001);
+		r.n_pairs = 300;
+		r.pairs = calloc(300, sizeof *r.pairs);
+		for (int i = 0; i < 300; i++)
+			r.pairs[i] = (vs_pair_row){i, 1, 2, 3.0, 5.0, 0.5};
+		ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+		vs_result_finish(&r);
+		if (k == 0)
+			ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	}
+	long long allocs = sqlite_allocs;
+	ck_assert_int_eq(vs_store_commit(st, &err), 0);
+	/* some per statement run and per page split: 0.06 per row (a
+	 * statement journal's made it 0.46) */
+	ck_assert_msg(allocs < 3 * (6001 + 300) / 10,
+	              "%lld allocations for 18903 rows", allocs);
+
+	/* variant 4, then variant 1's rows again: the insert fails */
+	ck_assert_int_eq(vs_store_begin(st, &err), 0);
+	make_result(&r, 4, 2001);
+	ck_assert_int_eq(vs_store_put(st, &r, &err), 0);
+	vs_result_finish(&r);
+	make_result(&r, 1, 2001);
+	ck_assert_int_ne(vs_store_put(st, &r, &err), 0);
+	vs_result_finish(&r);
+	vs_store_rollback(st);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+
+	sqlite3 *db = db_open();
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM state"),
+	                    4 * 6001);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM pair_row"),
+	                    4 * 300);
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM variant"), 4);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* The writer's connection: WAL, synchronous NORMAL, temporary tables in
+ * memory, and secure_delete off whatever SQLite's build chose (Debian's
+ * is on: zeroing the space cells leave costs 1.6 % of a run's
+ * instructions). */
+START_TEST(writer_connection_settings)
+{
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_ptr_nonnull(st);
+	ck_assert_int_eq(vs_store_pragma(st, "secure_delete"), 0);
+	ck_assert_int_eq(vs_store_pragma(st, "synchronous"), 1);
+	ck_assert_int_eq(vs_store_pragma(st, "temp_store"), 2);
+	ck_assert_int_eq(vs_store_pragma(st, "page_size"), 16384);
+	ck_assert_int_eq(vs_store_pragma(st, "secure_delete; DROP"), -1);
+	ck_assert_int_eq(vs_store_close(st, &err), 0);
+}
+END_TEST
+
 static void q_text(sqlite3 *db, const char *sql, char *out, size_t n)
 {
 	sqlite3_stmt *s = NULL;
@@ -1039,6 +1141,8 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, repeated_and_changed_values_stored_exactly);
 	tcase_add_test(tc, state_rows_stored_in_key_order);
 	tcase_add_test(tc, big_insert_prepared_once_it_pays);
+	tcase_add_test(tc, storing_rows_allocates_nothing_per_row);
+	tcase_add_test(tc, writer_connection_settings);
 	tcase_add_test(tc, finish_writes_what_analyze_finds);
 	tcase_add_test(tc, finish_rounds_as_analyze_does);
 	tcase_add_test(tc, finish_counts_what_was_committed);

@@ -524,6 +524,19 @@ START_TEST(page_cache_in_the_region)
 }
 END_TEST
 
+/* SQLite keeps no memory statistics once the store's VFS is set up:
+ * with them each of its allocations takes a process-wide mutex and
+ * updates counters that nothing in vsweep reads. */
+START_TEST(no_memory_statistics)
+{
+	sqlite3 *db = open_db(path, vs_walvfs_name(), 2000);
+	insert(db, 0, 20, 1);
+	ck_assert_int_eq(sqlite3_memory_used(), 0);
+	ck_assert_int_eq(sqlite3_memory_highwater(0), 0);
+	sqlite3_close(db);
+}
+END_TEST
+
 static Suite *walvfs_suite(void)
 {
 	Suite *s = suite_create("walvfs");
@@ -534,6 +547,7 @@ static Suite *walvfs_suite(void)
 	tcase_add_test(tc, killed_writer_keeps_every_commit);
 	tcase_add_test(tc, checkpoint_reads_ahead);
 	tcase_add_test(tc, page_cache_in_the_region);
+	tcase_add_test(tc, no_memory_statistics);
 	tcase_add_test(tc, rewritten_commit_survives_kill);
 	tcase_add_test(tc, read_ahead_never_outlives_its_pass);
 	tcase_add_test(tc, failed_commit_stays_failed);
