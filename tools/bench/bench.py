@@ -9,7 +9,8 @@ off: the difference between runs of VARIANTS and VARIANTS / 3); then
 -j 2 against -j 1 with full recording, the crash
 containment's overhead (plugins in child processes, the default, against
 VSWEEP_NO_CONTAINMENT=1, interleaved too), and the simulation
-cost per actor-step for 2 .. 512 actors (recording only step 0).
+cost per actor-step for 2 .. 512 actors (recording only step 0; five
+rounds over the crowd sizes in turn, medians and spread).
 
   tools/bench/run.sh [VARIANTS] [REPEATS]      (defaults 300 and 5)
 """
@@ -178,33 +179,46 @@ def main():
     # and taken off: at 10^5 actor-steps it was over half of the 2-actor
     # run, and flattered the larger crowds' ratios.
     print("actors  actor-steps  wall s   CPU s    us CPU/actor-step  "
-          "vs 2 actors   (start-up CPU s, taken off)")
-    first = None
+          "vs 2 actors   (start-up CPU s, taken off; spread of 5 rounds)")
 
-    def crowd_cpu(scn):
-        cw, cc = [], []
-        for _ in range(3):
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.exists(db + suffix):
-                    os.unlink(db + suffix)
-            w, c = timed([VSWEEP, "run", scn, "-o", db, "-j", "1",
-                          "--record", "state", "--record-every", "1000000"])
-            cw.append(w)
-            cc.append(c)
-        return statistics.median(cw), statistics.median(cc)
+    def crowd_run(scn):
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(db + suffix):
+                os.unlink(db + suffix)
+        return timed([VSWEEP, "run", scn, "-o", db, "-j", "1",
+                      "--record", "state", "--record-every", "1000000"])
 
-    for k in (2, 8, 32, 128, 512):
+    # Rounds over every crowd size in turn (2, 8, ..., 512, then again),
+    # each size's long run beside its one-step run, so that the machine's
+    # drift during the series hits every size alike; the per-actor-step
+    # figure is taken per round and its median printed.
+    sizes = (2, 8, 32, 128, 512)
+    crowd = {}
+    for k in sizes:
         scn = os.path.join(tmp, "crowd%d.yaml" % k)
         one = os.path.join(tmp, "crowd%d_one.yaml" % k)
         steps = max(100, 1000000 // k)  # ~10^6 actor-steps
         crowd_file(scn, k, steps * 0.01)
         crowd_file(one, k, 0.01)  # steps 0 and 1
-        w, c = crowd_cpu(scn)
-        _, c0 = crowd_cpu(one)
-        per = 1e6 * (c - c0) / (k * (steps - 1))
-        first = first or per
-        print("%6d  %11d  %7.3f  %7.3f  %17.3f  %10.2f   %.3f"
-              % (k, k * (steps + 1), w, c, per, per / first, c0))
+        crowd[k] = (scn, one, steps, [])
+    for _ in range(5):
+        for k in sizes:
+            scn, one, steps, runs = crowd[k]
+            w, c = crowd_run(scn)
+            _, c0 = crowd_run(one)
+            runs.append((w, c, c0, 1e6 * (c - c0) / (k * (steps - 1))))
+    per = {k: [r[3] for r in crowd[k][3]] for k in sizes}
+    # the ratio to 2 actors within each round, then its median
+    ratio = {k: statistics.median([a / b for a, b in zip(per[k], per[2])])
+             for k in sizes}
+    for k in sizes:
+        _, _, steps, runs = crowd[k]
+        print("%6d  %11d  %7.3f  %7.3f  %17s  %10.2f   %.3f"
+              % (k, k * (steps + 1), statistics.median([r[0] for r in runs]),
+                 statistics.median([r[1] for r in runs]),
+                 "%.3f [%.3f-%.3f]" % (statistics.median(per[k]),
+                                       min(per[k]), max(per[k])),
+                 ratio[k], statistics.median([r[2] for r in runs])))
     subprocess.run(["rm", "-rf", tmp])
 
 
