@@ -304,15 +304,16 @@ vs_scenario *vs_sweep_variant(const vs_sweep *sw, const vs_scenario *seed,
 	vs_scenario *v = NULL;
 	if (vs_sweep_changes(sw, i, &b, err))
 		goto out;
+	/* before applying: a variant the changes make invalid is stored as
+	 * failed with what it changed */
+	if (json)
+		*json = vs_change_set_json(&b.set);
 	v = vs_scenario_clone(seed);
 	if (vs_variant_apply(v, &b.set, sw->path ? sw->path : "<sweep>",
 	                     err)) {
 		vs_scenario_destroy(v);
 		v = NULL;
-		goto out;
 	}
-	if (json)
-		*json = vs_change_set_json(&b.set);
 out:
 	vs_change_buf_finish(&b);
 	return v;

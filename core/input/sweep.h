@@ -205,7 +205,9 @@ const char *vs_sweep_label(const vs_sweep *sw, uint64_t i);
  * *params_json receives (malloc'd) the changes as a JSON object, e.g.
  * {"actor1":{"speed":10,"vehicle_model":{"lf":1.5}}}; "{}" for the seed;
  * the same shape for every block kind. On error returns NULL with err
- * set. */
+ * set; *params_json is still set when the changes were drawn but make an
+ * invalid scenario (the variant fails with what it changed), NULL when
+ * they could not be drawn (an index out of range). */
 vs_scenario *vs_sweep_variant(const vs_sweep *sw, const vs_scenario *seed,
                               uint64_t i, char **params_json, vs_error *err);
 

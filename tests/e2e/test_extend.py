@@ -81,6 +81,48 @@ class Extend(TempDirCase):
         self.assertEqual(query(db, "SELECT value FROM meta WHERE key = "
                                "'sweep_text'"), [(BASE % 3,)])
 
+    def test_invalid_draws_keep_their_params_and_extend(self):
+        # two_cars' sedan has its rear axle 0.9 + 3.0 = 3.9 m behind the
+        # front bumper: a body shorter than that fails the variant. The
+        # failed variants store what they drew (they stored {}), and a
+        # file holding them can still be extended (it was refused: the
+        # check rebuilt each stored variant and took a failed one for a
+        # changed one).
+        text = """\
+vsweep: 1
+seed: 11
+blocks:
+  - random:
+      count: %d
+      axes:
+        - {actor: 1, dimension.length: {uniform: [3.0, 5.0]}}
+"""
+        small = self.write("small.yaml", text % 8)
+        big = self.write("big.yaml", text % 12)
+        ext, one = self.path("ext.db"), self.path("one.db")
+        rc, _, err = self.go(small, ext)
+        self.assertEqual(rc, 1, err)  # some variants failed
+        rows = query(ext, "SELECT status, error, json_extract(params, "
+                     "'$.actor1.dimension.length') FROM variant_info")
+        self.assertEqual(len(rows), 8)
+        failed = [r for r in rows if r[0] == "failed"]
+        self.assertTrue(failed and len(failed) < 8, rows)
+        for status, error, length in rows:
+            self.assertIsNotNone(length, rows)
+            self.assertEqual(status == "failed", length < 3.9, rows)
+            if status == "failed":
+                self.assertIn("outside the body", error)
+        rc, out, err = self.go(big, ext, "--resume")
+        self.assertIn("8 already stored", out, err)
+        rc1, _, err = self.go(big, one)
+        self.assertEqual(rc, rc1, err)
+        # errors name the sweep file each variant was made from
+        sql = "SELECT variant_id, status, replace(error, '%s', 'S'), " \
+              "params FROM variant_info ORDER BY variant_id"
+        got = [r for r in query(ext, sql % small) if r[0] < 8] + \
+            [r for r in query(ext, sql % big) if r[0] >= 8]
+        self.assertEqual(got, query(one, sql % big))
+
 
 if __name__ == "__main__":
     unittest.main()
