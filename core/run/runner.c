@@ -509,7 +509,10 @@ static int store_result(runner *R, vs_store *st, wstate *w, slot *s)
 	w->streaming = 0;
 	w->streamed = 0;
 	w->tx_rows += s->res.n_rows;
-	sum->actor_steps += s->res.n_rows * R->opts->record_every;
+	/* --record summary stores no rows: count what was simulated */
+	sum->actor_steps += R->opts->no_state
+	                            ? s->res.summary.actor_steps
+	                            : s->res.n_rows * R->opts->record_every;
 	if (s->res.status == VS_VARIANT_DONE)
 		sum->done++;
 	else

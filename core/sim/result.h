@@ -101,6 +101,9 @@ typedef struct vs_summary {
 	double max_decel;        /* m/s^2, largest -dv/dt */
 	double max_jerk;         /* m/s^3, largest |d^2v/dt^2| */
 	int64_t min_ttc_actor, min_thw_actor, max_decel_actor, max_jerk_actor;
+	/* actors x steps simulated (step 0 included), stored or not: what a
+	 * run's actor-steps/s counts when it stores no rows */
+	int64_t actor_steps;
 } vs_summary;
 
 /* One plugin output of one actor at one recorded step (actor_signal). */

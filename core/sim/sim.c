@@ -668,9 +668,11 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	double t_end = timeout > 0 ? vs_now() + timeout : 0;
 	int64_t steps = vs_scenario_steps(scn);
 	int stopped = 0;
+	int64_t observed = 0; /* steps simulated, step 0 included */
 	if (start(&S) == 0) {
 		watch(&S);
 		observe(&S, 0);
+		observed = 1;
 		if (record(&S, 0))
 			stopped = 1;
 		for (int64_t k = 1; k < steps && !stopped; k++) {
@@ -694,6 +696,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			if (step(&S, k))
 				break;
 			int collided = observe(&S, k);
+			observed++;
 			if ((k % every == 0 ||
 			     (collided && scn->stop_at_collision)) &&
 			    record(&S, k)) {
@@ -706,6 +709,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	}
 	vs_monitor_finish(S.monitor, res);
 	vs_safety_finish(S.safety, res);
+	res->summary.actor_steps = observed * S.n;
 	fill_actor_rows(&S);
 	if (opts && opts->no_wheels)
 		res->n_wheels = 0;
