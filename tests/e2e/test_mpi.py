@@ -414,6 +414,14 @@ class MpiTest(TempDirCase):
         rc, _, err = self.mpi(1, "--shard", "0/2")
         self.assertEqual(rc, 2)
         self.assertIn("--shard is vsweep's", err)
+        # vsweep run's own options, spelt right: refused as not this
+        # program's, not met with a suggestion of themselves
+        for o in (["--progress-interval", "5"], ["--variants", "1"]):
+            rc, _, err = self.mpi(1, *o)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("vsweep-mpi does not take %s (vsweep run does)"
+                          % o[0], err)
+            self.assertNotIn("did you mean", err)
         p = subprocess.run([VSWEEP_MPI, "--help"], capture_output=True,
                            text=True, env=self.env)
         self.assertEqual(p.returncode, 0)

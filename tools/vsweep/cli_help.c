@@ -118,13 +118,18 @@ static const char *const run_options[] = {
 	"--variant-memory",
 	"--lock-timeout",
 	"--progress", "--progress-interval", "--plugin-path", "--plugin-log",
-	"--help",
+	"--variants", "--variants-from", "--where", "--help",
 };
 
 int cli_unknown_run_option(const cli_prog *p, const char *o)
 {
 	const char *near = cli_did_you_mean(o, run_options,
 	        (int)(sizeof run_options / sizeof *run_options));
+	/* spelt right, but not one of this program's (vsweep run's own
+	 * options given to vsweep-mpi) */
+	if (near && !strcmp(near, o))
+		return cli_bad_usage(p, "%s does not take %s (vsweep run "
+		                     "does)", p->name, o);
 	if (near)
 		return cli_bad_usage(p, "unknown option '%s'; did you mean "
 		                     "'%s'?", o, near);
