@@ -31,7 +31,12 @@ typedef struct command_help {
 "  --progress                progress on stderr: a line in place on a\n"  \
 "                            terminal, else a full line every interval\n" \
 "  --progress-interval S     seconds between progress lines (default 60)\n"\
-"  --plugin-path DIR         look for plugins here first (repeatable)\n"
+"  --plugin-path DIR         look for plugins here first (repeatable)\n"\
+"  --variants LIST           only these variants (e.g. 3,17,40-45), into\n"\
+"                            a new file\n"                                 \
+"  --variants-from FILE.db --where SQL\n"                                 \
+"                            only the variants of FILE.db's\n"            \
+"                            variant_summary that SQL selects\n"
 
 static const command_help commands[] = {
 	{"run",
@@ -62,8 +67,8 @@ static const command_help commands[] = {
 	 "usage: vsweep variants SCENARIO.yaml --sweep SWEEP.yaml "
 	 "[--format csv|json]\n"
 	 "                       [--plugin-path DIR]\n"
-	 "  The variant table (variant_id, block, kind, params), without a\n"
-	 "  run.\n"},
+	 "  The variant table (variant_id, block, kind, label, params),\n"
+	 "  without a run.\n"},
 	{"export",
 	 "usage: vsweep export SCENARIO.yaml --sweep SWEEP.yaml --variant I "
 	 "-o FILE.yaml\n"
