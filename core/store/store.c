@@ -33,6 +33,7 @@
 #include <string.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -399,6 +400,23 @@ static void exists_error(const char *path, vs_error *err)
 	             "--overwrite to replace it", path);
 }
 
+/* What --overwrite may replace: nothing (0), an empty file or an SQLite
+ * one (1); anything else (a scenario given as -o by mistake) is not
+ * results and is kept (-1). */
+static int replaceable(const char *path)
+{
+	char head[16] = {0};
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return n == 0 || (n == sizeof head &&
+	                  memcmp(head, "SQLite format 3", 16) == 0)
+	               ? 1
+	               : -1;
+}
+
 vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 {
 	const char *path = def->path;
@@ -410,6 +428,17 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	int n_meta = vs_store_def_meta(def, created, meta, &n_identity);
 	/* Before anything is looked at: --overwrite must not delete, nor
 	 * --resume join, a file another run is writing. */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		vs_error_set(err, "%s: is a directory; -o names the results "
+		             "file", path);
+		return VS_RC_INPUT;
+	}
+	if (mode == VS_STORE_OVERWRITE && replaceable(path) < 0) {
+		vs_error_set(err, "%s: is not an SQLite file; --overwrite "
+		             "replaces only results files", path);
+		return VS_RC_INPUT;
+	}
 	int lock_fd = -1;
 	vs_rc locked = vs_store_writer_lock(path, &lock_fd, err);
 	if (locked)

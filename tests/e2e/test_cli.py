@@ -268,6 +268,17 @@ class CommandLineGuessTest(TempDirCase):
         rc, _, err = run("run", CIRCLE, "--zzzzzzzz")
         self.assertEqual(rc, 2)
         self.assertNotIn("did you mean", err)
+        # an option that needs a value, last: said so (it was "unknown
+        # option '-o'; did you mean '-o'?")
+        for o, want in [("-o", "-o needs a file name"),
+                        ("--output", "--output needs a file name"),
+                        ("--sweep", "--sweep needs a sweep file"),
+                        ("--plugin-path", "--plugin-path needs a directory")]:
+            for cmd in ("run", "check"):
+                rc, _, err = run(cmd, CIRCLE, o)
+                self.assertEqual(rc, 2, (cmd, o))
+                self.assertIn("vsweep: " + want, err)
+                self.assertNotIn("did you mean", err)
 
 
 class NightLogTest(TempDirCase):

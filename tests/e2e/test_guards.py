@@ -88,6 +88,46 @@ class GuardTest(TempDirCase):
         self.assertEqual(digest(b), before)
         self.assertEqual(query(a, "SELECT count(*) FROM variant"), [(1,)])
 
+    def test_outputs_never_replace_inputs_or_results(self):
+        """-o naming an input, a results file or a directory: refused,
+        and nothing changed (a run with --overwrite deleted its own
+        scenario, export wrote YAML over a results file)."""
+        scen = self.write("seed.yaml", open(CIRCLE, encoding="utf-8").read())
+        sweep = self.write("s.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                           "      - [{actor: 1, speed: 7}]\n")
+        db = self.path("r.db")
+        rc, _, err = run("run", scen, "--sweep", sweep, "-o", db)
+        self.assertEqual(rc, 0, err)
+        os.mkdir(self.path("dir"))
+        kept = {p: digest(p) for p in (scen, sweep, db)}
+        cases = [
+            (("run", scen, "-o", scen, "--overwrite"),
+             "seed.yaml: is not an SQLite file; --overwrite replaces only "
+             "results files"),
+            (("run", scen, "-o", sweep, "--overwrite"), "is not an SQLite"),
+            (("run", scen, "-o", self.path("dir")),
+             "dir: is a directory; -o names the results file"),
+            (("run", scen, "-o", self.path("dir"), "--overwrite"),
+             "is a directory"),
+            (("run", scen, "-o", self.path("dir"), "--resume"),
+             "is a directory"),
+            (("export", scen, "--sweep", sweep, "--variant", "0", "-o", db),
+             "r.db: is an SQLite file; it is not replaced"),
+            (("export", scen, "--sweep", sweep, "--variant", "0", "-o", scen),
+             "seed.yaml: is the scenario being read"),
+            (("export", scen, "--sweep", sweep, "--variant", "0", "-o",
+              sweep), "s.yaml: is the sweep file being read"),
+            (("export", scen, "--sweep", sweep, "--variant", "0", "-o",
+              self.path("dir")), "dir: is a directory"),
+        ]
+        for args, want in cases:
+            with self.subTest(args=args):
+                rc, _, err = run(*args)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(want, err)
+                self.assertNotIn("Resume with", err)
+        self.assertEqual({p: digest(p) for p in kept}, kept)
+
     def test_changes_to_attached_actors_are_refused(self):
         sw = self.write("s.yaml", "vsweep: 1\nblocks:\n  - list:\n"
                         "      - [{actor: 2, speed: 10}]\n")

@@ -122,6 +122,10 @@ void cli_unknown_option(const char *who, const char *o,
  * command answers it itself. */
 int cli_command_help(int argc, char **argv);
 
+/* The usage text of a command of cli_help.c's table ("merge"), for its
+ * usage errors; NULL for a command not in it. */
+const char *cli_command_usage(const char *name);
+
 /* Usage errors with a suggestion: an unknown command, an unknown option
  * of the run parser. Return EXIT_BAD_INPUT. */
 int cli_unknown_command(const cli_prog *p, const char *cmd);

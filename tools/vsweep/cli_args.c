@@ -171,9 +171,16 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
                         const char *v)
 {
 	const char *shown = v ? v : "";
-	if (!strcmp(o, "--sweep") && v)
+	int out = !strcmp(o, "-o") || !strcmp(o, "--output");
+	if ((out || !strcmp(o, "--sweep") || !strcmp(o, "--plugin-path")) &&
+	    !v)
+		return cli_bad_usage(p, "%s needs a %s", o,
+		                     out ? "file name" : !strcmp(o, "--sweep")
+		                                 ? "sweep file"
+		                                 : "directory");
+	if (!strcmp(o, "--sweep"))
 		a->sweep = v;
-	else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && v)
+	else if (out)
 		a->out = v;
 	else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
 		if (cli_parse_long(v, 1, 4096, &a->jobs))
@@ -214,7 +221,7 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 		if (parse_seconds(v, &a->lock_timeout))
 			return cli_bad_usage(p, "--lock-timeout needs "
 			                     "seconds > 0, got '%s'", shown);
-	} else if (!strcmp(o, "--plugin-path") && v) {
+	} else if (!strcmp(o, "--plugin-path")) {
 		if (a->n_plugin_path < 64)
 			a->plugin_path[a->n_plugin_path++] = v;
 	} else {

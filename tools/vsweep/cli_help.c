@@ -106,6 +106,14 @@ int cli_command_help(int argc, char **argv)
 	return CLI_NOT_MINE;
 }
 
+const char *cli_command_usage(const char *name)
+{
+	for (int c = 0; c < N_COMMANDS; c++)
+		if (!strcmp(name, commands[c].name))
+			return commands[c].text;
+	return NULL;
+}
+
 int cli_unknown_command(const cli_prog *p, const char *cmd)
 {
 	const char *near = cli_did_you_mean(cmd, command_names,

@@ -13,9 +13,11 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "export.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "input/scenario.h"
@@ -301,6 +303,40 @@ static int refuse_dimensions(const export_args *a, const vs_change_set *set)
 	return 0;
 }
 
+/* True (with a message) when -o would replace an input or results: the
+ * scenario or sweep file itself, or any SQLite file. */
+static int clobbers(const export_args *a)
+{
+	struct stat so, si;
+	if (stat(a->out, &so) != 0)
+		return 0;
+	const char *in[2] = {a->scenario, a->sweep};
+	const char *what[2] = {"the scenario", "the sweep file"};
+	for (int k = 0; k < 2; k++)
+		if (in[k] && stat(in[k], &si) == 0 && si.st_dev == so.st_dev &&
+		    si.st_ino == so.st_ino) {
+			fprintf(stderr, "vsweep: %s: is %s being read; give "
+			        "another -o\n", a->out, what[k]);
+			return 1;
+		}
+	if (S_ISDIR(so.st_mode)) {
+		fprintf(stderr, "vsweep: %s: is a directory; -o names the "
+		        "scenario file to write\n", a->out);
+		return 1;
+	}
+	char head[16] = {0};
+	FILE *f = fopen(a->out, "rb");
+	size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+	if (f)
+		fclose(f);
+	if (n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0) {
+		fprintf(stderr, "vsweep: %s: is an SQLite file; it is not "
+		        "replaced: give another -o\n", a->out);
+		return 1;
+	}
+	return 0;
+}
+
 static int write_file(const export_args *a, const vs_scenario *seed,
                       const vs_scenario *v, const vs_change_set *set)
 {
@@ -314,7 +350,8 @@ static int write_file(const export_args *a, const vs_scenario *seed,
 	FILE *f = fopen(a->out, "w");
 	int status = EXIT_OK;
 	if (!f) {
-		perror(a->out);
+		fprintf(stderr, "vsweep: %s: cannot write: %s\n", a->out,
+		        strerror(errno));
 		status = EXIT_INTERNAL;
 	} else {
 		put_scenario(f, a, doc, v, set);
@@ -333,6 +370,8 @@ int cli_export(int argc, char **argv)
 	int status = parse_args(argc, argv, &a);
 	if (status)
 		return status;
+	if (clobbers(&a))
+		return EXIT_BAD_INPUT;
 	vs_error err = {{0}};
 	vs_registry *reg;
 	vs_scenario *seed, *v = NULL;

@@ -271,6 +271,7 @@ static void on_merge_signal(int sig)
 /* `vsweep merge OUT.db SHARD.db... [--allow-partial]` */
 static int cmd_merge(int argc, char **argv)
 {
+	const cli_prog me = {"vsweep", cli_command_usage("merge"), 0};
 	const char *out = NULL;
 	const char **shards = vs_xcalloc((size_t)argc, sizeof *shards);
 	int n = 0, partial = 0;
@@ -279,7 +280,7 @@ static int cmd_merge(int argc, char **argv)
 			partial = 1;
 		else if (argv[i][0] == '-') {
 			free(shards);
-			return cli_bad_usage(&prog, "unknown option '%s'",
+			return cli_bad_usage(&me, "unknown option '%s'",
 			                     argv[i]);
 		} else if (!out)
 			out = argv[i];
@@ -288,7 +289,7 @@ static int cmd_merge(int argc, char **argv)
 	}
 	if (!out || n == 0) {
 		free(shards);
-		return cli_bad_usage(&prog, "%s", "merge needs OUT.db and at "
+		return cli_bad_usage(&me, "%s", "merge needs OUT.db and at "
 		                     "least one SHARD.db");
 	}
 	vs_merge_summary sum;
@@ -309,6 +310,37 @@ static int cmd_merge(int argc, char **argv)
 		printf(", %lld missing", sum.missing);
 	printf("\n");
 	return cli_exit_status(VS_RC_OK);
+}
+
+/* `vsweep plugins [--plugin-path DIR]... [--fmu FILE.fmu]`. */
+static int cmd_plugins(int argc, char **argv)
+{
+	const cli_prog me = {"vsweep", cli_command_usage("plugins"), 0};
+	const char *fmu = NULL, *path[64];
+	int n_path = 0;
+	for (int i = 2; i < argc; i++) {
+		const char *o = argv[i];
+		int is_fmu = !strcmp(o, "--fmu");
+		if (!is_fmu && strcmp(o, "--plugin-path"))
+			return cli_bad_usage(&me, "plugins: unexpected '%s'",
+			                     o);
+		if (i + 1 >= argc)
+			return cli_bad_usage(&me, "%s needs a %s", o,
+			                     is_fmu ? "file" : "directory");
+		if (is_fmu)
+			fmu = argv[++i];
+		else if (n_path < 64)
+			path[n_path++] = argv[++i];
+		else
+			i++;
+	}
+	/* an FMU is read alone: the plugin path does not matter to it */
+	if (fmu)
+		return cli_plugins_fmu(fmu);
+	vs_registry *reg = cli_registry(path, n_path);
+	int rc = cli_plugins(reg);
+	vs_registry_destroy(reg);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -338,9 +370,8 @@ int main(int argc, char **argv)
 		return cli_plot(argc, argv);
 	if (!strcmp(argv[1], "report"))
 		return cli_report(argc, argv);
-	if (!strcmp(argv[1], "plugins") && argc == 4 &&
-	    !strcmp(argv[2], "--fmu"))
-		return cli_plugins_fmu(argv[3]);
+	if (!strcmp(argv[1], "plugins"))
+		return cmd_plugins(argc, argv);
 	if (!strcmp(argv[1], "variants"))
 		return cli_variants(argc, argv);
 	if (!strcmp(argv[1], "export"))
@@ -361,12 +392,5 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "check"))
 		return cmd_check(&a);
-	if (!strcmp(cmd, "plugins")) {
-		vs_registry *reg = cli_registry(a.plugin_path,
-		                                a.n_plugin_path);
-		rc = cli_plugins(reg);
-		vs_registry_destroy(reg);
-		return rc;
-	}
 	return cli_unknown_command(&prog, cmd);
 }
