@@ -82,6 +82,41 @@ class DrillDown(TempDirCase):
                 self.assertTrue(err.startswith("vsweep: "), err)
                 self.assertFalse(os.path.exists(self.path("b.db")))
 
+    def test_where_is_one_condition_of_this_sweeps_file(self):
+        """Found in review: SQL after the condition was dropped silently,
+        a gigabyte blob was built, and any file with a variant_summary
+        table was taken for a run of this sweep."""
+        import sqlite3
+        fake = self.path("fake.db")
+        c = sqlite3.connect(fake)
+        c.execute("CREATE TABLE variant_summary (variant_id)")
+        c.executemany("INSERT INTO variant_summary VALUES (?)", [(3,), (5,)])
+        c.commit()
+        c.close()
+        other = self.path("other.db")
+        rc, _, err = run("run", scenario("circle.yaml"), "-o", other)
+        self.assertEqual(rc, 0, err)
+        for extra, want in [
+            (["--variants-from", self.full, "--where",
+              "1 = 1 ) ; DELETE FROM meta ; SELECT (1"],
+             "full.db: --where: more than one condition"),
+            (["--variants-from", self.full, "--where",
+              "randomblob(1000000000) IS NOT NULL"],
+             "full.db: --where: string or blob too big"),
+            (["--variants-from", fake],
+             "fake.db: --variants-from: not a run of this scenario and "
+             "sweep"),
+            (["--variants-from", other],
+             "other.db: --variants-from: not a run of this scenario and "
+             "sweep (%s differs" % scenario("crossing.yaml")),
+        ]:
+            with self.subTest(extra=extra):
+                rc, _, err = run("run", *self.args, "-o", self.path("b.db"),
+                                 *extra)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(want, err)
+                self.assertFalse(os.path.exists(self.path("b.db")))
+
 
 if __name__ == "__main__":
     unittest.main()

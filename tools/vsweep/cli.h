@@ -154,8 +154,14 @@ typedef struct cli_drill {
 	size_t n, next;
 } cli_drill;
 int cli_drill_option(void *own, const char *o, const char *v, int *takes);
-/* Fills d->idx (indices below count) from the options; an exit status. */
-int cli_drill_indices(cli_drill *d, const cli_run_args *a, uint64_t count);
+/* Fills d->idx (indices below the sweep's count) from the options; an
+ * exit status. A --variants-from file must be a run of this scenario and
+ * sweep (their texts as stored in its meta). */
+struct vs_scenario;
+struct vs_sweep;
+int cli_drill_indices(cli_drill *d, const cli_run_args *a,
+                      const struct vs_scenario *scn,
+                      const struct vs_sweep *sw);
 /* vs_index_source.next over d->idx. */
 int cli_drill_next(void *ctx, uint64_t *i);
 

@@ -12,6 +12,8 @@
 
 #include "cli.h"
 #include "common/util.h"
+#include "input/scenario.h"
+#include "input/sweep.h"
 
 int cli_drill_option(void *own, const char *o, const char *v, int *takes)
 {
@@ -72,10 +74,39 @@ static int parse_list(const char *text, uint64_t **idx, size_t *n,
 	}
 }
 
+/* s, wall time a --where may take: a condition over variant_summary
+ * reads one row per variant (seconds for 10^7); past this it is a query
+ * that never ends (an unbounded recursive CTE, say) */
+#define WHERE_SECONDS 30.0
+
+/* Aborts the query (non-zero) once its time is up. */
+static int where_timer(void *deadline)
+{
+	return vs_now() > *(const double *)deadline;
+}
+
+/* 0 when meta's key holds text (NULL: "") in the results file db. */
+static int same_meta(sqlite3 *db, const char *key, const char *text)
+{
+	sqlite3_stmt *q = NULL;
+	int same = 0;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1,
+	                       &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW) {
+			const char *v = (const char *)sqlite3_column_text(q, 0);
+			same = !strcmp(v ? v : "", text ? text : "");
+		}
+	}
+	sqlite3_finalize(q);
+	return same ? 0 : -1;
+}
+
 /* The variant_ids of variant_summary rows of a results file matching
  * where; an exit status. */
-static int query_ids(const char *path, const char *where, uint64_t **idx,
-                     size_t *n, size_t *cap)
+static int query_ids(const char *path, const char *where,
+                     const vs_scenario *scn, const vs_sweep *sw,
+                     uint64_t **idx, size_t *n, size_t *cap)
 {
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
@@ -85,20 +116,49 @@ static int query_ids(const char *path, const char *where, uint64_t **idx,
 		sqlite3_close(db);
 		return EXIT_BAD_INPUT;
 	}
+	/* its variant ids are this sweep's only if it ran this sweep */
+	const char *differs = same_meta(db, "scenario_text", scn->text)
+	                              ? scn->path
+	                      : same_meta(db, "sweep_text", sw->text)
+	                              ? (sw->path ? sw->path : "no sweep")
+	                              : NULL;
+	if (differs) {
+		fprintf(stderr, "vsweep: %s: --variants-from: not a run of this "
+		        "scenario and sweep (%s differs from the one it ran)\n",
+		        path, differs);
+		sqlite3_close(db);
+		return EXIT_BAD_INPUT;
+	}
 	char *sql = sqlite3_mprintf("SELECT variant_id FROM variant_summary "
 	                            "WHERE (%s) ORDER BY variant_id",
 	                            where ? where : "1");
 	sqlite3_stmt *q = NULL;
+	const char *tail = NULL;
 	int rc = EXIT_BAD_INPUT;
-	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK) {
+	/* no blob or string of a gigabyte (randomblob(1e9)) either */
+	sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 24);
+	if (sqlite3_prepare_v2(db, sql, -1, &q, &tail) != SQLITE_OK) {
 		fprintf(stderr, "vsweep: %s: --where: %s\n", path,
 		        sqlite3_errmsg(db));
 		goto out;
 	}
+	tail += strspn(tail, " \t\r\n");
+	if (*tail) {
+		/* "1) ; DELETE ... (": only the first statement would run */
+		fprintf(stderr, "vsweep: %s: --where: more than one condition "
+		        "(SQL after it: '%.40s')\n", path, tail);
+		goto out;
+	}
+	double deadline = vs_now() + WHERE_SECONDS;
+	sqlite3_progress_handler(db, 10000, where_timer, &deadline);
 	int step;
 	while ((step = sqlite3_step(q)) == SQLITE_ROW)
 		add(idx, n, cap, (uint64_t)sqlite3_column_int64(q, 0));
-	if (step != SQLITE_DONE)
+	if (step == SQLITE_INTERRUPT)
+		fprintf(stderr, "vsweep: %s: --where: stopped after %g s (a "
+		        "condition on variant_summary takes seconds)\n", path,
+		        WHERE_SECONDS);
+	else if (step != SQLITE_DONE)
 		fprintf(stderr, "vsweep: %s: --where: %s\n", path,
 		        sqlite3_errmsg(db));
 	else
@@ -116,8 +176,10 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int cli_drill_indices(cli_drill *d, const cli_run_args *a, uint64_t count)
+int cli_drill_indices(cli_drill *d, const cli_run_args *a,
+                      const vs_scenario *scn, const vs_sweep *sw)
 {
+	uint64_t count = sw->count;
 	size_t cap = 0;
 	d->n = 0;
 	d->next = 0;
@@ -136,7 +198,8 @@ int cli_drill_indices(cli_drill *d, const cli_run_args *a, uint64_t count)
 		return EXIT_BAD_INPUT;
 	}
 	if (d->from) {
-		int rc = query_ids(d->from, d->where, &d->idx, &d->n, &cap);
+		int rc = query_ids(d->from, d->where, scn, sw, &d->idx, &d->n,
+		                   &cap);
 		if (rc)
 			return rc;
 	}
@@ -145,8 +208,9 @@ int cli_drill_indices(cli_drill *d, const cli_run_args *a, uint64_t count)
 	size_t k = 0;
 	for (size_t i = 0; i < d->n; i++) {
 		if (d->idx[i] >= count) {
-			fprintf(stderr, "vsweep: variant %llu is past the "
+			fprintf(stderr, "vsweep: %s%svariant %llu is past the "
 			        "sweep's %llu variants\n",
+			        d->from ? d->from : "", d->from ? ": " : "",
 			        (unsigned long long)d->idx[i],
 			        (unsigned long long)count);
 			return EXIT_BAD_INPUT;

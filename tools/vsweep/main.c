@@ -166,7 +166,7 @@ static int cmd_run(const cli_run_args *a, cli_drill *drill, int argc,
 	if (status)
 		goto out;
 	int drilling = drill->list || drill->from || drill->where;
-	if (drilling && (status = cli_drill_indices(drill, a, sw->count)))
+	if (drilling && (status = cli_drill_indices(drill, a, scn, sw)))
 		goto out;
 	vs_index_source drill_src = {cli_drill_next, drill};
 	struct sigaction sa;
