@@ -422,10 +422,12 @@ class MpiTest(TempDirCase):
             self.assertIn("vsweep-mpi does not take %s (vsweep run does)"
                           % o[0], err)
             self.assertNotIn("did you mean", err)
-        p = subprocess.run([VSWEEP_MPI, "--help"], capture_output=True,
-                           text=True, env=self.env)
-        self.assertEqual(p.returncode, 0)
-        self.assertIn("mpirun -np R vsweep-mpi run", p.stdout)
+        for args in (["--help"], ["run", "--help"],
+                     ["run", "x.yaml", "-j", "2", "--help"]):
+            p = subprocess.run([VSWEEP_MPI, *args], capture_output=True,
+                               text=True, env=self.env)
+            self.assertEqual(p.returncode, 0, (args, p.stderr))
+            self.assertIn("mpirun -np R vsweep-mpi run", p.stdout)
 
 
 if __name__ == "__main__":

@@ -294,6 +294,12 @@ int main(int argc, char **argv)
 		fputs(usage, stdout);
 		return EXIT_OK;
 	}
+	/* run --help, anywhere after the command, as vsweep takes it */
+	for (int i = 2; argc >= 2 && !strcmp(argv[1], "run") && i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage, stdout);
+			return EXIT_OK;
+		}
 	if (argc >= 2 && !strcmp(argv[1], "--version")) {
 		printf("vsweep-mpi %s (plugin ABI %d.%d)\n", VS_VERSION,
 		       VS_ABI_MAJOR, VS_ABI_MINOR);
