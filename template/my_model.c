@@ -6,9 +6,10 @@
  * road-wheel angle (rad). Each step integrates that arc exactly, so a
  * constant steer drives a circle of exactly that radius.
  *
- * Coordinates (DESIGN.md): world X east, Y north; yaw 0 faces +Y, so the
- * heading from +X is yaw + pi/2. Replace step() with your dynamics; keep
- * the life cycle: create (parameters), reset (start state), step, destroy.
+ * Coordinates (vsweep's docs/conventions.md): world X east, Y north; yaw 0
+ * faces +Y, so the heading from +X is yaw + pi/2. Replace model_step() with
+ * your dynamics; keep the life cycle: create (parameters), reset (start
+ * state), step, destroy.
  * Built against <vsweep/plugin.h> alone (pkg-config vsweep). */
 #include <math.h>
 #include <stdlib.h>
