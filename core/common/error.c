@@ -5,30 +5,64 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Control characters from input files (ESC, BEL, newlines ...) would
- * reach the user's terminal raw and could rewrite it: each becomes a
- * visible escape, \n, \t or \xNN, truncated to fit. */
+/* Bytes of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF); 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t len = c >= 0xc2 && c <= 0xdf   ? 2
+	             : c >= 0xe0 && c <= 0xef ? 3
+	             : c >= 0xf0 && c <= 0xf4 ? 4
+	                                      : 0;
+	/* the second byte's range where the lead narrows it */
+	unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+	if (len && (s[1] < lo || s[1] > hi))
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+/* Control characters from input files or plugins (ESC, BEL, newlines
+ * ...) would reach the user's terminal raw and could rewrite it, and
+ * bytes that are not UTF-8 make text the results file, its JSON and the
+ * report cannot carry: each becomes a visible escape, \n, \t or \xNN,
+ * truncated to fit. Well-formed UTF-8 (a degree sign, a name in any
+ * script) stays as it is. */
 void vs_escape_controls(char *msg, size_t size)
 {
 	size_t n = strlen(msg), k = 0;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)msg[i] < 0x20 || msg[i] == 0x7f)
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+		size_t u = c >= 0x80 ? utf8_len((const unsigned char *)msg + i)
+		                     : 1;
+		if (c < 0x20 || c == 0x7f || !u)
 			k++;
+		else
+			i += u - 1;
+	}
 	if (!k)
 		return;
 	char *src = vs_strdup(msg);
 	size_t o = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)src[i];
+		size_t u = c >= 0x80 ? utf8_len((const unsigned char *)src + i)
+		                     : 1;
 		char esc[8];
 		if (c == '\n')
 			snprintf(esc, sizeof esc, "\\n");
 		else if (c == '\t')
 			snprintf(esc, sizeof esc, "\\t");
-		else if (c < 0x20 || c == 0x7f)
+		else if (c < 0x20 || c == 0x7f || !u)
 			snprintf(esc, sizeof esc, "\\x%02x", c);
-		else
-			esc[0] = (char)c, esc[1] = 0;
+		else {
+			memcpy(esc, src + i, u);
+			esc[u] = 0;
+			i += u - 1;
+		}
 		size_t len = strlen(esc);
 		if (o + len >= size)
 			break;

@@ -165,6 +165,8 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	/* a plugin's text reaches the terminal and the results file */
+	vs_escape_controls(msg, sizeof msg);
 	if (!in || !in->sim)
 		return;
 	sim *S = in->sim;

@@ -88,6 +88,23 @@ blocks:
         self.assertEqual([r[0] for r in rows], ["done", "failed", "done"])
         self.assertIn("exceeded the wall-clock limit of 0.3 s", rows[1][1])
 
+    def test_plugin_text_reaches_nobody_raw(self):
+        """A plugin's message with ESC, BEL and bytes that are not UTF-8:
+        escaped on stderr and in the stored reason (it went to the
+        terminal byte for byte)."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "fail_step: -1}", "fail_step: 3, raw_bytes: 1}"))
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "-o", db, "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        want = "as asked \\x1b[31m\\x07\\xff\\xfe"
+        self.assertIn(want, err)
+        self.assertNotIn("\x1b", err)
+        (error,), = query(db, "SELECT error FROM variant_info")
+        self.assertIn(want, error)
+        (msg,), = query(db, "SELECT message FROM log WHERE level = 'error'")
+        self.assertIn(want, msg)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -13,6 +13,8 @@
 static const vs_param params[] = {
 	{"fail_step", -1.0, -1.0, 1e9, "", "step index to fail at; -1: never"},
 	{"sleep_ms", 0.0, 0.0, 1e4, "ms", "wall time to waste per step"},
+	{"raw_bytes", 0.0, 0.0, 1.0, "",
+	 "1: the failure's message carries ESC, BEL and bytes not UTF-8"},
 };
 
 static const vs_host *host; /* set at entry, read-only afterwards */
@@ -21,6 +23,7 @@ typedef struct fail_at {
 	void *host_ctx;
 	long long fail_step;
 	double sleep_ms; /* ms per step, to test wall-clock limits */
+	int raw_bytes;   /* a message a terminal must not see raw */
 	double speed; /* m/s */
 } fail_at;
 
@@ -33,6 +36,7 @@ static vs_status fa_create(const vs_create_args *args, void **instance)
 	f->host_ctx = args->host_ctx;
 	f->fail_step = llround(args->params[0]);
 	f->sleep_ms = args->params[1];
+	f->raw_bytes = args->params[2] > 0;
 	const vs_actor_info *a = args->actor;
 	f->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
 	*instance = f;
@@ -60,7 +64,8 @@ static vs_status fa_step(void *instance, double t, double dt,
 	if (k == f->fail_step) {
 		if (host && host->log)
 			host->log(f->host_ctx, VS_LOG_ERROR,
-			          "fail_at: failing at step %lld as asked", k);
+			          "fail_at: failing at step %lld as asked%s", k,
+			          f->raw_bytes ? " \x1b[31m\x07\xff\xfe" : "");
 		return VS_ERROR;
 	}
 	control->speed = f->speed;
@@ -82,7 +87,7 @@ static const vs_plugin descriptor = {
 	.version = "0.0.1",
 	.doc = "test behaviour: straight ahead, fails at step fail_step",
 	.params = params,
-	.n_params = 2,
+	.n_params = 3,
 	.create = fa_create,
 	.reset = fa_reset,
 	.behaviour_step = fa_step,

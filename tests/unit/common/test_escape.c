@@ -1,0 +1,59 @@
+/* vs_escape_controls (common/error.c): what a message may carry to the
+ * terminal and the results file. Control characters and bytes that are
+ * not UTF-8 become visible escapes; well-formed UTF-8 stays. Expected
+ * strings are written out by hand from RFC 3629's table. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+
+static const char *escaped(const char *in)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "%s", in);
+	vs_escape_controls(buf, sizeof buf);
+	return buf;
+}
+
+START_TEST(controls_become_escapes)
+{
+	ck_assert_str_eq(escaped("a\x1b[31mb\x07"), "a\\x1b[31mb\\x07");
+	ck_assert_str_eq(escaped("x\ny\tz\x7f"), "x\\ny\\tz\\x7f");
+}
+END_TEST
+
+START_TEST(utf8_kept_other_bytes_escaped)
+{
+	/* kept: 2-, 3- and 4-byte forms (deg sign, euro sign, U+1F697) */
+	ck_assert_str_eq(escaped("45\xc2\xb0 \xe2\x82\xac \xf0\x9f\x9a\x97"),
+	                 "45\xc2\xb0 \xe2\x82\xac \xf0\x9f\x9a\x97");
+	/* a plugin's bytes that are not UTF-8 */
+	ck_assert_str_eq(escaped("\xff\xfe ok"), "\\xff\\xfe ok");
+	/* overlong '/', a surrogate, past U+10FFFF, a lone continuation */
+	ck_assert_str_eq(escaped("\xc0\xaf"), "\\xc0\\xaf");
+	ck_assert_str_eq(escaped("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+	ck_assert_str_eq(escaped("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");
+	ck_assert_str_eq(escaped("a\x80"), "a\\x80");
+	/* a sequence cut short by the end of the text */
+	ck_assert_str_eq(escaped("b\xe2\x82"), "b\\xe2\\x82");
+}
+END_TEST
+
+START_TEST(truncated_to_fit)
+{
+	char buf[8] = "\x01\x02\x03";
+	vs_escape_controls(buf, sizeof buf);
+	ck_assert_str_eq(buf, "\\x01");
+}
+END_TEST
+
+TCase *escape_tcase(void);
+TCase *escape_tcase(void)
+{
+	TCase *tc = tcase_create("escape");
+	tcase_add_test(tc, controls_become_escapes);
+	tcase_add_test(tc, utf8_kept_other_bytes_escaped);
+	tcase_add_test(tc, truncated_to_fit);
+	return tc;
+}
