@@ -53,6 +53,47 @@ def free_bytes(d):
 
 
 class Estimate(TempDirCase):
+    def test_invalid_variants_make_check_fail(self):
+        """Found in review: check said nothing and exited 0 for a sweep
+        whose variants a run then stores as failed. two_cars' sedan has
+        its rear axle 3.9 m behind the front bumper (0.9 + 3.0): drawn
+        bodies shorter than that are invalid; and a plugin that fails in
+        the calibration run fails in the run too."""
+        sw = self.write("w.yaml", "vsweep: 1\nseed: 11\nblocks:\n"
+                        "  - random:\n      count: 20\n      axes:\n"
+                        "        - {actor: 1, dimension.length: "
+                        "{uniform: [3.0, 5.0]}}\n")
+        rc, out, err = run("check", scenario("two_cars.yaml"), "--sweep", sw,
+                           "-o", self.path("r.db"))
+        self.assertEqual(rc, 1, err)
+        self.assertRegex(err, r"variant \d+: .*w\.yaml:7:22: actor 1: axle "
+                              r"2 .* lies outside the body")
+        bad = re.search(r"(\d+) of 20 variants are invalid", err)
+        self.assertTrue(bad, err)
+        # the same count a run stores as failed
+        db = self.path("run.db")
+        rc, _, _ = run("run", scenario("two_cars.yaml"), "--sweep", sw, "-o",
+                       db, "--record", "summary")
+        self.assertEqual(rc, 1)
+        import sqlite3
+        c = sqlite3.connect(db)
+        failed = c.execute("SELECT count(*) FROM variant_info WHERE "
+                           "status = 'failed'").fetchone()[0]
+        c.close()
+        self.assertEqual(int(bad.group(1)), failed)
+        # valid variants, a plugin failing at step 3 of the seed
+        from vsweep_e2e import TEST_PLUGINS
+        fail = self.write("f.yaml", open(scenario("two_cars.yaml"),
+                          encoding="utf-8").read().replace(
+            "behaviour: {plugin: constant_steer, params: "
+            "{steering_wheel_deg: 45}}",
+            "behaviour: {plugin: fail_at, params: {fail_step: 3}}"))
+        rc, _, err = run("check", fail, "-o", self.path("r2.db"),
+                         "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("1 of the 1 variants run to calibrate failed", err)
+        self.assertIn("fail_at: failing at step 3", err)
+
     def test_within_25_percent(self):
         for scen, sweep, rec in CASES:
             with self.subTest(scen=scen):

@@ -121,6 +121,14 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 		       base->record_every, size / 1e6, per_step, secs, jobs,
 		       (int)two.n);
 		rc = check_room(base, size, per_step, per_variant);
+		if (!rc && s2.failed) {
+			/* a variant that fails here fails in the run */
+			fprintf(stderr, "vsweep: check: %llu of the %d variants "
+			        "run to calibrate failed (the reason above); a "
+			        "run stores them as failed\n",
+			        (unsigned long long)s2.failed, (int)two.n);
+			rc = 1;
+		}
 	}
 	vs_remove_db_files(empty);
 	vs_remove_db_files(some);

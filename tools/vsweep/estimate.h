@@ -11,7 +11,8 @@
 /* Prints the estimate for base's recording, calibrated on the first and
  * last variants run into a scratch directory (silent when that fails),
  * and the free space where base->out goes. Returns -1 when the file
- * cannot fit there (said on stderr), else 0. */
+ * cannot fit there (said on stderr), 1 when a variant of the calibration
+ * failed (its reason printed as a run prints it), else 0. */
 int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
                   vs_registry *reg, const vs_run_opts *base, int jobs);
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/util.h"
 #include "estimate.h"
 #include "export.h"
 #include "input/scenario.h"
@@ -231,6 +232,41 @@ static int run_option(void *own, const char *o, const char *v, int *takes)
 	return rc == CLI_NOT_MINE ? cli_drill_option(own, o, v, takes) : rc;
 }
 
+/* s, what check spends building variants to find the invalid ones (some
+ * 4 us each: all of a sweep of 10^5, the first ones of a bigger one,
+ * said) */
+#define CHECK_BUILD_SECONDS 3.0
+
+/* Builds the sweep's variants (changes applied, nothing simulated): a
+ * change that makes an invalid scenario (a start past the road's end, an
+ * axle outside a drawn body) fails that variant in a run, where `check`
+ * should say so. Prints how many and the first reasons; 1 if any (a run
+ * would store them as failed), else 0. */
+static int check_variants(const vs_scenario *scn, const vs_sweep *sw)
+{
+	double deadline = vs_now() + CHECK_BUILD_SECONDS;
+	uint64_t bad = 0, i = 0;
+	for (; i < sw->count; i++) {
+		if ((i & 63) == 0 && i && vs_now() > deadline)
+			break;
+		vs_error err = {{0}};
+		vs_scenario *v = vs_sweep_variant(sw, scn, i, NULL, &err);
+		if (!v && ++bad <= 5)
+			fprintf(stderr, "vsweep: check: variant %llu: %s\n",
+			        (unsigned long long)i, err.msg);
+		vs_scenario_destroy(v);
+	}
+	if (i < sw->count)
+		printf("variants built: the first %llu of %llu in %g s\n",
+		       (unsigned long long)i, (unsigned long long)sw->count,
+		       CHECK_BUILD_SECONDS);
+	if (bad)
+		fprintf(stderr, "vsweep: check: %llu of %llu variants are "
+		        "invalid scenarios; a run stores them as failed\n",
+		        (unsigned long long)bad, (unsigned long long)i);
+	return bad ? 1 : 0;
+}
+
 static int cmd_check(const cli_run_args *a)
 {
 	vs_registry *reg = NULL;
@@ -246,9 +282,13 @@ static int cmd_check(const cli_run_args *a)
 			       vs_block_kind_name(sw->blocks[i].kind),
 			       (unsigned long long)sw->blocks[i].count);
 		printf("variants: %llu\n", (unsigned long long)sw->count);
+		status = check_variants(scn, sw);
 		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
-		if (cli_estimate(scn, sw, reg, &o, o.jobs))
+		int est = cli_estimate(scn, sw, reg, &o, o.jobs);
+		if (est < 0)
 			status = 2;
+		else if (est > 0 && !status)
+			status = 1;
 	}
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
