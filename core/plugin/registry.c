@@ -10,11 +10,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The descriptor as ABI 1.0 defines it ends with destroy; a plugin built
  * against any 1.x header has at least these bytes. */
@@ -252,8 +254,88 @@ static int check_descriptor(const char *path, const vs_plugin *d,
 	                                                                : 0;
 }
 
+/* ---- a plugin that crashes or exits while it loads ---------------------
+ * Its constructors and its entry point run in our process before any
+ * variant, outside the containment of variants: a crash or an exit() there
+ * would end vsweep without a word. While one loads, these name it. */
+
+static const char *volatile loading; /* the file being loaded, or NULL */
+
+static void say(const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	ssize_t w = write(STDERR_FILENO, s, n);
+	(void)w;
+}
+
+static void crashed_loading(int sig)
+{
+	const char *p = loading;
+	say("vsweep: plugin ");
+	say(p ? p : "?");
+	say(sig == SIGSEGV   ? ": crashed while loading (SIGSEGV)\n"
+	    : sig == SIGABRT ? ": crashed while loading (SIGABRT: abort)\n"
+	    : sig == SIGBUS  ? ": crashed while loading (SIGBUS)\n"
+	    : sig == SIGFPE  ? ": crashed while loading (SIGFPE)\n"
+	                     : ": crashed while loading (SIGILL)\n");
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void exited_loading(void)
+{
+	const char *p = loading;
+	if (!p)
+		return;
+	say("vsweep: plugin ");
+	say(p);
+	say(": called exit() while loading\n");
+	_exit(3); /* an internal failure, whatever status it gave */
+}
+
+static const int load_signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE,
+                                   SIGILL};
+#define N_LOAD_SIGNALS (int)(sizeof load_signals / sizeof *load_signals)
+
+/* Guards the loading of path (NULL: ends the guard, handlers restored). */
+static void guard_loading(const char *path, struct sigaction *saved)
+{
+	static int hooked;
+	if (path && !hooked) {
+		hooked = atexit(exited_loading) == 0;
+	}
+	if (path) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = crashed_loading;
+		sigemptyset(&sa.sa_mask);
+		for (int k = 0; k < N_LOAD_SIGNALS; k++)
+			sigaction(load_signals[k], &sa, &saved[k]);
+		loading = path;
+		return;
+	}
+	loading = NULL;
+	for (int k = 0; k < N_LOAD_SIGNALS; k++)
+		sigaction(load_signals[k], &saved[k], NULL);
+}
+
+static int plugin_open(const char *path, const vs_host *host,
+                       vs_loaded_plugin *out, vs_error *err);
+
 int vs_plugin_open(const char *path, const vs_host *host,
                    vs_loaded_plugin *out, vs_error *err)
+{
+	struct sigaction saved[N_LOAD_SIGNALS];
+	guard_loading(path, saved);
+	int rc = plugin_open(path, host, out, err);
+	guard_loading(NULL, saved);
+	return rc;
+}
+
+static int plugin_open(const char *path, const vs_host *host,
+                       vs_loaded_plugin *out, vs_error *err)
 {
 	vs_mark none = {0, 0};
 	struct stat st;

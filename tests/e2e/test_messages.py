@@ -38,5 +38,27 @@ class MessageTest(TempDirCase):
                    ["\\x07", "\\x0d"])
 
 
+class LoadCrashTest(TempDirCase):
+    """A plugin that aborts or calls exit() while it loads (its entry
+    point runs in vsweep's own process, before any variant): vsweep said
+    nothing and exited 134, or 0."""
+
+    def test_named(self):
+        from vsweep_e2e import TEST_PLUGINS
+        for how, status in (("abort", -6), ("exit", 3)):
+            d = self.path(how)
+            os.mkdir(d)
+            so = os.path.join(TEST_PLUGINS, "load_crash", "load_%s.so" % how)
+            os.symlink(so, os.path.join(d, "load_%s.so" % how))
+            code, _, err = run("plugins", "--plugin-path", d)
+            with self.subTest(how=how):
+                self.assertIn(code, (status, 128 - status), err)
+                self.assertIn("vsweep: plugin %s/load_%s.so: " % (d, how),
+                              err)
+                self.assertIn("crashed while loading (SIGABRT: abort)"
+                              if how == "abort" else
+                              "called exit() while loading", err)
+
+
 if __name__ == "__main__":
     unittest.main()
