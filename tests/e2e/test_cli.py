@@ -268,6 +268,14 @@ class CommandLineGuessTest(TempDirCase):
         rc, _, err = run("run", CIRCLE, "--zzzzzzzz")
         self.assertEqual(rc, 2)
         self.assertNotIn("did you mean", err)
+        # a --plugin-path that is no directory: noted (a typo showed only
+        # as a plugin not found, or not at all)
+        for d, want in ((self.path("none"), "no such directory"),
+                        (CIRCLE, "not a directory")):
+            rc, _, err = run("check", CIRCLE, "--plugin-path", d)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("vsweep: note: --plugin-path %s: %s; not "
+                          "searched" % (d, want), err)
         # an option that needs a value, last: said so (it was "unknown
         # option '-o'; did you mean '-o'?")
         for o, want in [("-o", "-o needs a file name"),

@@ -125,11 +125,25 @@ class SignalsTest(TempDirCase):
 
     def test_bad_signal_list(self):
         for bad in ("signals=beta", "signals=a.b.c", "state,x.y",
-                    "signals,signals=a.b"):
+                    "signals,signals=a.b", "", ",", "pairs=50,pairs=60",
+                    "state,pairs,pairs"):
             rc, _, err = run("run", self.scenario(LINEAR), "-o",
                              self.path("x.db"), "--record", bad)
             self.assertEqual(rc, 2, bad)
             self.assertIn("--record", err)
+        # well-formed names of nothing: refused before anything runs (they
+        # were taken, and no signal stored)
+        for cmd in ("run", "check"):
+            for bad, want in (
+                    ("state,signals=nosuch.Fyr",
+                     "--record signals=nosuch.Fyr: no plugin 'nosuch'"),
+                    ("state,signals=bicycle_linear.nope",
+                     "plugin 'bicycle_linear' has no output 'nope'")):
+                rc, _, err = run(cmd, self.scenario(LINEAR), "-o",
+                                 self.path("x.db"), "--record", bad)
+                self.assertEqual(rc, 2, (cmd, bad, err))
+                self.assertIn(want, err)
+                self.assertFalse(os.path.exists(self.path("x.db")))
 
     def test_abi10_plugin_runs(self):
         db = self.path("r.db")

@@ -154,6 +154,13 @@ typedef struct cli_drill {
 	size_t n, next;
 } cli_drill;
 int cli_drill_option(void *own, const char *o, const char *v, int *takes);
+/* Every PLUGIN.OUTPUT of --record signals= names an output of a plugin
+ * the scenario uses or the plugin path holds; else a message and
+ * EXIT_BAD_INPUT (it was taken, and nothing stored). */
+struct vs_scenario;
+int cli_check_signals(const vs_registry *reg, const struct vs_scenario *scn,
+                      const char *signals);
+
 /* Fills d->idx (indices below the sweep's count) from the options; an
  * exit status. A --variants-from file must be a run of this scenario and
  * sweep (their texts as stored in its meta). */

@@ -73,6 +73,9 @@ static int parse_shard(const char *s, cli_run_args *a)
  * -1 when R is bad. */
 static int record_pairs(const char *tok, cli_run_args *a)
 {
+	/* twice (pairs=50,pairs=60): which reach would it be? */
+	if (a->pairs && (!strcmp(tok, "pairs") || !strncmp(tok, "pairs=", 6)))
+		return -1;
 	if (!strcmp(tok, "pairs")) {
 		a->pairs = 1;
 		a->pair_range = 0;
@@ -97,7 +100,8 @@ static int record_pairs(const char *tok, cli_run_args *a)
 static int parse_record(const char *v, cli_run_args *a)
 {
 	char buf[1024];
-	if (strlen(v) >= sizeof buf)
+	/* nothing (--record ''): not the default either */
+	if (strlen(v) >= sizeof buf || !v[strspn(v, ", ")])
 		return -1;
 	a->no_state = !strcmp(v, "summary");
 	a->pairs = 0;

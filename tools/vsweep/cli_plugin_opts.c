@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "input/scenario.h"
+#include "plugin/registry.h"
 #include "sim/sim.h"
 
 /* Inserts name into the sorted comma list (no duplicates), so that equal
@@ -89,4 +91,55 @@ int cli_parse_plugin_log(const char *v, cli_run_args *a)
 		return 0;
 	}
 	return -1;
+}
+
+/* The plugin called name: one the scenario's actors use (an FMU among
+ * them), else the plugin path's NAME.so; NULL if neither has it. */
+static const vs_plugin *plugin_named(const vs_registry *reg,
+                                     const vs_scenario *scn,
+                                     const char *name)
+{
+	for (int i = 0; i < scn->n_actors; i++) {
+		const vs_plugin_use *u[2] = {&scn->actors[i].vehicle_model,
+		                             &scn->actors[i].behaviour};
+		for (int k = 0; k < 2; k++)
+			if (u[k]->loaded && !strcmp(u[k]->loaded->desc->name, name))
+				return u[k]->loaded->desc;
+	}
+	const vs_loaded_plugin *lp = vs_registry_find(reg, name);
+	return lp ? lp->desc : NULL;
+}
+
+int cli_check_signals(const vs_registry *reg, const vs_scenario *scn,
+                      const char *signals)
+{
+	if (!signals[0] || !strcmp(signals, "*"))
+		return 0;
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s", signals);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save)) {
+		char *dot = strchr(t, '.');
+		*dot = 0; /* signal_name_ok let in only PLUGIN.OUTPUT */
+		const vs_plugin *p = plugin_named(reg, scn, t);
+		if (!p) {
+			fprintf(stderr, "vsweep: --record signals=%s.%s: no plugin "
+			        "'%s' in the scenario or the plugin path\n", t,
+			        dot + 1, t);
+			return EXIT_BAD_INPUT;
+		}
+		size_t n = 0;
+		const vs_output *o = vs_plugin_outputs(p, &n);
+		size_t k = 0;
+		while (k < n && strcmp(o[k].name, dot + 1))
+			k++;
+		if (k == n) {
+			fprintf(stderr, "vsweep: --record signals=%s.%s: plugin "
+			        "'%s' has no output '%s' (`vsweep plugins` lists "
+			        "its outputs)\n", t, dot + 1, t, dot + 1);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	return 0;
 }

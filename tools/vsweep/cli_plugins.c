@@ -1,8 +1,10 @@
 /* Finding plugins for the command line, and `vsweep plugins`. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,8 +27,18 @@ vs_registry *cli_registry(const char *const *extra, int n_extra)
 {
 	char *dirs[256];
 	int n = 0;
-	for (int i = 0; i < n_extra && n < 200; i++)
+	for (int i = 0; i < n_extra && n < 200; i++) {
+		/* a typo here would only show as a plugin not found later */
+		struct stat st;
+		int e = stat(extra[i], &st) != 0 ? errno : 0;
+		if (e || !S_ISDIR(st.st_mode))
+			fprintf(stderr, "vsweep: note: --plugin-path %s: %s; not "
+			        "searched\n", extra[i],
+			        e == ENOENT ? "no such directory"
+			        : e         ? strerror(e)
+			                    : "not a directory");
 		dirs[n++] = vs_strdup(extra[i]);
+	}
 	const char *env = getenv("VSWEEP_PLUGIN_PATH");
 	if (env && *env) {
 		char *copy = vs_strdup(env), *save = NULL;
