@@ -514,10 +514,28 @@ class PlotHighwayTest(TempDirCase):
         self.assertLessEqual(x0, min(xs))
         self.assertGreaterEqual(x1, max(xs))
         self.assertLess(x1 - x0, 1.2 * (max(xs) - min(xs)))
+        # and every actor is still drawn in it (--around was read as
+        # --actor: only actor 2 was)
+        actors = {p.get("data-actor") for p in PlotTest.series_paths(
+            PlotTest.group(root, "trajectories"))}
+        self.assertEqual(len(actors),
+                         query(self.db, "SELECT count(DISTINCT actor_id) "
+                               "FROM actor_info")[0][0], actors)
         for bad in [("--xlim", "5,1"), ("--xlim", "a,b"), ("--aspect", "round"),
                     ("--actor", "x"), ("--kind", "signal")]:
             rc, _, err = run("plot", self.db, *bad, "-o", self.path("x.svg"))
             self.assertEqual(rc, 2, bad)
+        # an actor the file does not hold is named (it read "the chosen
+        # variants have no stored states"); a 17th --actor is refused
+        for o in ("--actor", "--around"):
+            rc, _, err = run("plot", self.db, o, "99", "-o",
+                             self.path("x.svg"))
+            self.assertEqual(rc, 2, err)
+            self.assertIn("no actor 99 in this file (%s)" % o, err)
+        rc, _, err = run("plot", self.db, *(["--actor", "1"] * 17), "-o",
+                         self.path("x.svg"))
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--actor: at most 16 actors", err)
         # a file recorded without signals says so
         rc, _, err = run("plot", self.db, "--kind", "signal", "--signal",
                          "bicycle_linear.beta", "-o", self.path("x.svg"))

@@ -227,11 +227,14 @@ static int parse_plot_args(int argc, char **argv, plot_args *a)
 				return plot_bad_usage("%s needs an actor id (a whole "
 				                      "number >= 1), got '%s'", o,
 				                      v ? v : "");
-			if (o[2] == 'r') {
+			if (!strcmp(o, "--around")) {
 				a->has_around = 1;
 				a->around = id;
 			} else if (a->n_actors < 16) {
 				a->actors[a->n_actors++] = id;
+			} else {
+				return plot_bad_usage("%s", "--actor: at most 16 "
+				                      "actors");
 			}
 			i++;
 		} else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -623,6 +626,34 @@ out:
 	return status;
 }
 
+/* 1 when every actor --actor and --around name is in the file, else 0
+ * with a message (a mistyped id showed as "no stored states"). */
+static int actors_exist(sqlite3 *db, const plot_args *a)
+{
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM actor_info WHERE actor_id = ? "
+	                       "LIMIT 1", -1, &q, NULL) != SQLITE_OK) {
+		sqlite3_finalize(q);
+		return 1; /* not a results file: said when it is read */
+	}
+	int ok = 1;
+	for (int k = 0; ok && k <= a->n_actors; k++) {
+		if (k == a->n_actors && !a->has_around)
+			break;
+		int64_t id = k < a->n_actors ? a->actors[k] : a->around;
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, id);
+		if (sqlite3_step(q) != SQLITE_ROW) {
+			fprintf(stderr, "vsweep: %s: no actor %lld in this file "
+			        "(%s)\n", a->db, (long long)id,
+			        k < a->n_actors ? "--actor" : "--around");
+			ok = 0;
+		}
+	}
+	sqlite3_finalize(q);
+	return ok;
+}
+
 /* The stored scenario: its name for the title and its map for the lanes
  * (and for --kind lateral); the caller destroys it. A scenario this build
  * cannot read only costs the lanes (a warning), and NULL. */
@@ -712,6 +743,10 @@ int cli_plot(int argc, char **argv)
 	    sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
 		        a.db, db ? sqlite3_errmsg(db) : "out of memory");
+		status = EXIT_BAD_INPUT;
+		goto out;
+	}
+	if (!actors_exist(db, &a)) {
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
