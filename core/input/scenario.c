@@ -660,7 +660,7 @@ static int bind_use(const vs_scenario *scn, const vs_registry *reg,
 			const char *u = pd->unit ? pd->unit : "";
 			const char *sp = *u ? " " : "";
 			vs_error_at(err, scn->path, use->set_marks[i],
-			            "%s: param %s = %g%s%s is outside [%g, %g]%s%s",
+			            "%s: param %s = %.15g%s%s is outside [%g, %g]%s%s",
 			            what, pd->name, v, sp, u, pd->min, pd->max, sp,
 			            u);
 			free(p);

@@ -127,7 +127,8 @@ int vs_sweep_read_number(ctx *c, const vs_propkey *pk, const vs_ynode *node,
 	if (pk->param && !vs_sweep_in_domain(pk, *x)) {
 		const vs_param *p = pk->param;
 		vs_error_at(c->err, c->doc->path, node->mark,
-		            "%s: %s = %g is outside [%g, %g]%s%s", what, pk->name,
+		            "%s: %s = %.15g is outside [%g, %g]%s%s", what,
+		            pk->name,
 		            *x, p->min, p->max, p->unit && *p->unit ? " " : "",
 		            p->unit ? p->unit : "");
 		return -1;

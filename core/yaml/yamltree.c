@@ -221,8 +221,12 @@ static int on_scalar(builder *b, const yaml_event_t *ev)
 	}
 	vs_ynode *n = new_node(b, VS_Y_SCALAR, mark);
 	n->str = vs_strdup(v);
+	/* YAML's own number tags (!!int 5, !!float 2) ask for what an
+	 * untagged plain scalar may be; any other tag makes it a string */
+	const char *tag = (const char *)ev->data.scalar.tag;
 	n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	           ev->data.scalar.tag == NULL;
+	           (!tag || !strcmp(tag, "tag:yaml.org,2002:int") ||
+	            !strcmp(tag, "tag:yaml.org,2002:float"));
 	if (ev->data.scalar.anchor)
 		anchor_put(b, vs_strdup((const char *)ev->data.scalar.anchor), n);
 	return attach(b, n, mark);
@@ -600,6 +604,7 @@ int vs_y_number(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 	if (!n || n->kind != VS_Y_SCALAR || !n->plain || vs_y_is_null(n))
 		return expected(doc, n, what, "a number", err);
 	char *end;
+	errno = 0;
 	double v = strtod(n->str, &end);
 	if (yaml_special_float(n->str) || (end != n->str && !*end &&
 	                                   !isfinite(v))) {
@@ -607,8 +612,15 @@ int vs_y_number(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 		            "%s: %s is not a finite number", what, n->str);
 		return -1;
 	}
-	if (end == n->str || *end)
+	/* strtod's C spellings that are no YAML number: hexadecimal
+	 * (0x10, 0x1p3), inf, nan */
+	if (end == n->str || *end || strpbrk(n->str, "xXiInN"))
 		return expected(doc, n, what, "a number", err);
+	if (errno == ERANGE && v == 0) {
+		vs_error_at(err, doc->path, n->mark, "%s: %s is too small for "
+		            "a double (it would be 0)", what, n->str);
+		return -1;
+	}
 	if (check_sign(doc, n, what, flags, v, err))
 		return -1;
 	*out = v;

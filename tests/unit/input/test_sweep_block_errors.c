@@ -111,6 +111,10 @@ static const bad_case bad_cases[] = {
 	{G "{actor: 1, param: vehicle_model.lf, value: {from: 5, to: 11, "
 	 "step: 1}}\n",
 	 "w.yaml:4:66: to: vehicle_model.lf = 11 is outside [0.1, 10] m"},
+	/* a value just past a bound is shown past it (%g showed 10) */
+	{G "{actor: 1, param: vehicle_model.lf, values: [10.0000001]}\n",
+	 "w.yaml:4:54: values: vehicle_model.lf = 10.0000001 is outside [0.1, "
+	 "10] m"},
 	{G "{actor: 1, param: vehicle_model.mass, values: [1]}\n",
 	 "w.yaml:4:27: param vehicle_model.mass: actor 1's plugin "
 	 "'bicycle_steady' has no param 'mass'"},

@@ -225,6 +225,18 @@ static const get_case get_cases[] = {
 	BAD("-0.0", NUMBER, VS_Y_POSITIVE,
 	    "t.yaml:1:4: v must be > 0, got -0.0"),
 	BAD("-1", NUMBER, VS_Y_NONNEG, "t.yaml:1:4: v must be >= 0, got -1"),
+	/* YAML's own number tags ask for a number; another tag a string */
+	GOOD("!!float 2.5", NUMBER, 0, 1, 2.5),
+	GOOD("!!int 5", NUMBER, 0, 1, 5),
+	BAD("!!str 5", NUMBER, 0,
+	    "t.yaml:1:4: v: expected a number, got the string '5'"),
+	/* strtod's C spellings are no YAML number */
+	BAD("0x1p3", NUMBER, 0, "t.yaml:1:4: v: expected a number, got '0x1p3'"),
+	BAD("0x10", NUMBER, 0, "t.yaml:1:4: v: expected a number, got '0x10'"),
+	/* below the smallest double: it would silently be 0 */
+	BAD("1e-400", NUMBER, 0,
+	    "t.yaml:1:4: v: 1e-400 is too small for a double (it would be 0)"),
+	GOOD("1e-300", NUMBER, 0, 1, 1e-300),
 	GOOD("42", INT, 0, 1, 42),
 	GOOD("-7", INT, 0, 1, -7),
 	BAD("3.5", INT, 0, "t.yaml:1:4: v: expected an integer, got '3.5'"),
