@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -205,8 +206,10 @@ static int has_role(const vs_fmu *f, const fmu_var *v)
 	return 0;
 }
 
-/* Params: every Real parameter with a start value, except the start pose
- * the host sets. Outputs: every Real output that is not a state field. */
+/* Params: every Real parameter with a finite start value, except the
+ * start pose the host sets (a param's default is a usable value; FMI 3
+ * allows start="INF", which stays the FMU's own). Outputs: every Real
+ * output that is not a state field. */
 static void build_descriptor(vs_fmu *f)
 {
 	const fmu_md *md = &f->md;
@@ -220,7 +223,8 @@ static void build_descriptor(vs_fmu *f)
 		const fmu_var *v = &md->vars[i];
 		if (!v->is_real || has_role(f, v))
 			continue;
-		if (v->causality == FMU_CAUS_PARAMETER && v->has_start) {
+		if (v->causality == FMU_CAUS_PARAMETER && v->has_start &&
+		    isfinite(v->start)) {
 			f->params[np] = (vs_param){v->name, v->start, v->min,
 			                           v->max, v->unit, v->doc};
 			f->param_vr[np++] = v->vr;
@@ -303,10 +307,14 @@ static const char *use_of(const vs_fmu *f, const fmu_var *v)
 				                : "start pose (needs x0, y0, yaw0)";
 			return r <= IN_ACCEL ? "vsweep control" : "vsweep state";
 		}
+	if (v->array)
+		return "not used (an array)";
 	if (!v->is_real)
 		return "not used (not Real)";
 	if (v->causality == FMU_CAUS_PARAMETER)
-		return v->has_start ? "param" : "not settable (no start)";
+		return !v->has_start        ? "not settable (no start)"
+		       : !isfinite(v->start) ? "not settable (start not finite)"
+		                             : "param";
 	return v->causality == FMU_CAUS_OUTPUT ? "signal fmu.NAME" : "";
 }
 

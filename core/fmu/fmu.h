@@ -21,9 +21,9 @@ typedef struct vs_fmu vs_fmu;
 vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
                     const char *const *map_to, int n_map, vs_error *err);
 
-/* The descriptor: name "fmu", one param per Real parameter (those the
- * start pose sets excepted), one output per other Real output. Valid
- * until vs_fmu_close. */
+/* The descriptor: name "fmu", one param per Real parameter with a finite
+ * start value (those the start pose sets excepted), one output per other
+ * Real output. Valid until vs_fmu_close. */
 const vs_plugin *vs_fmu_plugin(const vs_fmu *f);
 
 /* canBeInstantiatedOnlyOncePerProcess: variants must run one at a time. */

@@ -21,11 +21,13 @@ typedef struct fmu_var {
 	char *doc;         /* description, "" when none */
 	uint32_t vr;       /* valueReference */
 	int causality;     /* FMU_CAUS_* */
-	int is_real;       /* Real (FMI 2) or Float64 (FMI 3) */
+	int is_real;       /* a scalar Real (FMI 2) or Float64 (FMI 3) */
+	int array;         /* FMI 3: has <Dimension>s; vsweep uses none */
 	char type[16];     /* the element's name: "Real", "Float64", ... */
-	int has_start;
-	double start;
-	double min, max;   /* -inf, +inf when not given */
+	int has_start;     /* a scalar's start (a Boolean's as 0 or 1) */
+	double start;      /* FMI 3 allows INF and NaN; FMI 2 does not */
+	double min, max;   /* -inf, +inf when not given (or not finite) */
+	int line;          /* of the variable's element */
 } fmu_var;
 
 typedef struct fmu_md {

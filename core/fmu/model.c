@@ -3,15 +3,25 @@
  * token, and every variable with its value reference, causality, type,
  * start value, unit and description.
  *
+ * What the standard requires of these is checked, so that a broken file
+ * is refused with its line rather than misread: causality and
+ * variability from the standard's lists, start values spelled as their
+ * type says (and finite in FMI 2.0), names unique, value references
+ * unique (FMI 3.0) or shared only by aliases that the host does not both
+ * set (FMI 2.0).
+ *
  * Entities are not substituted and no network is used (XML_PARSE_NONET):
  * the file comes from an archive a user was given. */
 #include "fmu/fmu_internal.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
@@ -19,6 +29,28 @@ static int is(const xmlNode *n, const char *name)
 {
 	return n->type == XML_ELEMENT_NODE &&
 	       !strcmp((const char *)n->name, name);
+}
+
+/* libxml2 keeps an element's line in 16 bits (XML_PARSE_BIG_LINES helps
+ * text nodes only), and large models' descriptions run past line 65535:
+ * the start-element hook puts the line, as libxml2 counts it, in the
+ * element's _private, which the parser leaves to the application. */
+static void start_element(void *ctx, const xmlChar *name,
+                          const xmlChar *prefix, const xmlChar *uri,
+                          int n_ns, const xmlChar **ns, int n_attrs,
+                          int n_defaulted, const xmlChar **attrs)
+{
+	xmlParserCtxtPtr c = ctx;
+	const xmlNode *parent = c->node;
+	xmlSAX2StartElementNs(ctx, name, prefix, uri, n_ns, ns, n_attrs,
+	                      n_defaulted, attrs);
+	if (c->node && c->node != parent && c->input && c->input->line > 0)
+		c->node->_private = (void *)(intptr_t)c->input->line;
+}
+
+static int line_of(const xmlNode *n)
+{
+	return n->_private ? (int)(intptr_t)n->_private : (int)xmlGetLineNo(n);
 }
 
 /* The attribute as a malloc'd string ("" when absent: dflt NULL). */
@@ -32,18 +64,288 @@ static char *attr(const xmlNode *n, const char *name, const char *dflt)
 	return s;
 }
 
-static int attr_double(const xmlNode *n, const char *name, double *out)
+/* XML whitespace: what separates the items of a list attribute (FMI 3's
+ * start), and what may surround a number (whiteSpace="collapse"). */
+static int xml_space(char c)
 {
-	char *s = attr(n, name, NULL);
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Up to 40 characters of a value for a message, marked when cut (a
+ * value can be any length; vs_error escapes control characters). */
+static const char *shown(const char *s, size_t n, char buf[48])
+{
+	size_t k = n > 40 ? 40 : n;
+	memcpy(buf, s, k);
+	strcpy(buf + k, n > k ? "..." : "");
+	return buf;
+}
+
+enum { NUM_OK, NUM_SPECIAL, NUM_RANGE, NUM_BAD };
+
+/* One xs:double of n characters at s (no whitespace): NUM_OK with a
+ * finite value, NUM_SPECIAL for INF, +INF, -INF or NaN (spelled so: XML
+ * Schema has no "inf" or "nan"), NUM_RANGE for a number beyond a double
+ * (1e999), NUM_BAD for anything else ("abc", "1.5x", "0x10"). */
+static int xs_double(const char *s, size_t n, double *out)
+{
+	static const struct {
+		const char *text;
+		double v;
+	} special[] = {{"INF", HUGE_VAL}, {"+INF", HUGE_VAL},
+	               {"-INF", -HUGE_VAL}, {"NaN", NAN}};
+	for (size_t k = 0; k < sizeof special / sizeof *special; k++)
+		if (n == strlen(special[k].text) &&
+		    !memcmp(s, special[k].text, n)) {
+			*out = special[k].v;
+			return NUM_SPECIAL;
+		}
+	size_t i = 0, digits = 0;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		digits++;
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			digits++;
+	if (!digits)
+		return NUM_BAD;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t e0 = i;
+		for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			;
+		if (i == e0)
+			return NUM_BAD;
+	}
+	if (i != n)
+		return NUM_BAD;
+	/* strtod stops where the token does: what follows it is whitespace
+	 * or the end. An underflow (1e-999) is the nearest double, 0. */
+	*out = strtod(s, NULL);
+	return isfinite(*out) ? NUM_OK : NUM_RANGE;
+}
+
+/* One integer of n characters at s in [lo, hi]: NUM_OK, NUM_RANGE or
+ * NUM_BAD ("1.5", "abc"). */
+static int xs_integer(const char *s, size_t n, long long lo,
+                      unsigned long long hi, double *out)
+{
+	size_t i = s[0] == '+' || s[0] == '-';
+	if (i == n)
+		return NUM_BAD;
+	for (size_t k = i; k < n; k++)
+		if (s[k] < '0' || s[k] > '9')
+			return NUM_BAD;
+	errno = 0;
+	if (s[0] == '-') {
+		long long v = strtoll(s, NULL, 10);
+		if (errno == ERANGE || v < lo)
+			return NUM_RANGE;
+		*out = (double)v;
+	} else {
+		unsigned long long v = strtoull(s + (s[0] == '+'), NULL, 10);
+		if (errno == ERANGE || v > hi)
+			return NUM_RANGE;
+		*out = (double)v;
+	}
+	return NUM_OK;
+}
+
+/* How a type's start is spelled: its items are numbers, integers in a
+ * range, or Booleans; other types' starts (String, Binary: text) are not
+ * looked at. base groups FMI 2's types that share value references:
+ * Integer and Enumeration are both fmi2Integer. */
+enum { K_OTHER, K_FLOAT, K_INT, K_BOOL };
+
+typedef struct var_type {
+	const char *name;
+	int kind;
+	long long lo;
+	unsigned long long hi;
+	int base;
+} var_type;
+
+static const var_type fmi2_types[] = {
+	{"Real", K_FLOAT, 0, 0, 1},
+	{"Integer", K_INT, INT32_MIN, INT32_MAX, 2},
+	{"Enumeration", K_INT, INT32_MIN, INT32_MAX, 2},
+	{"Boolean", K_BOOL, 0, 0, 3},
+	{"String", K_OTHER, 0, 0, 4},
+};
+
+static const var_type fmi3_types[] = {
+	{"Float64", K_FLOAT, 0, 0, 0},
+	{"Float32", K_FLOAT, 0, 0, 0},
+	{"Int8", K_INT, INT8_MIN, INT8_MAX, 0},
+	{"UInt8", K_INT, 0, UINT8_MAX, 0},
+	{"Int16", K_INT, INT16_MIN, INT16_MAX, 0},
+	{"UInt16", K_INT, 0, UINT16_MAX, 0},
+	{"Int32", K_INT, INT32_MIN, INT32_MAX, 0},
+	{"UInt32", K_INT, 0, UINT32_MAX, 0},
+	{"Int64", K_INT, INT64_MIN, INT64_MAX, 0},
+	{"UInt64", K_INT, 0, UINT64_MAX, 0},
+	{"Enumeration", K_INT, INT64_MIN, INT64_MAX, 0},
+	{"Boolean", K_BOOL, 0, 0, 0},
+};
+
+/* The type of element t (NULL: none, or one vsweep does not know, whose
+ * start is then not looked at). */
+static const var_type *type_of(const xmlNode *t, int fmi)
+{
+	const var_type *tab = fmi == 2 ? fmi2_types : fmi3_types;
+	size_t n = fmi == 2 ? sizeof fmi2_types / sizeof *fmi2_types
+	                    : sizeof fmi3_types / sizeof *fmi3_types;
+	for (size_t i = 0; t && i < n; i++)
+		if (is(t, tab[i].name))
+			return &tab[i];
+	return NULL;
+}
+
+/* Whether C would read the n characters at s as a number that is not
+ * finite ("nan", "inf", "Infinity", "1e999"): to say what is wrong with
+ * them in XML. */
+static int c_nonfinite(const char *s, size_t n)
+{
+	char buf[64];
+	if (!n || n >= sizeof buf)
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = 0;
+	char *end;
+	double x = strtod(buf, &end);
+	return end == buf + n && !isfinite(x);
+}
+
+/* Checks the start attribute of t against its type: the value (or each
+ * item of an FMI 3 array's list) must be spelled as the type says, and
+ * FMI 2.0 allows no NaN or INF in modelDescription.xml (FMI 3.0 does).
+ * A scalar's value is kept in v. */
+static int read_start(const char *where, const xmlNode *t,
+                      const var_type *ty, int fmi, fmu_var *v,
+                      vs_error *err)
+{
+	char *s = ty && ty->kind != K_OTHER ? attr(t, "start", NULL) : NULL;
 	if (!s)
 		return 0;
-	char *end;
-	double v = strtod(s, &end);
-	int ok = end != s && *end == 0;
+	int line = line_of(t), items = 0, rc = 0;
+	char buf[48];
+	const char *p = s;
+	for (;;) {
+		while (xml_space(*p))
+			p++;
+		if (!*p && items)
+			break;
+		/* A scalar's start is one value: "1 2" is not a number. */
+		size_t n = 0;
+		while (p[n] && (!v->array || !xml_space(p[n])))
+			n++;
+		while (n && xml_space(p[n - 1]))
+			n--;
+		items++;
+		double x = 0;
+		int st = NUM_BAD;
+		if (n && ty->kind == K_FLOAT)
+			st = xs_double(p, n, &x);
+		else if (n && ty->kind == K_INT)
+			st = xs_integer(p, n, ty->lo, ty->hi, &x);
+		else if (n && ty->kind == K_BOOL)
+			for (int b = 0; b < 4; b++) {
+				static const char *const lit[] = {"false", "true",
+				                                  "0", "1"};
+				if (n == strlen(lit[b]) && !memcmp(p, lit[b], n)) {
+					x = b & 1;
+					st = NUM_OK;
+				}
+			}
+		if (st == NUM_SPECIAL && fmi == 2)
+			st = NUM_RANGE;
+		if (st == NUM_OK || st == NUM_SPECIAL) {
+			v->start = x;
+			p += n;
+			continue;
+		}
+		char range[96];
+		const char *why = "which is not a number";
+		if (ty->kind == K_BOOL) {
+			why = "which is not a Boolean (true, false, 1 or 0)";
+		} else if (ty->kind == K_INT && st == NUM_RANGE) {
+			snprintf(range, sizeof range, "which is outside %s's range "
+			         "[%lld, %llu]", ty->name, ty->lo, ty->hi);
+			why = range;
+		} else if (ty->kind == K_INT) {
+			why = "which is not an integer";
+		} else if (fmi == 2 && (st == NUM_RANGE || c_nonfinite(p, n))) {
+			why = "which is not a finite number (FMI 2.0 allows no NaN "
+			      "or INF in modelDescription.xml)";
+		} else if (st == NUM_RANGE) {
+			why = "which is beyond the range of a double (infinity is "
+			      "written INF)";
+		} else if (c_nonfinite(p, n)) {
+			why = "which is not an XML number (XML spells these NaN, "
+			      "INF and -INF)";
+		}
+		if (v->array)
+			vs_error_set(err, "%s:%d: variable '%s' has start item "
+			             "\"%s\", %s", where, line, v->name,
+			             shown(p, n, buf), why);
+		else
+			vs_error_set(err, "%s:%d: variable '%s' has start \"%s\", "
+			             "%s", where, line, v->name,
+			             shown(s, strlen(s), buf), why);
+		rc = -1;
+		break;
+	}
+	v->has_start = !rc && !v->array;
 	free(s);
-	if (ok)
-		*out = v;
-	return ok;
+	return rc;
+}
+
+/* A Real's min or max: a number, or the attribute absent. One that is not
+ * finite (INF, or NaN) bounds nothing and leaves *out as it was. */
+static int read_bound(const char *where, const xmlNode *t, const char *name,
+                      const fmu_var *v, double *out, vs_error *err)
+{
+	char *s = attr(t, name, NULL);
+	if (!s)
+		return 0;
+	const char *p = s;
+	while (xml_space(*p))
+		p++;
+	size_t n = 0;
+	while (p[n] && !xml_space(p[n]))
+		n++;
+	size_t rest = n;
+	while (xml_space(p[rest]))
+		rest++;
+	double x = 0;
+	int st = p[rest] ? NUM_BAD : xs_double(p, n, &x);
+	if (st == NUM_BAD) {
+		char buf[48];
+		vs_error_set(err, "%s:%d: variable '%s' has %s \"%s\", which is "
+		             "not %s", where, line_of(t), v->name, name,
+		             shown(s, strlen(s), buf),
+		             c_nonfinite(p, n) ? "an XML number (XML spells these "
+		                                 "NaN, INF and -INF)"
+		                               : "a number");
+		free(s);
+		return -1;
+	}
+	if (st == NUM_OK)
+		*out = x;
+	free(s);
+	return 0;
+}
+
+/* Index of value in the NULL-terminated list, or -1. */
+static int one_of(const char *value, const char *const *list)
+{
+	for (int i = 0; list[i]; i++)
+		if (!strcmp(value, list[i]))
+			return i;
+	return -1;
 }
 
 static int causality(const char *c)
@@ -57,16 +359,25 @@ static int causality(const char *c)
 	return FMU_CAUS_OTHER;
 }
 
+static const char *const causalities[] = {
+	"parameter", "calculatedParameter", "input", "output", "local",
+	"independent", "structuralParameter", /* FMI 3 only */ NULL};
+static const char *const variabilities[] = {
+	"constant", "fixed", "tunable", "discrete", "continuous", NULL};
+
 /* Fills v from the variable element e; the type element is t (FMI 2's
- * <Real> child, or e itself in FMI 3). */
+ * <Real> child, or e itself in FMI 3). *settable: the host may set it
+ * (parameter, input) or it is time (independent), which FMI 2 does not
+ * let two aliases be. */
 static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
-                    fmu_var *v, vs_error *err)
+                    int fmi, fmu_var *v, int *settable, vs_error *err)
 {
+	v->line = line_of(e);
 	v->name = attr(e, "name", NULL);
 	char *vr = attr(e, "valueReference", NULL);
-	if (!v->name || !vr) {
+	if (!v->name || !*v->name || !vr) {
 		vs_error_set(err, "%s:%d: a variable without name or "
-		             "valueReference", where, (int)xmlGetLineNo(e));
+		             "valueReference", where, v->line);
 		free(vr);
 		return -1;
 	}
@@ -76,39 +387,187 @@ static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
 	free(vr);
 	if (bad) {
 		vs_error_set(err, "%s:%d: variable '%s' has no valid "
-		             "valueReference", where, (int)xmlGetLineNo(e),
-		             v->name);
+		             "valueReference", where, v->line, v->name);
 		return -1;
 	}
 	v->vr = (uint32_t)r;
 	char *c = attr(e, "causality", "local");
-	v->causality = causality(c);
-	free(c);
 	char *var = attr(e, "variability", "");
+	if (one_of(c, causalities) < 0 ||
+	    (fmi == 2 && !strcmp(c, "structuralParameter"))) {
+		char buf[48];
+		vs_error_set(err, "%s:%d: variable '%s' has causality \"%s\", "
+		             "which FMI %d.0 does not know (parameter, "
+		             "calculatedParameter, input, output, local, "
+		             "independent%s)", where, v->line, v->name,
+		             shown(c, strlen(c), buf), fmi,
+		             fmi == 3 ? ", structuralParameter" : "");
+		bad = 1;
+	} else if (*var && one_of(var, variabilities) < 0) {
+		char buf[48];
+		vs_error_set(err, "%s:%d: variable '%s' has variability \"%s\", "
+		             "which FMI %d.0 does not know (constant, fixed, "
+		             "tunable, discrete, continuous)", where, v->line,
+		             v->name, shown(var, strlen(var), buf), fmi);
+		bad = 1;
+	}
+	v->causality = causality(c);
+	*settable = !strcmp(c, "parameter") || !strcmp(c, "input") ||
+	            !strcmp(c, "independent");
 	/* A parameter the host may set: fixed or tunable (both are the
 	 * default variability of a parameter). */
 	if (v->causality == FMU_CAUS_PARAMETER && *var &&
 	    strcmp(var, "fixed") && strcmp(var, "tunable"))
 		v->causality = FMU_CAUS_OTHER;
+	free(c);
 	free(var);
+	if (bad)
+		return -1;
 	v->doc = attr(e, "description", "");
 	snprintf(v->type, sizeof v->type, "%s", t ? (const char *)t->name : "");
-	v->is_real = t && (is(t, "Real") || is(t, "Float64"));
+	for (const xmlNode *d = fmi == 3 ? e->children : NULL; d; d = d->next)
+		v->array |= is(d, "Dimension");
+	v->is_real = t && (is(t, "Real") || is(t, "Float64")) && !v->array;
 	v->unit = t ? attr(t, "unit", "") : vs_strdup("");
 	v->min = -HUGE_VAL;
 	v->max = HUGE_VAL;
-	if (t) {
-		v->has_start = attr_double(t, "start", &v->start);
-		attr_double(t, "min", &v->min);
-		attr_double(t, "max", &v->max);
-	}
+	if (read_start(where, t, type_of(t, fmi), fmi, v, err))
+		return -1;
+	if (v->is_real && (read_bound(where, t, "min", v, &v->min, err) ||
+	                   read_bound(where, t, "max", v, &v->max, err)))
+		return -1;
 	return 0;
+}
+
+/* A name or value reference with where it stands, for finding repeats. */
+typedef struct key {
+	const char *name;  /* names: a variable's or an alias's */
+	int base;          /* value references: FMI 2's base type; names:
+	                    * -1 for an alias's (freed here), else 0 */
+	uint32_t vr;
+	int line, order;   /* order: in the document */
+} key;
+
+static int by_name(const void *a, const void *b)
+{
+	const key *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static int by_vr(const void *a, const void *b)
+{
+	const key *x = a, *y = b;
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	if (x->vr != y->vr)
+		return x->vr < y->vr ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* Sorts k and returns the index of the repeat that comes first in the
+ * document (the second of its kind, so that the message can name the
+ * first as well: it is at the index before), or -1 when none repeats. */
+static int first_repeat(key *k, int n, int (*cmp)(const void *, const void *),
+                        int names)
+{
+	if (n < 2)
+		return -1;
+	qsort(k, (size_t)n, sizeof *k, cmp);
+	int best = -1;
+	for (int i = 1; i < n; i++) {
+		int same = names ? !strcmp(k[i].name, k[i - 1].name)
+		                 : k[i].base == k[i - 1].base &&
+		                           k[i].vr == k[i - 1].vr;
+		int second = i < 2 || (names ? strcmp(k[i - 1].name,
+		                                      k[i - 2].name)
+		                             : k[i - 1].base != k[i - 2].base ||
+		                                       k[i - 1].vr != k[i - 2].vr);
+		if (same && second && (best < 0 || k[i].order < k[best].order))
+			best = i;
+	}
+	return best;
+}
+
+/* The standard's rules across variables: names unique (FMI 3: aliases'
+ * too); FMI 3 value references unique; FMI 2 value references shared
+ * only by aliases of one base type, of which at most one may be set by
+ * the host (two parameters may not share one). */
+static int check_unique(const char *where, const xmlNode *mv, int fmi,
+                        const fmu_md *md, const int *settable,
+                        vs_error *err)
+{
+	int n = 0, cap = md->n_vars + 16, order = 0;
+	key *k = vs_xcalloc((size_t)cap, sizeof *k);
+	/* In document order: FMI 3's <Alias name=...> children follow their
+	 * variable (each element of ModelVariables is one, as read_vars
+	 * took them). */
+	const xmlNode *e = fmi == 3 ? mv->children : NULL;
+	for (int i = 0; i < md->n_vars; i++) {
+		k[n] = (key){md->vars[i].name, 0, 0, md->vars[i].line, order++};
+		n++;
+		while (e && e->type != XML_ELEMENT_NODE)
+			e = e->next;
+		for (const xmlNode *a = e ? e->children : NULL; a; a = a->next) {
+			char *name = is(a, "Alias") ? attr(a, "name", NULL) : NULL;
+			if (!name)
+				continue;
+			if (n == cap) {
+				cap *= 2;
+				k = vs_xrealloc(k, (size_t)cap * sizeof *k);
+			}
+			k[n] = (key){name, -1, 0, line_of(a), order++};
+			n++;
+		}
+		if (e)
+			e = e->next;
+	}
+	int rc = 0, r = first_repeat(k, n, by_name, 1);
+	if (r >= 0) {
+		vs_error_set(err, "%s:%d: the name '%s' is declared twice (first "
+		             "on line %d): variable names must be unique", where,
+		             k[r].line, k[r].name, k[r - 1].line);
+		rc = -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (k[i].base < 0) /* an alias's name, ours */
+			free((char *)k[i].name);
+	if (rc) {
+		free(k);
+		return -1;
+	}
+	/* Value references, with names again to say whose. */
+	n = 0;
+	for (int i = 0; i < md->n_vars; i++) {
+		const fmu_var *v = &md->vars[i];
+		int base = fmi == 2 ? settable[i] : 0;
+		if (fmi == 2 && !base)
+			continue;
+		k[n] = (key){v->name, base, v->vr, v->line, n};
+		n++;
+	}
+	r = first_repeat(k, n, by_vr, 0);
+	if (r >= 0 && fmi == 3)
+		vs_error_set(err, "%s:%d: variable '%s' has valueReference %u, "
+		             "as has '%s' on line %d: FMI 3.0 requires unique "
+		             "value references", where, k[r].line, k[r].name,
+		             (unsigned)k[r].vr, k[r - 1].name, k[r - 1].line);
+	else if (r >= 0)
+		vs_error_set(err, "%s:%d: variable '%s' has valueReference %u, "
+		             "as has '%s' on line %d, and both are set from "
+		             "outside (parameter, input or independent): FMI 2.0 "
+		             "does not allow such variables to be aliases", where,
+		             k[r].line, k[r].name, (unsigned)k[r].vr,
+		             k[r - 1].name, k[r - 1].line);
+	free(k);
+	return r >= 0 ? -1 : 0;
 }
 
 static int read_vars(const char *where, const xmlNode *mv, int fmi,
                      fmu_md *md, vs_error *err)
 {
-	int cap = 0;
+	int cap = 0, rc = 0;
+	int *settable = NULL; /* FMI 2: the base type if settable, else 0 */
 	for (const xmlNode *e = mv->children; e; e = e->next) {
 		const xmlNode *t = NULL;
 		if (fmi == 2) {
@@ -125,13 +584,24 @@ static int read_vars(const char *where, const xmlNode *mv, int fmi,
 			cap = cap ? 2 * cap : 32;
 			md->vars = vs_xrealloc(md->vars,
 			                       (size_t)cap * sizeof *md->vars);
+			settable = vs_xrealloc(settable,
+			                       (size_t)cap * sizeof *settable);
 		}
-		fmu_var *v = &md->vars[md->n_vars++];
+		int i = md->n_vars++;
+		fmu_var *v = &md->vars[i];
 		memset(v, 0, sizeof *v);
-		if (read_var(where, e, t, v, err))
-			return -1;
+		int set = 0;
+		if (read_var(where, e, t, fmi, v, &set, err)) {
+			rc = -1;
+			break;
+		}
+		const var_type *ty = type_of(t, fmi);
+		settable[i] = set && ty ? ty->base : 0;
 	}
-	return 0;
+	if (!rc)
+		rc = check_unique(where, mv, fmi, md, settable, err);
+	free(settable);
+	return rc;
 }
 
 typedef struct first_error {
@@ -175,6 +645,7 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	 * on and its last error is often a consequence. */
 	first_error fe = {0, ""};
 	xmlSetStructuredErrorFunc(&fe, keep_first);
+	ctx->sax->startElementNs = start_element;
 	xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL,
 	                              XML_PARSE_NONET | XML_PARSE_NOERROR |
 	                                      XML_PARSE_NOWARNING);
@@ -198,7 +669,7 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	if (!md->fmi) {
 		vs_error_set(err, "%s:%d: fmiVersion \"%s\" is not supported "
 		             "(vsweep runs FMI 2.0 and 3.0 co-simulation FMUs)",
-		             where, (int)xmlGetLineNo(root), ver);
+		             where, line_of(root), ver);
 		free(ver);
 		goto out;
 	}
@@ -223,7 +694,7 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	if (!md->model_id || !*md->model_id ||
 	    strchr(md->model_id, '/')) {
 		vs_error_set(err, "%s:%d: CoSimulation has no valid "
-		             "modelIdentifier", where, (int)xmlGetLineNo(cs));
+		             "modelIdentifier", where, line_of(cs));
 		goto out;
 	}
 	char *once = attr(cs, "canBeInstantiatedOnlyOncePerProcess", "false");

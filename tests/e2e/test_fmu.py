@@ -73,6 +73,21 @@ def rezip(src, dst, edit=None, drop=(), rename=None):
     return dst
 
 
+def md_line(fmu, text):
+    """The line of modelDescription.xml in fmu where text first is."""
+    with zipfile.ZipFile(fmu) as z:
+        md = z.read("modelDescription.xml").decode()
+    return md[:md.index(text)].count("\n") + 1
+
+
+def edit_once(old, new):
+    """An edit for rezip replacing the first old (which must be there)."""
+    def edit(text):
+        assert old in text, old
+        return text.replace(old, new, 1)
+    return edit
+
+
 class FmuTest(TempDirCase):
     def setUp(self):
         super().setUp()
@@ -167,6 +182,7 @@ class FmuTest(TempDirCase):
 
     def test_malformed(self):
         good = self.fmu("st2_start")
+        good3 = self.fmu("st3_start")
         p = self.path
         cases = [
             ("not a zip", lambda: self.write("a.fmu", "hello"),
@@ -199,6 +215,52 @@ class FmuTest(TempDirCase):
              "variables: 'psi' is not a name vsweep exchanges"),
             ("mapped to nothing", lambda: good, ", variables: {yaw: psi}",
              "variables: yaw -> 'psi': the FMU has no Real output"),
+            ("non-finite start (FMI 2.0)",
+             lambda: rezip(good, p("i.fmu"), edit=edit_once(
+                 '<Real start="3000.0"', '<Real start="nan"')),
+             "", "modelDescription.xml:%d: variable 'Iz' has start \"nan\", "
+                 "which is not a finite number (FMI 2.0 allows no NaN or "
+                 "INF in modelDescription.xml)"
+                 % md_line(good, '<Real start="3000.0"')),
+            ("start beyond a double (FMI 3.0)",
+             lambda: rezip(good3, p("j.fmu"), edit=edit_once(
+                 'start="3000.0"', 'start="1e999"')),
+             "", "modelDescription.xml:%d: variable 'Iz' has start "
+                 "\"1e999\", which is beyond the range of a double"
+                 % md_line(good3, 'start="3000.0"')),
+            ("start not a number",
+             lambda: rezip(good, p("k.fmu"), edit=edit_once(
+                 '<Real start="3000.0"', '<Real start="1.5x"')),
+             "", "variable 'Iz' has start \"1.5x\", which is not a number"),
+            ("two variables of one name",
+             lambda: rezip(good, p("l.fmu"), edit=edit_once(
+                 'name="lf"', 'name="Iz"')),
+             "", "modelDescription.xml:%d: the name 'Iz' is declared twice "
+                 "(first on line %d): variable names must be unique"
+                 % (md_line(good, 'name="lf"'), md_line(good, 'name="Iz"'))),
+            ("two variables of one name (FMI 3.0)",
+             lambda: rezip(good3, p("m.fmu"), edit=edit_once(
+                 'name="lf"', 'name="Iz"')),
+             "", "modelDescription.xml:%d: the name 'Iz' is declared twice"
+                 % md_line(good3, 'name="lf"')),
+            ("two parameters of one valueReference",
+             lambda: rezip(good, p("n.fmu"), edit=edit_once(
+                 'name="lf" valueReference="18"',
+                 'name="lf" valueReference="17"')),
+             "", "variable 'lf' has valueReference 17, as has 'Iz' on line "
+                 "%d, and both are set from outside"
+                 % md_line(good, 'name="Iz"')),
+            ("two variables of one valueReference (FMI 3.0)",
+             lambda: rezip(good3, p("o.fmu"), edit=edit_once(
+                 'name="beta" valueReference="9"',
+                 'name="beta" valueReference="10"')),
+             "", "variable 'yaw_rate' has valueReference 10, as has 'beta' "
+                 "on line %d: FMI 3.0 requires unique value references"
+                 % md_line(good3, 'name="beta"')),
+            ("unknown causality",
+             lambda: rezip(good, p("q.fmu"), edit=edit_once(
+                 'causality="parameter"', 'causality="param"')),
+             "", "has causality \"param\", which FMI 2.0 does not know"),
             ("climbing archive entry",
              lambda: rezip(good, p("g.fmu"), rename={
                  "modelDescription.xml": "../modelDescription.xml"}),
@@ -221,6 +283,55 @@ class FmuTest(TempDirCase):
         self.assertEqual(rc, 2)
         self.assertIn("has no param 'mass'; its params: m, Iz, lf, Kf, "
                       "Kr, steering_ratio, max_steer_deg, l, cg_y", err)
+
+    def test_bad_variable_refused_by_every_command(self):
+        """A non-finite start (FMI 2.0) or a repeated name is refused
+        before anything runs: by plugins --fmu, check and run alike, with
+        exit status 2 and the line of modelDescription.xml."""
+        good = self.fmu("st2_start")
+        bad = {
+            "nan": (rezip(good, self.path("nan.fmu"), edit=edit_once(
+                '<Real start="3000.0"', '<Real start="nan"')),
+                "nan.fmu: modelDescription.xml:%d: variable 'Iz' has start "
+                "\"nan\"" % md_line(good, '<Real start="3000.0"')),
+            "twice": (rezip(good, self.path("twice.fmu"), edit=edit_once(
+                'name="lf"', 'name="Iz"')),
+                "twice.fmu: modelDescription.xml:%d: the name 'Iz' is "
+                "declared twice" % md_line(good, 'name="lf"')),
+        }
+        for what, (fmu, says) in bad.items():
+            with self.subTest(what):
+                rc, out, err = self.vsweep("plugins", "--fmu", fmu)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(says, err)
+                self.assertEqual(out, "")
+                s = self.scenario(fmu_model(fmu, ", Iz: 4000"), 1)
+                rc, _, err = self.vsweep("check", s)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(says, err)
+                db = self.path(what + ".db")
+                rc, _, err = self.vsweep("run", s, "-o", db)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(says, err)
+
+    def test_fmi3_infinite_start_is_not_a_param(self):
+        """FMI 3.0 allows start="INF": the FMU is used, and the parameter
+        keeps the FMU's own value, for a param needs a finite default;
+        the listing says why it is not one."""
+        fmu = rezip(self.fmu("st3_start"), self.path("inf.fmu"),
+                    edit=edit_once('start="3000.0"', 'start="INF"'))
+        rc, out, err = self.vsweep("plugins", "--fmu", fmu)
+        self.assertEqual(rc, 0, err)
+        iz = [ln for ln in out.splitlines() if ln.startswith("  Iz ")]
+        self.assertEqual(len(iz), 1, out)
+        self.assertRegex(iz[0], r"start inf .*not settable \(start not "
+                                r"finite\)")
+        rc, _, err = self.vsweep("check", self.scenario(fmu_model(fmu), 1))
+        self.assertEqual(rc, 0, err)
+        rc, _, err = self.vsweep("check", self.scenario(
+            fmu_model(fmu, ", Iz: 4000"), 1))
+        self.assertEqual(rc, 2, err)
+        self.assertIn("has no param 'Iz'", err)
 
     def test_renamed_variable(self):
         fmu = rezip(self.fmu("st3_start"), self.path("h.fmu"),

@@ -176,6 +176,247 @@ START_TEST(refuses_bad_md)
 }
 END_TEST
 
+/* Descriptions around a list of variables, one a line from line 4. */
+#define MD2(vars)                                                          \
+	"<fmiModelDescription fmiVersion=\"2.0\" modelName=\"c\" guid=\"g\">\n" \
+	"<CoSimulation modelIdentifier=\"c\"/>\n<ModelVariables>\n" vars     \
+	"</ModelVariables>\n</fmiModelDescription>\n"
+#define MD3(vars)                                                          \
+	"<fmiModelDescription fmiVersion=\"3.0\" modelName=\"c\" "             \
+	"instantiationToken=\"t\">\n"                                          \
+	"<CoSimulation modelIdentifier=\"c\"/>\n<ModelVariables>\n" vars     \
+	"</ModelVariables>\n</fmiModelDescription>\n"
+#define SV(name, vr, caus, type)                                           \
+	"<ScalarVariable name=\"" name "\" valueReference=\"" vr "\" "      \
+	"causality=\"" caus "\">" type "</ScalarVariable>\n"
+#define PAR2(name, vr, start)                                              \
+	SV(name, vr, "parameter", "<Real start=\"" start "\"/>")
+#define PAR3(name, vr, start)                                              \
+	"<Float64 name=\"" name "\" valueReference=\"" vr "\" "             \
+	"causality=\"parameter\" start=\"" start "\"/>\n"
+
+/* What the standard does not allow in ModelVariables, and the refusal:
+ * the line of the variable (of its type element, for start, min, max:
+ * the same line here) and its name. */
+static const struct {
+	const char *text, *says;
+} bad_vars[] = {
+	/* FMI 2.0 allows no NaN or INF in modelDescription.xml, however
+	 * spelled; a number beyond a double is infinite too */
+	{MD2(PAR2("m", "1", "1") PAR2("Iz", "2", "nan")),
+	 "car.fmu: modelDescription.xml:5: variable 'Iz' has start \"nan\", "
+	 "which is not a finite number (FMI 2.0 allows no NaN or INF"},
+	{MD2(PAR2("Iz", "2", "inf")), ":4: variable 'Iz' has start \"inf\", "
+	 "which is not a finite number"},
+	{MD2(PAR2("Iz", "2", "-inf")), ":4: variable 'Iz' has start \"-inf\", "
+	 "which is not a finite number"},
+	{MD2(PAR2("Iz", "2", "1e999")), ":4: variable 'Iz' has start "
+	 "\"1e999\", which is not a finite number"},
+	{MD2(PAR2("Iz", "2", "NaN")), ":4: variable 'Iz' has start \"NaN\", "
+	 "which is not a finite number"},
+	{MD2(PAR2("Iz", "2", "-INF")), ":4: variable 'Iz' has start "
+	 "\"-INF\", which is not a finite number"},
+	{MD2(SV("y", "3", "output", "<Real start=\"INF\"/>")),
+	 ":4: variable 'y' has start \"INF\", which is not a finite number"},
+	/* starts that are not numbers of their type */
+	{MD2(PAR2("Iz", "2", "abc")), ":4: variable 'Iz' has start \"abc\", "
+	 "which is not a number"},
+	{MD2(PAR2("Iz", "2", "")), ":4: variable 'Iz' has start \"\", which "
+	 "is not a number"},
+	{MD2(PAR2("Iz", "2", "1.5x")), ":4: variable 'Iz' has start "
+	 "\"1.5x\", which is not a number"},
+	{MD2(PAR2("Iz", "2", "0x10")), "start \"0x10\", which is not a "
+	 "number"},
+	{MD2(PAR2("Iz", "2", "1 2")), "start \"1 2\", which is not a number"},
+	{MD2(SV("n", "4", "input", "<Integer start=\"1.5\"/>")),
+	 ":4: variable 'n' has start \"1.5\", which is not an integer"},
+	{MD2(SV("n", "4", "input", "<Integer start=\"abc\"/>")),
+	 "start \"abc\", which is not an integer"},
+	{MD2(SV("n", "4", "input", "<Integer start=\"3000000000\"/>")),
+	 "start \"3000000000\", which is outside Integer's range "
+	 "[-2147483648, 2147483647]"},
+	{MD2(SV("e", "4", "input", "<Enumeration declaredType=\"E\" "
+	                           "start=\"x\"/>")),
+	 "variable 'e' has start \"x\", which is not an integer"},
+	{MD2(SV("b", "5", "input", "<Boolean start=\"yes\"/>")),
+	 ":4: variable 'b' has start \"yes\", which is not a Boolean (true, "
+	 "false, 1 or 0)"},
+	{MD2(SV("b", "5", "input", "<Boolean start=\"\"/>")),
+	 "variable 'b' has start \"\", which is not a Boolean"},
+	{MD2(SV("m", "1", "parameter", "<Real start=\"1\" min=\"abc\"/>")),
+	 ":4: variable 'm' has min \"abc\", which is not a number"},
+	{MD2(SV("m", "1", "parameter", "<Real start=\"1\" max=\"inf\"/>")),
+	 ":4: variable 'm' has max \"inf\", which is not an XML number"},
+	/* names are unique: the second is named, with the first's line */
+	{MD2(PAR2("Iz", "1", "1") PAR2("m", "2", "1") PAR2("Iz", "3", "2")),
+	 "car.fmu: modelDescription.xml:6: the name 'Iz' is declared twice "
+	 "(first on line 4): variable names must be unique"},
+	/* two variables the host sets may not be aliases in FMI 2.0 */
+	{MD2(PAR2("a", "1", "1") PAR2("b", "1", "2")),
+	 ":5: variable 'b' has valueReference 1, as has 'a' on line 4, and "
+	 "both are set from outside (parameter, input or independent): FMI "
+	 "2.0 does not allow such variables to be aliases"},
+	{MD2(SV("u", "1", "input", "<Real start=\"0\"/>") PAR2("p", "1", "2")),
+	 ":5: variable 'p' has valueReference 1, as has 'u' on line 4"},
+	/* causality and variability from the standard's lists */
+	{MD2(SV("p", "1", "param", "<Real start=\"1\"/>")),
+	 ":4: variable 'p' has causality \"param\", which FMI 2.0 does not "
+	 "know (parameter, calculatedParameter, input, output, local, "
+	 "independent)"},
+	{MD2(SV("p", "1", "structuralParameter", "<Real start=\"1\"/>")),
+	 "causality \"structuralParameter\", which FMI 2.0 does not know"},
+	{MD2("<ScalarVariable name=\"p\" valueReference=\"1\" causality="
+	     "\"parameter\" variability=\"Tunable\"><Real start=\"1\"/>"
+	     "</ScalarVariable>\n"),
+	 ":4: variable 'p' has variability \"Tunable\", which FMI 2.0 does "
+	 "not know (constant, fixed, tunable, discrete, continuous)"},
+	/* FMI 3.0: NaN, INF, -INF are XML numbers; others' spellings and
+	 * numbers beyond a double are not */
+	{MD3(PAR3("Iz", "2", "nan")), ":4: variable 'Iz' has start \"nan\", "
+	 "which is not an XML number (XML spells these NaN, INF and -INF)"},
+	{MD3(PAR3("Iz", "2", "inf")), "start \"inf\", which is not an XML "
+	 "number"},
+	{MD3(PAR3("Iz", "2", "-inf")), "start \"-inf\", which is not an XML "
+	 "number"},
+	{MD3(PAR3("Iz", "2", "1e999")), ":4: variable 'Iz' has start "
+	 "\"1e999\", which is beyond the range of a double"},
+	{MD3(PAR3("Iz", "2", "abc")), ":4: variable 'Iz' has start \"abc\", "
+	 "which is not a number"},
+	{MD3(PAR3("Iz", "2", "1 2")), "start \"1 2\", which is not a number"},
+	{MD3("<Int8 name=\"n\" valueReference=\"1\" start=\"200\"/>\n"),
+	 ":4: variable 'n' has start \"200\", which is outside Int8's range "
+	 "[-128, 127]"},
+	{MD3("<UInt64 name=\"n\" valueReference=\"1\" start=\"-1\"/>\n"),
+	 "start \"-1\", which is outside UInt64's range"},
+	{MD3("<Boolean name=\"b\" valueReference=\"1\" start=\"2\"/>\n"),
+	 ":4: variable 'b' has start \"2\", which is not a Boolean"},
+	{MD3("<Float64 name=\"a\" valueReference=\"1\" start=\"1 x 3\">"
+	     "<Dimension start=\"3\"/></Float64>\n"),
+	 ":4: variable 'a' has start item \"x\", which is not a number"},
+	{MD3(PAR3("Iz", "1", "1") PAR3("Iz", "2", "2")),
+	 ":5: the name 'Iz' is declared twice (first on line 4)"},
+	/* an alias's name is unique among variables and aliases */
+	{MD3("<Float64 name=\"m\" valueReference=\"1\">\n"
+	     "<Alias name=\"Iz\"/></Float64>\n" PAR3("Iz", "2", "1")),
+	 ":6: the name 'Iz' is declared twice (first on line 5)"},
+	{MD3("<Float64 name=\"m\" valueReference=\"1\">\n"
+	     "<Alias name=\"m\"/></Float64>\n"),
+	 ":5: the name 'm' is declared twice (first on line 4)"},
+	/* FMI 3.0: every value reference is unique, whatever the types */
+	{MD3("<Float64 name=\"y\" valueReference=\"7\" causality=\"output\"/>\n"
+	     "<Int32 name=\"n\" valueReference=\"7\" causality=\"output\"/>\n"),
+	 ":5: variable 'n' has valueReference 7, as has 'y' on line 4: FMI "
+	 "3.0 requires unique value references"},
+	{MD3("<Float64 name=\"y\" valueReference=\"1\" causality=\"out\"/>\n"),
+	 ":4: variable 'y' has causality \"out\", which FMI 3.0 does not know "
+	 "(parameter, calculatedParameter, input, output, local, independent, "
+	 "structuralParameter)"},
+	{MD3("<Float64 name=\"y\" valueReference=\"1\" variability=\"x\"/>\n"),
+	 ":4: variable 'y' has variability \"x\", which FMI 3.0 does not "
+	 "know"},
+	{MD3("<Float64 name=\"\" valueReference=\"1\"/>\n"),
+	 ":4: a variable without name or valueReference"},
+};
+
+START_TEST(refuses_bad_vars)
+{
+	write_md(bad_vars[_i].text);
+	fmu_md md;
+	vs_error err = {{0}};
+	ck_assert_int_eq(vs_fmu_md_read("car.fmu", tmp, &md, &err), -1);
+	ck_assert_contains(err.msg, bad_vars[_i].says);
+	ck_assert_contains(err.msg, "car.fmu: modelDescription.xml:");
+	vs_fmu_md_free(&md);
+}
+END_TEST
+
+/* What the standard allows is read: FMI 2 aliases the host does not both
+ * set, a value reference shared across base types, numbers as XML Schema
+ * spells them; FMI 3 NaN and INF, arrays, aliases, structural
+ * parameters. */
+START_TEST(reads_legal_vars)
+{
+	write_md(MD2(PAR2("m", "1", " +1.5e3 ")
+	             SV("m_out", "1", "calculatedParameter", "<Real/>")
+	             SV("y", "2", "output", "<Real/>")
+	             SV("y_alias", "2", "local", "<Real/>")
+	             SV("n", "1", "parameter", "<Integer start=\"-7\"/>")
+	             SV("b", "1", "input", "<Boolean start=\"true\"/>")
+	             SV("tiny", "3", "local", "<Real start=\"1e-999\"/>")
+	             SV("lf", "4", "parameter",
+	                "<Real start=\"1.\" min=\"-INF\" max=\"NaN\"/>")
+	             SV("s", "1", "input", "<String start=\"nan\"/>")));
+	fmu_md md;
+	vs_error err = {{0}};
+	ck_assert_msg(vs_fmu_md_read("car.fmu", tmp, &md, &err) == 0, "%s",
+	              err.msg);
+	const fmu_var *m = vs_fmu_md_find(&md, "m");
+	ck_assert_double_eq(m->start, 1500);
+	ck_assert_int_eq(m->line, 4);
+	ck_assert_double_eq(vs_fmu_md_find(&md, "n")->start, -7);
+	ck_assert_double_eq(vs_fmu_md_find(&md, "b")->start, 1);
+	ck_assert_double_eq(vs_fmu_md_find(&md, "tiny")->start, 0);
+	const fmu_var *lf = vs_fmu_md_find(&md, "lf");
+	ck_assert_double_eq(lf->start, 1);
+	ck_assert(isinf(lf->min) && isinf(lf->max) && lf->max > 0);
+	vs_fmu_md_free(&md);
+
+	write_md(MD3(PAR3("vmax", "1", "INF")
+	             PAR3("nan", "2", "NaN")
+	             "<Float64 name=\"a\" valueReference=\"3\" "
+	             "causality=\"output\" start=\"1 INF\n-2.5\">"
+	             "<Dimension start=\"3\"/><Alias name=\"a_alias\"/>"
+	             "</Float64>\n"
+	             "<UInt64 name=\"len\" valueReference=\"4\" "
+	             "causality=\"structuralParameter\" variability=\"fixed\" "
+	             "start=\"18446744073709551615\"/>\n"
+	             "<Int8 name=\"k\" valueReference=\"5\" start=\"-128\"/>\n"
+	             "<Boolean name=\"on\" valueReference=\"6\" start=\"0\"/>\n"
+	             "<String name=\"s\" valueReference=\"7\">"
+	             "<Start value=\"x\"/></String>\n"));
+	ck_assert_msg(vs_fmu_md_read("car.fmu", tmp, &md, &err) == 0, "%s",
+	              err.msg);
+	const fmu_var *vmax = vs_fmu_md_find(&md, "vmax");
+	ck_assert_int_eq(vmax->has_start, 1);
+	ck_assert(isinf(vmax->start) && vmax->start > 0);
+	ck_assert(isnan(vs_fmu_md_find(&md, "nan")->start));
+	const fmu_var *a = vs_fmu_md_find(&md, "a");
+	ck_assert_int_eq(a->array, 1);
+	ck_assert_int_eq(a->is_real, 0); /* vsweep exchanges scalars only */
+	ck_assert_int_eq(a->has_start, 0);
+	ck_assert_double_eq(vs_fmu_md_find(&md, "k")->start, -128);
+	ck_assert_int_eq(vs_fmu_md_find(&md, "on")->has_start, 1);
+	vs_fmu_md_free(&md);
+}
+END_TEST
+
+/* Large models' descriptions run past line 65535, where libxml2 stops
+ * counting unless asked not to: the message has the line as it is. */
+START_TEST(says_lines_past_65535)
+{
+	const char *head = MD2("");
+	const char *mv = strstr(head, "<ModelVariables>\n") +
+	                 strlen("<ModelVariables>\n");
+	size_t n = strlen(head) + 80000 + 200;
+	char *text = malloc(n);
+	ck_assert_ptr_nonnull(text);
+	size_t k = (size_t)(mv - head);
+	memcpy(text, head, k);
+	memset(text + k, '\n', 70000); /* lines 4 to 70003 */
+	k += 70000;
+	snprintf(text + k, n - k, "%s%s",
+	         PAR2("m", "1", "1") PAR2("m", "2", "abc"), mv);
+	write_md(text);
+	free(text);
+	fmu_md md;
+	vs_error err = {{0}};
+	ck_assert_int_eq(vs_fmu_md_read("car.fmu", tmp, &md, &err), -1);
+	ck_assert_contains(err.msg, "modelDescription.xml:70005: variable 'm' "
+	                   "has start \"abc\"");
+	vs_fmu_md_free(&md);
+}
+END_TEST
+
 /* A zip at path with one entry name holding "x". */
 static void make_zip(const char *path, const char *name)
 {
@@ -311,6 +552,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, reads_fmi3);
 	tcase_add_loop_test(tc, refuses_bad_md, 0,
 	                    (int)(sizeof bad_md / sizeof bad_md[0]));
+	tcase_add_loop_test(tc, refuses_bad_vars, 0,
+	                    (int)(sizeof bad_vars / sizeof bad_vars[0]));
+	tcase_add_test(tc, reads_legal_vars);
+	tcase_add_test(tc, says_lines_past_65535);
 	tcase_add_test(tc, unpack_refuses_climbing_entries);
 	tcase_add_loop_test(tc, drives_straight, 0, 4);
 	tcase_add_test(tc, error_status_fails);
