@@ -102,6 +102,16 @@ static int parse_range(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 		            "range: more than %llu values", VS_MAX_VARIANTS);
 		return -1;
 	}
+	/* Values from + k step round to doubles: a step under two of their
+	 * spacings at the range's larger end makes some values equal, the
+	 * same variant more than once. */
+	double big = fmax(fabs(p->from), fabs(p->to));
+	if (p->to > p->from && p->step < 2 * (nextafter(big, INFINITY) - big)) {
+		vs_error_at(c->err, c->doc->path, sn->mark,
+		            "range: step %g is below what doubles resolve at %g: "
+		            "its values would repeat", p->step, big);
+		return -1;
+	}
 	p->n_range = (uint64_t)floor(q + 1e-9) + 1;
 	p->kind = VS_DIST_RANGE;
 	return 0;

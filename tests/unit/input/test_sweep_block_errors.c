@@ -111,6 +111,11 @@ static const bad_case bad_cases[] = {
 	{G "{actor: 1, param: vehicle_model.lf, value: {from: 5, to: 11, "
 	 "step: 1}}\n",
 	 "w.yaml:4:66: to: vehicle_model.lf = 11 is outside [0.1, 10] m"},
+	/* a step doubles cannot resolve there: the same value 21 times */
+	{GRID "      - {actor: 1, speed: {from: 1e16, to: 1.0000000000000002e16, "
+	 "step: 0.1}}\n",
+	 "w.yaml:4:73: range: step 0.1 is below what doubles resolve at 1e+16: "
+	 "its values would repeat"},
 	/* a value just past a bound is shown past it (%g showed 10) */
 	{G "{actor: 1, param: vehicle_model.lf, values: [10.0000001]}\n",
 	 "w.yaml:4:54: values: vehicle_model.lf = 10.0000001 is outside [0.1, "
