@@ -367,9 +367,14 @@ static void add_odr(vs_map *m, map_odr_out *o, int first_lane, int first_rec)
 	       (size_t)o->n_lanes * sizeof *o->lanes);
 	memcpy(m->geo + first_lane, o->geo,
 	       (size_t)o->n_lanes * sizeof *o->geo);
-	memcpy(m->patches, o->patches,
-	       (size_t)o->n_patches * sizeof *o->patches);
-	memcpy(m->psurf, o->psurf, (size_t)o->n_patches * sizeof *o->psurf);
+	/* lanes of no width anywhere have lanes but no patches, and
+	 * memcpy from NULL is undefined even for 0 bytes */
+	if (o->n_patches) {
+		memcpy(m->patches, o->patches,
+		       (size_t)o->n_patches * sizeof *o->patches);
+		memcpy(m->psurf, o->psurf,
+		       (size_t)o->n_patches * sizeof *o->psurf);
+	}
 	for (int k = 0; k < o->n_patches; k++) {
 		map_info *f = &m->info[first_rec + k];
 		*f = o->info[k];

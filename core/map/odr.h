@@ -45,6 +45,8 @@ typedef struct odr_link {
 	int is_junction; /* elementType junction */
 	char *id;        /* elementId */
 	int contact_end; /* 1: contactPoint end */
+	int has_contact; /* contactPoint given (else start is assumed) */
+	vs_mark mark;
 } odr_link;
 
 typedef struct odr_lane {
@@ -55,7 +57,7 @@ typedef struct odr_lane {
 	odr_poly *width;     /* s0 relative to the section's start */
 	int has_pred, has_succ;
 	int pred, succ;      /* lane links (kept for routing later) */
-	vs_mark mark;
+	vs_mark mark, pred_mark, succ_mark;
 } odr_lane;
 
 typedef struct odr_section {
@@ -84,9 +86,11 @@ typedef struct odr_road {
 
 typedef struct odr_connection {
 	char *incoming, *connecting;
-	int contact_end;
+	int contact_end, has_contact;
 	int n_links;
 	int *from, *to;      /* laneLink pairs */
+	vs_mark mark;
+	vs_mark *link_marks; /* each laneLink's */
 } odr_connection;
 
 typedef struct odr_junction {

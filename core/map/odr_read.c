@@ -4,9 +4,10 @@
  * widths or borders and lane links) and junctions with their connections.
  * Objects, signals, surface, railroad and user data are skipped. What
  * vsweep would get wrong (an unknown geometry, s going backwards, a
- * negative width, a missing attribute, broken XML) is an error at
- * FILE:LINE:COL; libxml2 keeps element lines but not columns, so an
- * element's column is 1 (parse errors carry libxml2's own column). */
+ * negative width, a missing attribute, a link, junction or lane link
+ * naming nothing, broken XML) is an error at FILE:LINE:COL; libxml2
+ * keeps element lines but not columns, so an element's column is 1
+ * (parse errors carry libxml2's own column). */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "map/map.h"
 #include "map/odr.h"
@@ -68,9 +70,13 @@ static int str_attr(reader *rd, const xmlNode *n, const char *name,
 	return 0;
 }
 
-/* A number attribute; def NAN means required. */
-static int num_attr(reader *rd, const xmlNode *n, const char *name,
-                    double def, double *out)
+#define MAX_NUMBER (VS_MAP_MAX_COORD * 10) /* any number's size */
+#define MAX_INT 1000000 /* an integer's: lane ids sort below 2·MAX_INT */
+
+/* A number attribute of at most lim in size; def NAN means required.
+ * what names the kind in the message ("numbers", "integers"). */
+static int num_in(reader *rd, const xmlNode *n, const char *name,
+                  double def, double lim, const char *what, double *out)
 {
 	char *v = attr(n, name);
 	if (!v) {
@@ -84,26 +90,49 @@ static int num_attr(reader *rd, const xmlNode *n, const char *name,
 	double d = strtod(v, &end);
 	while (*end == ' ' || *end == '\t')
 		end++;
-	int bad = end == v || *end || !isfinite(d) ||
-	          fabs(d) > VS_MAP_MAX_COORD * 10;
+	int bad = end == v || *end || !isfinite(d);
 	if (bad)
 		fail(rd, n, "<%s>: attribute %s=\"%.40s\" is not a finite "
 		     "number", (const char *)n->name, name, v);
+	else if ((bad = fabs(d) > lim))
+		fail(rd, n, "<%s>: attribute %s=\"%.40s\" is out of range: "
+		     "vsweep takes %s of at most %g in size",
+		     (const char *)n->name, name, v, what, lim);
 	xmlFree(v);
 	*out = d;
 	return bad ? -1 : 0;
 }
 
+static int num_attr(reader *rd, const xmlNode *n, const char *name,
+                    double def, double *out)
+{
+	return num_in(rd, n, name, def, MAX_NUMBER, "numbers", out);
+}
+
 static int int_attr(reader *rd, const xmlNode *n, const char *name, int *out)
 {
 	double d;
-	if (num_attr(rd, n, name, NAN, &d))
+	if (num_in(rd, n, name, NAN, MAX_INT, "integers", &d))
 		return -1;
-	if (d != floor(d) || fabs(d) > 1e6)
+	if (d != floor(d))
 		return fail(rd, n, "<%s>: attribute %s=%g must be an integer",
 		            (const char *)n->name, name, d);
 	*out = (int)d;
 	return 0;
+}
+
+/* contactPoint, which may be left out: cp NULL (has 0), start or end. */
+static int read_contact(reader *rd, const xmlNode *n, int *has, int *end)
+{
+	char *cp = attr(n, "contactPoint");
+	int bad = cp && strcmp(cp, "start") && strcmp(cp, "end");
+	if (bad)
+		fail(rd, n, "<%s>: contactPoint=\"%.40s\" is neither start "
+		     "nor end", (const char *)n->name, cp);
+	*has = cp != NULL;
+	*end = cp && strcmp(cp, "end") == 0;
+	xmlFree(cp);
+	return bad ? -1 : 0;
 }
 
 #define GROW(arr, n, cap)                                                   \
@@ -147,18 +176,23 @@ static int read_link(reader *rd, const xmlNode *n, odr_link *l)
 	if (l->has)
 		return fail(rd, n, "<%s> is given twice in one <link>",
 		            (const char *)n->name);
-	char *type = NULL, *cp = attr(n, "contactPoint");
+	l->mark = mark_of(n);
+	char *type = NULL;
 	if (str_attr(rd, n, "elementType", &type) ||
 	    str_attr(rd, n, "elementId", &l->id)) {
 		free(type);
-		xmlFree(cp);
 		return -1;
 	}
-	l->has = 1;
+	/* anything else (a typo) would be read as a road */
+	int bad = strcmp(type, "road") && strcmp(type, "junction");
+	if (bad)
+		fail(rd, n, "<%s>: elementType=\"%.40s\" is neither road nor "
+		     "junction", (const char *)n->name, type);
 	l->is_junction = strcmp(type, "junction") == 0;
-	l->contact_end = cp && strcmp(cp, "end") == 0;
 	free(type);
-	xmlFree(cp);
+	if (bad || read_contact(rd, n, &l->has_contact, &l->contact_end))
+		return -1;
+	l->has = 1;
 	return 0;
 }
 
@@ -271,6 +305,8 @@ static int read_lane(reader *rd, const xmlNode *n, odr_lane *l)
 					return -1;
 				*(id == &l->pred ? &l->has_pred
 				                 : &l->has_succ) = 1;
+				*(id == &l->pred ? &l->pred_mark
+				                 : &l->succ_mark) = mark_of(e);
 			}
 		}
 	}
@@ -328,6 +364,10 @@ static int read_section(reader *rd, const xmlNode *n, odr_section *q)
 			q->lanes[q->n_lanes++] = l;
 		}
 	}
+	if (q->n_lanes == 0)
+		return fail(rd, n, "<laneSection s=\"%g\">: no lanes but the "
+		            "centre lane (a section needs a lane in <left> or "
+		            "<right>)", q->s);
 	qsort(q->lanes, (size_t)q->n_lanes, sizeof *q->lanes, lane_order);
 	for (int k = 0; k < q->n_lanes; k++) {
 		const odr_lane *l = &q->lanes[k];
@@ -516,10 +556,9 @@ static int read_junction(reader *rd, const xmlNode *n, odr_junction *j)
 			continue;
 		GROW(j->conn, j->n_conn, cap);
 		odr_connection *k = &j->conn[j->n_conn++];
-		char *cp = attr(c, "contactPoint");
-		k->contact_end = cp && strcmp(cp, "end") == 0;
-		xmlFree(cp);
-		if (str_attr(rd, c, "incomingRoad", &k->incoming) ||
+		k->mark = mark_of(c);
+		if (read_contact(rd, c, &k->has_contact, &k->contact_end) ||
+		    str_attr(rd, c, "incomingRoad", &k->incoming) ||
 		    str_attr(rd, c, "connectingRoad", &k->connecting))
 			return -1;
 		int lcap = 0;
@@ -530,6 +569,9 @@ static int read_junction(reader *rd, const xmlNode *n, odr_junction *j)
 			GROW(k->from, k->n_links, lcap);
 			lcap = lc;
 			GROW(k->to, k->n_links, lcap);
+			lcap = lc;
+			GROW(k->link_marks, k->n_links, lcap);
+			k->link_marks[k->n_links] = mark_of(l);
 			if (int_attr(rd, l, "from", &k->from[k->n_links]) ||
 			    int_attr(rd, l, "to", &k->to[k->n_links]))
 				return -1;
@@ -537,6 +579,214 @@ static int read_junction(reader *rd, const xmlNode *n, odr_junction *j)
 		}
 	}
 	return 0;
+}
+
+/* ---- references between roads and junctions -------------------------- */
+
+typedef struct named {
+	const char *id;
+	int idx;
+} named;
+
+static int named_cmp(const void *a, const void *b)
+{
+	return strcmp(((const named *)a)->id, ((const named *)b)->id);
+}
+
+/* The ids of the roads and junctions, sorted for look-up. */
+typedef struct names {
+	const odr_net *net;
+	named *roads, *juncs;
+} names;
+
+static int find(const named *v, int n, const char *id)
+{
+	named key = {id, -1};
+	const named *f = n ? bsearch(&key, v, (size_t)n, sizeof *v, named_cmp)
+	                   : NULL;
+	return f ? f->idx : -1;
+}
+
+static const odr_road *road_named(const names *nm, const char *id)
+{
+	int i = find(nm->roads, nm->net->n_roads, id);
+	return i < 0 ? NULL : &nm->net->roads[i];
+}
+
+static int has_lane(const odr_section *q, int id)
+{
+	for (int k = 0; k < q->n_lanes; k++)
+		if (q->lanes[k].id == id)
+			return 1;
+	return id == 0; /* the centre lane, which is not kept */
+}
+
+/* Ends of a road: bit 0 its start (first section), bit 1 its end. */
+enum { AT_START = 1, AT_END = 2 };
+
+/* A contactPoint left out may be either end. */
+static int ends_of(int has_contact, int contact_end)
+{
+	if (!has_contact)
+		return AT_START | AT_END;
+	return contact_end ? AT_END : AT_START;
+}
+
+static const char *ends_name(int ends)
+{
+	if (ends == AT_START)
+		return "at its start";
+	return ends == AT_END ? "at its end" : "at either end";
+}
+
+static int has_lane_at(const odr_road *r, int ends, int id)
+{
+	return ((ends & AT_START) && has_lane(&r->sec[0], id)) ||
+	       ((ends & AT_END) && has_lane(&r->sec[r->n_sec - 1], id));
+}
+
+/* A road's predecessor or successor (what): its element is there. */
+static int check_link(reader *rd, const names *nm, const odr_link *l,
+                      const char *what)
+{
+	if (!l->has)
+		return 0;
+	const odr_net *net = nm->net;
+	int found = l->is_junction
+	                    ? find(nm->juncs, net->n_junctions, l->id) >= 0
+	                    : find(nm->roads, net->n_roads, l->id) >= 0;
+	if (found)
+		return 0;
+	vs_error_at(rd->err, rd->path, l->mark, "<%s>: elementId=\"%.64s\" "
+	            "names no %s", what, l->id,
+	            l->is_junction ? "junction" : "road");
+	return -1;
+}
+
+/* Lane l of section i of road r: its predecessor (succ 0) or successor
+ * is a lane of the section before or after, or of the linked road at
+ * the contact point. Through a junction its connections say. */
+static int check_lane_link(reader *rd, const names *nm, const odr_road *r,
+                           int i, const odr_lane *l, int succ)
+{
+	if (!(succ ? l->has_succ : l->has_pred))
+		return 0;
+	int id = succ ? l->succ : l->pred;
+	const char *what = succ ? "successor" : "predecessor";
+	vs_mark m = succ ? l->succ_mark : l->pred_mark;
+	int next = i + (succ ? 1 : -1);
+	if (next >= 0 && next < r->n_sec) {
+		if (has_lane(&r->sec[next], id))
+			return 0;
+		vs_error_at(rd->err, rd->path, m, "road '%.64s': lane %d: its "
+		            "%s, lane %d, is not in the %s lane section "
+		            "(s=%g)", r->id, l->id, what, id,
+		            succ ? "next" : "previous", r->sec[next].s);
+		return -1;
+	}
+	const odr_link *lk = succ ? &r->succ : &r->pred;
+	const odr_road *to = lk->has && !lk->is_junction
+	                             ? road_named(nm, lk->id)
+	                             : NULL;
+	int ends = to ? ends_of(lk->has_contact, lk->contact_end) : 0;
+	if (!to || has_lane_at(to, ends, id))
+		return 0;
+	vs_error_at(rd->err, rd->path, m, "road '%.64s': lane %d: its %s, "
+	            "lane %d, is not a lane of road '%.64s' %s", r->id, l->id,
+	            what, id, to->id, ends_name(ends));
+	return -1;
+}
+
+static int check_road_refs(reader *rd, const names *nm, const odr_road *r)
+{
+	if (strcmp(r->junction, "-1") &&
+	    find(nm->juncs, nm->net->n_junctions, r->junction) < 0) {
+		vs_error_at(rd->err, rd->path, r->mark, "<road id=\"%.64s\">: "
+		            "junction=\"%.64s\" names no junction", r->id,
+		            r->junction);
+		return -1;
+	}
+	if (check_link(rd, nm, &r->pred, "predecessor") ||
+	    check_link(rd, nm, &r->succ, "successor"))
+		return -1;
+	for (int i = 0; i < r->n_sec; i++)
+		for (int k = 0; k < r->sec[i].n_lanes; k++) {
+			const odr_lane *l = &r->sec[i].lanes[k];
+			if (check_lane_link(rd, nm, r, i, l, 0) ||
+			    check_lane_link(rd, nm, r, i, l, 1))
+				return -1;
+		}
+	return 0;
+}
+
+/* A connection's roads are there, and each laneLink takes a lane of the
+ * incoming road where it meets the junction to one of the connecting
+ * road at the contact point. */
+static int check_junction_refs(reader *rd, const names *nm,
+                               const odr_junction *j)
+{
+	for (int c = 0; c < j->n_conn; c++) {
+		const odr_connection *k = &j->conn[c];
+		const odr_road *in = road_named(nm, k->incoming);
+		const odr_road *via = road_named(nm, k->connecting);
+		if (!in || !via) {
+			vs_error_at(rd->err, rd->path, k->mark, "<connection>: "
+			            "%s=\"%.64s\" names no road",
+			            in ? "connectingRoad" : "incomingRoad",
+			            in ? k->connecting : k->incoming);
+			return -1;
+		}
+		/* the incoming road's end whose link names this junction;
+		 * either when neither does */
+		int in_ends = 0;
+		if (in->pred.has && in->pred.is_junction &&
+		    strcmp(in->pred.id, j->id) == 0)
+			in_ends |= AT_START;
+		if (in->succ.has && in->succ.is_junction &&
+		    strcmp(in->succ.id, j->id) == 0)
+			in_ends |= AT_END;
+		if (!in_ends)
+			in_ends = AT_START | AT_END;
+		int via_ends = ends_of(k->has_contact, k->contact_end);
+		for (int l = 0; l < k->n_links; l++) {
+			int from_ok = has_lane_at(in, in_ends, k->from[l]);
+			if (from_ok && has_lane_at(via, via_ends, k->to[l]))
+				continue;
+			vs_error_at(rd->err, rd->path, k->link_marks[l],
+			            "junction '%.64s': <laneLink %s=\"%d\">: "
+			            "road '%.64s' (the %s road) has no lane %d "
+			            "%s", j->id, from_ok ? "to" : "from",
+			            from_ok ? k->to[l] : k->from[l],
+			            from_ok ? via->id : in->id,
+			            from_ok ? "connecting" : "incoming",
+			            from_ok ? k->to[l] : k->from[l],
+			            ends_name(from_ok ? via_ends : in_ends));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every id a road or junction names is there (read_root, once all are
+ * read: a road may name a junction further down). */
+static int check_refs(reader *rd, const odr_net *net)
+{
+	names nm = {net, vs_xcalloc((size_t)net->n_roads + 1, sizeof *nm.roads),
+	            vs_xcalloc((size_t)net->n_junctions + 1, sizeof *nm.juncs)};
+	for (int i = 0; i < net->n_roads; i++)
+		nm.roads[i] = (named){net->roads[i].id, i};
+	for (int i = 0; i < net->n_junctions; i++)
+		nm.juncs[i] = (named){net->junctions[i].id, i};
+	qsort(nm.roads, (size_t)net->n_roads, sizeof *nm.roads, named_cmp);
+	qsort(nm.juncs, (size_t)net->n_junctions, sizeof *nm.juncs, named_cmp);
+	int rc = 0;
+	for (int i = 0; i < net->n_roads && !rc; i++)
+		rc = check_road_refs(rd, &nm, &net->roads[i]);
+	for (int i = 0; i < net->n_junctions && !rc; i++)
+		rc = check_junction_refs(rd, &nm, &net->junctions[i]);
+	free(nm.roads);
+	free(nm.juncs);
+	return rc;
 }
 
 static int read_root(reader *rd, const xmlNode *root, odr_net *net)
@@ -553,6 +803,14 @@ static int read_root(reader *rd, const xmlNode *root, odr_net *net)
 			if (major != 1)
 				return fail(rd, c, "<header>: revMajor=%g; vsweep "
 				            "reads OpenDRIVE 1.x", major);
+			/* docs/scenario.md: 1.4 to 1.8 */
+			double minor;
+			if (num_attr(rd, c, "revMinor", NAN, &minor))
+				return -1;
+			if (minor != floor(minor) || minor < 4 || minor > 8)
+				return fail(rd, c, "<header>: revMinor=%g; "
+				            "vsweep reads OpenDRIVE 1.4 to 1.8",
+				            minor);
 			has_header = 1;
 		} else if (is(c, "road")) {
 			GROW(net->roads, net->n_roads, cap_r);
@@ -573,7 +831,16 @@ static int read_root(reader *rd, const xmlNode *root, odr_net *net)
 	}
 	if (!has_header)
 		return fail(rd, root, "<OpenDRIVE>: no <header>");
-	return 0;
+	return check_refs(rd, net);
+}
+
+/* libxml2 reports some errors (I/O ones) not to the parser context but
+ * to its global handler, which prints them on stderr; the context's last
+ * error is what odr_read says. */
+static void quiet(void *ctx, xmlErrorPtr e)
+{
+	(void)ctx;
+	(void)e;
 }
 
 odr_net *odr_read(const char *path, vs_error *err)
@@ -585,16 +852,26 @@ odr_net *odr_read(const char *path, vs_error *err)
 		             strerror(errno));
 		return NULL;
 	}
+	/* a directory opens, and then reads as an empty document */
+	struct stat sb;
+	int dir = fstat(fileno(probe), &sb) == 0 && S_ISDIR(sb.st_mode);
 	fclose(probe);
+	if (dir) {
+		vs_error_set(err, "%s: is a directory; opendrive: names a "
+		             ".xodr file", path);
+		return NULL;
+	}
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (!ctx) {
 		vs_error_set(err, "%s: out of memory", path);
 		return NULL;
 	}
+	xmlSetStructuredErrorFunc(NULL, quiet); /* this thread's */
 	xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL,
 	                                XML_PARSE_NONET | XML_PARSE_NOERROR |
 	                                        XML_PARSE_NOWARNING |
 	                                        XML_PARSE_BIG_LINES);
+	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc) {
 		const xmlError *e = xmlCtxtGetLastError(ctx);
 		if (e && e->line > 0) {
@@ -664,6 +941,7 @@ void odr_free(odr_net *net)
 			free(j->conn[c].connecting);
 			free(j->conn[c].from);
 			free(j->conn[c].to);
+			free(j->conn[c].link_marks);
 		}
 		free(j->conn);
 		free(j->id);

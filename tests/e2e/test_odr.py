@@ -4,7 +4,11 @@ tests/data/xodr/junction.xodr from road 1 through the junction's straight
 connecting road 100 (which overlaps the left turn 101) and over road 2's
 5 m hill. Stored z and the nose-up angle follow the hill's closed form
 (z = 0.0015 s^2 - 0.00001 s^3, then back down), the lane sequence read
-in SQL is 1 -> 100 -> 2, and lane_info carries section and type."""
+in SQL is 1 -> 100 -> 2, and lane_info carries section and type. Files
+made from junction.xodr and straight.xodr by one change each are refused
+with FILE:LINE:COL and what is wrong (a reference to no road, junction or
+lane, a word misspelt, a number out of range, a section without lanes, a
+directory), or load (lanes of no width)."""
 import math
 import os
 import re
@@ -16,6 +20,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import SRC, TempDirCase, query, run  # noqa: E402
 
 XODR = os.path.join(SRC, "tests", "data", "xodr", "junction.xodr")
+STRAIGHT = os.path.join(SRC, "tests", "data", "xodr", "straight.xodr")
 
 SCENARIO = """\
 vsweep: 1
@@ -79,6 +84,106 @@ actors:
     asset: box
     start: {position: {road: "2", lane: -1, s: 20}}
 """ % XODR
+
+CHECK = """\
+vsweep: 1
+name: a map
+step: 0.1
+duration: 0.2
+map: {opendrive: %s}
+assets:
+  box: {length: 4, width: 2, height: 1.5}
+actors:
+  - id: 1
+    asset: box
+    start: {position: [-50, -1.75, 0]}
+"""
+
+
+def text_of(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+# (file, text replaced, by, the message after "FILE:")
+REFUSED = [
+    (XODR, 'connectingRoad="100"', 'connectingRoad="999"',
+     '46:1: <connection>: connectingRoad="999" names no road'),
+    (XODR, 'incomingRoad="1" connectingRoad="101"',
+     'incomingRoad="999" connectingRoad="101"',
+     '47:1: <connection>: incomingRoad="999" names no road'),
+    (XODR, 'connectingRoad="100" contactPoint="start"><laneLink from="-1"',
+     'connectingRoad="100" contactPoint="start"><laneLink from="-7"',
+     "46:1: junction 'J': <laneLink from=\"-7\">: road '1' (the incoming "
+     "road) has no lane -7 at its end"),
+    (XODR, 'connectingRoad="101" contactPoint="start"><laneLink from="-1" '
+     'to="-1"', 'connectingRoad="101" contactPoint="start"><laneLink '
+     'from="-1" to="-9"',
+     "47:1: junction 'J': <laneLink to=\"-9\">: road '101' (the connecting "
+     "road) has no lane -9 at its start"),
+    (XODR, '<predecessor id="-1"/>', '<predecessor id="-5"/>',
+     "17:1: road '100': lane -1: its predecessor, lane -5, is not a lane of "
+     "road '1' at its end"),
+    (XODR, '<successor id="-1"/>', '<successor id="-2"/>',
+     "17:1: road '100': lane -1: its successor, lane -2, is not a lane of "
+     "road '2' at its start"),
+    (XODR, '<road id="100" length="20.0" junction="J">',
+     '<road id="100" length="20.0" junction="NOPE">',
+     '12:1: <road id="100">: junction="NOPE" names no junction'),
+    (XODR, '<successor elementType="junction" elementId="J"/>',
+     '<successor elementType="junction" elementId="NOPE"/>',
+     '5:1: <successor>: elementId="NOPE" names no junction'),
+    (XODR, 'elementType="road" elementId="2"',
+     'elementType="road" elementId="NOPE"',
+     '13:1: <successor>: elementId="NOPE" names no road'),
+    (XODR, 'elementId="2" contactPoint="start"',
+     'elementId="2" contactPoint="Start"',
+     '13:1: <successor>: contactPoint="Start" is neither start nor end'),
+    (XODR, 'connectingRoad="101" contactPoint="start"',
+     'connectingRoad="101" contactPoint="middle"',
+     '47:1: <connection>: contactPoint="middle" is neither start nor end'),
+    (XODR, '<successor elementType="junction"',
+     '<successor elementType="junktion"',
+     '5:1: <successor>: elementType="junktion" is neither road nor '
+     'junction'),
+    (XODR, 'revMinor="6"', 'revMinor="6.5"',
+     "3:1: <header>: revMinor=6.5; vsweep reads OpenDRIVE 1.4 to 1.8"),
+    (XODR, 'revMinor="6"', 'revMinor="9"',
+     "3:1: <header>: revMinor=9; vsweep reads OpenDRIVE 1.4 to 1.8"),
+    (STRAIGHT, 'x="0"', 'x="1e9"',
+     '6:1: <geometry>: attribute x="1e9" is out of range: vsweep takes '
+     'numbers of at most 1e+08 in size'),
+    (STRAIGHT, '<lane id="-1"', '<lane id="-99999999999"',
+     '8:1: <lane>: attribute id="-99999999999" is out of range: vsweep '
+     'takes integers of at most 1e+06 in size'),
+    (STRAIGHT, re.search(r"<laneSection.*</laneSection>",
+                         text_of(STRAIGHT)).group(0),
+     '<laneSection s="0"><center><lane id="0" type="none"/></center>'
+     '</laneSection>',
+     '8:1: <laneSection s="0">: no lanes but the centre lane (a section '
+     'needs a lane in <left> or <right>)'),
+]
+
+# (file, text replaced, by) and still loading: a contactPoint left out,
+# of a road link or a connection, lets either end of the road do
+LOADS = [
+    (XODR, 'elementId="1" contactPoint="end"/><successor elementType="road" '
+     'elementId="2"', 'elementId="1"/><successor elementType="road" '
+     'elementId="2"'),
+    (XODR, 'connectingRoad="100" contactPoint="start"',
+     'connectingRoad="100"'),
+    # lanes of no width anywhere: lanes without patches (build.c copied
+    # 0 patches from NULL: UBSan)
+    (STRAIGHT, 'a="3.5"', 'a="0"'),
+]
+
+
+def changed(path, old, new):
+    """The text of path with old, found there, replaced by new."""
+    text = text_of(path)
+    assert old in text, old
+    return text.replace(old, new)
+
 
 PARKED_SWEEP = """\
 vsweep: 1
@@ -189,6 +294,33 @@ class OpenDriveTest(TempDirCase):
             v = [float(t) for t in re.findall(r"[-+0-9.eE]+", p.get("d"))]
             for x, y in zip(v[0::2], v[1::2]):
                 self.assertLess(on_an_edge(x, y), 2e-3, (x, y))
+
+    def test_refused(self):
+        bad = self.path("bad.xodr")
+        scn = self.write("c.yaml", CHECK % bad)
+        for path, old, new, msg in REFUSED:
+            with self.subTest(new=new):
+                self.write("bad.xodr", changed(path, old, new))
+                rc, _, err = run("check", scn)
+                self.assertEqual((rc, err), (2, "vsweep: %s:%s\n" %
+                                             (bad, msg)))
+
+    def test_loads(self):
+        scn = self.write("c.yaml", CHECK % self.path("ok.xodr"))
+        for path, old, new in LOADS:
+            with self.subTest(new=new):
+                self.write("ok.xodr", changed(path, old, new))
+                rc, _, err = run("check", scn)
+                self.assertEqual((rc, err), (0, ""))
+
+    def test_directory(self):
+        # libxml2 printed "I/O error : Is a directory" on stderr, and
+        # the reader an empty document at line 1
+        scn = self.write("d.yaml", CHECK % ".")
+        rc, _, err = run("check", scn)
+        self.assertEqual((rc, err), (2, "vsweep: %s/.: is a directory; "
+                                     "opendrive: names a .xodr file\n" %
+                                     self.tmp))
 
 
 if __name__ == "__main__":

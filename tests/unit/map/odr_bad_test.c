@@ -1,7 +1,8 @@
 /* Malformed and unsupported OpenDRIVE files, table-driven: each is written
  * to a temporary file and must give "FILE:LINE:COL: message" (elements
- * are at column 1: libxml2 keeps no element columns). Also the map: key's
- * `opendrive:` path from a scenario file. */
+ * are at column 1: libxml2 keeps no element columns). Also a directory
+ * for a file, a lane of no width anywhere (which loads), and the map:
+ * key's `opendrive:` path from a scenario file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,65 @@ static const bad_odr bad_odrs[] = {
 	 "12:1: <road id=\"r\">: the id is used twice"},
 	{"<?xml version=\"1.0\"?>\n<OpenDRIVE>\n<header revMajor=\"2\"/>\n"
 	 END, "3:1: <header>: revMajor=2; vsweep reads OpenDRIVE 1.x"},
+	/* the versions docs/scenario.md promises, 1.4 to 1.8 */
+	{"<?xml version=\"1.0\"?>\n<OpenDRIVE>\n<header revMajor=\"1\" "
+	 "revMinor=\"6.5\"/>\n" END,
+	 "3:1: <header>: revMinor=6.5; vsweep reads OpenDRIVE 1.4 to 1.8"},
+	{"<?xml version=\"1.0\"?>\n<OpenDRIVE>\n<header revMajor=\"1\" "
+	 "revMinor=\"3\"/>\n" END,
+	 "3:1: <header>: revMinor=3; vsweep reads OpenDRIVE 1.4 to 1.8"},
+	{"<?xml version=\"1.0\"?>\n<OpenDRIVE>\n<header revMajor=\"1\"/>\n"
+	 END, "3:1: <header>: missing attribute 'revMinor'"},
+	/* a section of the centre lane alone: qsort(NULL, 0) (UBSan) and
+	 * no lanes to place */
+	{HEAD ROAD("", OK_PLAN, "<laneSection s=\"0\"><center><lane id=\"0\" "
+	           "type=\"none\"/></center></laneSection>\n") END,
+	 "9:1: <laneSection s=\"0\">: no lanes but the centre lane (a section "
+	 "needs a lane in <left> or <right>)"},
+	/* out of range is not "not a finite number": the limit is said */
+	{HEAD ROAD("", "<geometry s=\"0\" x=\"1e9\" y=\"0\" hdg=\"0\" "
+	               "length=\"10\"><line/></geometry>\n", OK_LANES) END,
+	 "6:1: <geometry>: attribute x=\"1e9\" is out of range: vsweep takes "
+	 "numbers of at most 1e+08 in size"},
+	{HEAD ROAD("", OK_PLAN, SECTION("0", LANE("-99999999999", "3"))) END,
+	 "9:1: <lane>: attribute id=\"-99999999999\" is out of range: vsweep "
+	 "takes integers of at most 1e+06 in size"},
+	{HEAD ROAD("", OK_PLAN, SECTION("0", LANE("-1.5", "3"))) END,
+	 "9:1: <lane>: attribute id=-1.5 must be an integer"},
+	/* links: the words are exact, the ids name something */
+	{HEAD "<road id=\"r\" length=\"10\">\n<link><successor elementType="
+	 "\"junktion\" elementId=\"J\"/></link>\n<planView>\n" OK_PLAN
+	 "</planView>\n<lanes>\n" OK_LANES "</lanes>\n</road>\n" END,
+	 "5:1: <successor>: elementType=\"junktion\" is neither road nor "
+	 "junction"},
+	{HEAD "<road id=\"r\" length=\"10\">\n<link><successor elementType="
+	 "\"road\" elementId=\"r\" contactPoint=\"End\"/></link>\n<planView>\n"
+	 OK_PLAN "</planView>\n<lanes>\n" OK_LANES "</lanes>\n</road>\n" END,
+	 "5:1: <successor>: contactPoint=\"End\" is neither start nor end"},
+	{HEAD "<road id=\"r\" length=\"10\">\n<link><successor elementType="
+	 "\"road\" elementId=\"q\" contactPoint=\"start\"/></link>\n"
+	 "<planView>\n" OK_PLAN "</planView>\n<lanes>\n" OK_LANES "</lanes>\n"
+	 "</road>\n" END,
+	 "5:1: <successor>: elementId=\"q\" names no road"},
+	{HEAD ROAD("junction=\"J\"", OK_PLAN, OK_LANES) END,
+	 "4:1: <road id=\"r\">: junction=\"J\" names no junction"},
+	{HEAD ROAD("", OK_PLAN,
+	           "<laneSection s=\"0\"><center><lane id=\"0\" type=\"none\"/>"
+	           "</center><right><lane id=\"-1\" type=\"driving\"><link>"
+	           "<successor id=\"-2\"/></link><width sOffset=\"0\" a=\"3\" "
+	           "b=\"0\" c=\"0\" d=\"0\"/></lane></right></laneSection>\n"
+	           SECTION("5", LANE("-1", "3"))) END,
+	 "9:1: road 'r': lane -1: its successor, lane -2, is not in the next "
+	 "lane section (s=5)"},
+	{HEAD "<road id=\"r\" length=\"10\">\n<link><successor elementType="
+	 "\"road\" elementId=\"r\"/></link>\n<planView>\n" OK_PLAN
+	 "</planView>\n<lanes>\n<laneSection s=\"0\"><center><lane id=\"0\" "
+	 "type=\"none\"/></center><right><lane id=\"-1\" type=\"driving\">"
+	 "<link><successor id=\"-2\"/></link><width sOffset=\"0\" a=\"3\" "
+	 "b=\"0\" c=\"0\" d=\"0\"/></lane></right></laneSection>\n</lanes>\n"
+	 "</road>\n" END,
+	 "10:1: road 'r': lane -1: its successor, lane -2, is not a lane of "
+	 "road 'r' at either end"},
 	{"<?xml version=\"1.0\"?>\n<Other/>\n",
 	 "2:1: the root element is not <OpenDRIVE>"},
 	{HEAD ROAD("", OK_PLAN, OK_LANES), /* truncated: no </OpenDRIVE> */
@@ -120,6 +180,45 @@ START_TEST(odr_bad_file)
 	ck_assert_ptr_null(net);
 	char want[1200];
 	snprintf(want, sizeof want, "%s:%s", path, b->msg);
+	ck_assert_str_eq(err.msg, want);
+}
+END_TEST
+
+/* A road whose one lane has no width anywhere is a map with a lane but no
+ * patches (build.c copied the 0 patches from NULL: UBSan). */
+START_TEST(odr_zero_width)
+{
+	char path[] = "/tmp/vsweep_odr_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(HEAD ROAD("", OK_PLAN, SECTION("0", LANE("-1", "0"))) END, f);
+	fclose(f);
+	vs_error err = {{0}};
+	vs_map *m = vs_map_load_opendrive(path, &err);
+	unlink(path);
+	ck_assert_msg(m, "%s", err.msg);
+	ck_assert_int_eq(vs_map_lane_count(m), 1);
+	vs_map_location l;
+	vs_map_locate(m, 5, 0, 0, 0, &l);
+	ck_assert_int_eq(l.is_on_lane, 0);
+	vs_map_unref(m);
+}
+END_TEST
+
+/* A directory opens and reads as an empty document: said before libxml2
+ * sees it (it printed "I/O error : Is a directory" on stderr). */
+START_TEST(odr_directory)
+{
+	char path[] = "/tmp/vsweep_odr_XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	vs_error err = {{0}};
+	odr_net *net = odr_read(path, &err);
+	rmdir(path);
+	ck_assert_ptr_null(net);
+	char want[1200];
+	snprintf(want, sizeof want, "%s: is a directory; opendrive: names a "
+	         ".xodr file", path);
 	ck_assert_str_eq(err.msg, want);
 }
 END_TEST
@@ -165,6 +264,8 @@ TCase *odr_bad_tcase(void)
 	TCase *tc = tcase_create("opendrive errors");
 	tcase_add_loop_test(tc, odr_bad_file, 0,
 	                    sizeof bad_odrs / sizeof bad_odrs[0]);
+	tcase_add_test(tc, odr_zero_width);
+	tcase_add_test(tc, odr_directory);
 	tcase_add_test(tc, odr_scenario_path);
 	return tc;
 }
