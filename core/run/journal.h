@@ -9,9 +9,11 @@
 
 typedef struct vs_journal vs_journal;
 
-/* Opens out's journal: read when resuming (its crashes known), else an
- * old one is removed; the file is made at the first crash. Never fails: without a journal, a resume simulates crashed
- * variants again (the old behaviour), nothing worse. */
+/* Opens out's journal, out being open already: read when resuming (its
+ * crashes known, those of this very file only), else an old one is
+ * removed; the file is made at the first crash. Never fails: without a
+ * journal, a resume simulates crashed variants again (the old
+ * behaviour), nothing worse. */
 vs_journal *vs_journal_open(const char *out, int resume);
 
 /* The reason variant i crashed in an earlier run, or NULL. */
@@ -23,5 +25,10 @@ void vs_journal_add(vs_journal *j, uint64_t i, const char *reason);
 /* Closes; removes the file when the run stored every variant (complete),
  * for then nothing is left to resume. Accepts NULL. */
 void vs_journal_close(vs_journal *j, int complete);
+
+/* Removes out's journal, if any: its variant numbers no longer name the
+ * variants to run (out was made anew, or its sweep extended). For the
+ * holder of out's writer lock, before vs_journal_open. */
+void vs_journal_remove(const char *out);
 
 #endif

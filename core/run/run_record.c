@@ -2,8 +2,8 @@
  * file to resume must pass: the vs_store_def of a run (the scenario and
  * sweep texts, the options that decide the rows, the shard, each plugin
  * file's build), an extended sweep's stored variants, the map's lanes;
- * and vs_run_check_file, which applies them without running. Used by
- * runner.c's vs_run. */
+ * and vs_run_check_file, which applies them without running (and
+ * without extending). Used by runner.c's vs_run. */
 #include "run/run_record.h"
 
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "map/map.h"
+#include "run/journal.h"
 
 /* FNV-1a 64 of a file's bytes, as 16 hex digits: which build of a plugin
  * produced the results ("?" when unreadable). */
@@ -100,18 +101,32 @@ void vs_run_build_record(vs_run_record *rec, const vs_scenario *seed,
 	}
 }
 
+/* The label of a stored or new variant as a message names it. */
+static void label_text(char *buf, size_t n, const char *label)
+{
+	if (label)
+		snprintf(buf, n, "'%s'", label);
+	else
+		snprintf(buf, n, "none");
+}
+
 /* Resumed with another sweep: every stored variant must be the same
- * variant of this sweep (same params), which then becomes the file's
- * sweep. VS_RC_INPUT when one is not. */
+ * variant of this sweep (same params, same label), which then becomes
+ * the file's sweep. VS_RC_INPUT when one is not. A journal of crashes
+ * (journal.c) beside a file made from nothing is its predecessor's, and
+ * one beside an extended file numbers the old sweep's variants: it
+ * goes. */
 vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
                              const vs_run_record *rec, vs_store *st,
                              vs_error *err)
 {
+	if (vs_store_made(st))
+		vs_journal_remove(rec->def.path);
 	if (!vs_store_sweep_changed(st))
 		return VS_RC_OK;
 	int64_t id;
-	const char *stored;
-	while (vs_store_next_variant(st, &id, &stored)) {
+	const char *stored, *label;
+	while (vs_store_next_variant(st, &id, &stored, &label)) {
 		char *json = NULL;
 		vs_error verr = {{0}};
 		vs_scenario *v = (uint64_t)id < sw->count
@@ -123,22 +138,41 @@ vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
 		int same = json && stored && !strcmp(json, stored);
 		vs_scenario_destroy(v);
 		free(json);
-		if (!same) {
+		/* A label names the variant in variant_info: a relabelled
+		 * entry would keep its old name, unlike in a single run. */
+		const char *now = (uint64_t)id < sw->count
+		                          ? vs_sweep_label(sw, (uint64_t)id)
+		                          : NULL;
+		int relabelled = same && (!now != !label ||
+		                          (now && strcmp(now, label) != 0));
+		if (!same || relabelled) {
+			char why[512] = "";
+			if (relabelled) {
+				char a[220], b[220];
+				label_text(a, sizeof a, now);
+				label_text(b, sizeof b, label);
+				snprintf(why, sizeof why, ": its label is %s, the "
+				         "file's %s", a, b);
+			}
 			vs_error_set(err, "%s: cannot resume: its sweep_text differs "
 			             "from this run's and does not extend it "
-			             "(variant %lld is not the same); use --overwrite "
-			             "or another -o", rec->def.path, (long long)id);
-			while (vs_store_next_variant(st, &id, &stored))
+			             "(variant %lld is not the same%s); use "
+			             "--overwrite or another -o", rec->def.path,
+			             (long long)id, why);
+			while (vs_store_next_variant(st, &id, &stored, &label))
 				;
 			return VS_RC_INPUT;
 		}
 	}
-	vs_meta m[2] = {{"sweep_text", 1, rec->def.sweep_text, 0},
+	/* As a single run of the new sweep records it. */
+	vs_meta m[3] = {{"sweep_text", 1, rec->def.sweep_text, 0},
 	                {"variant_count", 0, NULL,
-	                 (double)rec->def.variant_count}};
-	for (int i = 0; i < 2; i++)
+	                 (double)rec->def.variant_count},
+	                {"sweep_path", 1, rec->def.sweep_path, 0}};
+	for (int i = 0; i < 3; i++)
 		if (vs_store_set_meta(st, &m[i], err))
 			return VS_RC_IO;
+	vs_journal_remove(rec->def.path);
 	return VS_RC_OK;
 }
 
@@ -176,10 +210,23 @@ vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
 	vs_rc rc = vs_store_open(&rec.def, &st, err);
 	if (rc)
 		return rc;
+	if (vs_store_made(st))
+		vs_journal_remove(path);
 	int64_t n = vs_store_variant_count(st);
-	if ((rc = vs_run_check_extension(seed, sw, &rec, st, err)))
-		n = 0;
-	else if (n < 0) {
+	/* Checked, never extended: vsweep-mpi checks its parts and its
+	 * output here before any rank writes, and the file's sweep record
+	 * would be rewritten before the rest was checked: a finished
+	 * output was then refused (it is not continued) with its record
+	 * already the new sweep's, and parts rewritten before a later one
+	 * was refused stayed so. */
+	if (vs_store_sweep_changed(st)) {
+		vs_error_set(err, "%s: cannot resume: its sweep_text differs "
+		             "from this run's; vsweep-mpi does not extend a "
+		             "sweep (finish it with its own sweep file, then "
+		             "extend the merged file with vsweep run --resume); "
+		             "use --overwrite or another -o", path);
+		rc = VS_RC_INPUT;
+	} else if (n < 0) {
 		vs_error_set(err, "%s: cannot read its variants", path);
 		rc = VS_RC_IO;
 	}

@@ -21,8 +21,10 @@ void vs_run_build_record(vs_run_record *rec, const vs_scenario *seed,
                          const char *path, vs_store_mode mode);
 
 /* Resumed with another sweep: every stored variant must be the same
- * variant of this sweep (same params), which then becomes the file's
- * sweep. VS_RC_OK, VS_RC_INPUT when one is not, VS_RC_IO; err set. */
+ * variant of this sweep (same params and label), which then becomes the
+ * file's sweep (sweep_text, variant_count, sweep_path). Removes the
+ * crash journal of a file made from nothing or extended (journal.c).
+ * VS_RC_OK, VS_RC_INPUT when one is not, VS_RC_IO; err set. */
 vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
                              const vs_run_record *rec, vs_store *st,
                              vs_error *err);

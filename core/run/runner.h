@@ -97,7 +97,8 @@ vs_rc vs_run_outcome(const vs_run_summary *sum);
 /* Opens the existing results file `path` as `vs_run --resume` with these
  * inputs and options would, checks that it belongs to this run (the same
  * identity checks and messages: scenario, sweep, record options, shard
- * record, plugin builds) and closes it, its variants unchanged. Sets
+ * record, plugin builds; a changed sweep is refused, never extended) and
+ * closes it, its variants unchanged. Sets
  * *stored to the number of variants it stores. Returns VS_RC_OK,
  * VS_RC_INPUT (missing file or another run's) or VS_RC_IO, err set. */
 vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,

@@ -42,9 +42,10 @@ typedef struct vs_store_def {
 	uint64_t variant_count;    /* the whole sweep's */
 	const vs_plugin_row *plugins; /* each plugin once, with its build */
 	int n_plugins;
-	/* Resume may extend the sweep: sweep_text and variant_count are not
-	 * compared; the caller checks the stored variants against the new
-	 * sweep (vs_store_sweep_changed, vs_store_next_variant). */
+	/* Resume may extend the sweep: sweep_text is not compared and
+	 * variant_count may only grow; the caller checks the stored variants
+	 * against the new sweep (vs_store_sweep_changed,
+	 * vs_store_next_variant). */
 	int extend;
 	/* facts about the file, not compared */
 	const char *scenario_path, *sweep_path; /* "" when none */

@@ -99,6 +99,7 @@ struct vs_store {
 	int lock_fd;              /* vs_store_writer_lock's; -1: none */
 	int fresh_fail;           /* made by a failed open: remove on close */
 	int sweep_changed;        /* resumed with another sweep (extend) */
+	int made;                 /* made by this open (vs_store_made) */
 	sqlite3_stmt *each;       /* vs_store_next_variant's cursor */
 	const vs_state_row **ord; /* put_rows' order of a variant's rows */
 	int64_t cap_ord;
@@ -336,7 +337,22 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 		            (!strcmp(meta[i].key, "sweep_text") ||
 		             !strcmp(meta[i].key, "variant_count"));
 		int differs = meta_differs(q, &meta[i]);
-		if (differs && grows) {
+		/* An extension only adds variants: a sweep with fewer than the
+		 * file's (a random block's count lowered) is another sweep, even
+		 * where it still holds every variant stored so far. */
+		int fewer = differs && grows && !meta[i].is_text &&
+		            sqlite3_data_count(q) > 0 &&
+		            meta[i].number < sqlite3_column_double(q, 0);
+		if (fewer) {
+			vs_error_set(err,
+			             "%s: cannot resume: its sweep_text differs "
+			             "from this run's and does not extend it (the "
+			             "new sweep has %.0f variants, the file's %.0f); "
+			             "use --overwrite or another -o",
+			             st->path, meta[i].number,
+			             sqlite3_column_double(q, 0));
+			rc = VS_RC_INPUT;
+		} else if (differs && grows) {
 			st->sweep_changed = 1;
 		} else if (differs) {
 			vs_error_set(err,
@@ -491,6 +507,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	 * transaction): it holds nothing to lose, and resuming makes it. */
 	if (!fresh && mode == VS_STORE_RESUME && holds_nothing(st))
 		fresh = 1;
+	st->made = fresh;
 	st->rows_before = fresh ? 0 : -1;
 	/* A file to resume is checked before anything is changed in it:
 	 * another program's SQLite file stays as it was. */
@@ -580,10 +597,16 @@ int vs_store_sweep_changed(const vs_store *st)
 	return st->sweep_changed;
 }
 
-int vs_store_next_variant(vs_store *st, int64_t *id, const char **params)
+int vs_store_made(const vs_store *st)
+{
+	return st->made;
+}
+
+int vs_store_next_variant(vs_store *st, int64_t *id, const char **params,
+                          const char **label)
 {
 	if (!st->each &&
-	    sqlite3_prepare_v2(st->db, "SELECT variant_id, params FROM "
+	    sqlite3_prepare_v2(st->db, "SELECT variant_id, params, label FROM "
 	                       "variant ORDER BY variant_id", -1, &st->each,
 	                       NULL) != SQLITE_OK)
 		return 0;
@@ -594,6 +617,7 @@ int vs_store_next_variant(vs_store *st, int64_t *id, const char **params)
 	}
 	*id = sqlite3_column_int64(st->each, 0);
 	*params = (const char *)sqlite3_column_text(st->each, 1);
+	*label = (const char *)sqlite3_column_text(st->each, 2);
 	return 1;
 }
 

@@ -48,9 +48,15 @@ int64_t vs_store_bytes(vs_store *st);
  * differs from this run's (the caller must check the stored variants). */
 int vs_store_sweep_changed(const vs_store *st);
 
-/* The stored variants in variant_id order, one per call: 1 with *id and
- * *params (valid until the next call), 0 at the end. */
-int vs_store_next_variant(vs_store *st, int64_t *id, const char **params);
+/* 1 when this open made the file from nothing (missing, holding nothing,
+ * or overwritten): nothing beside it (a crash journal) is of it yet. */
+int vs_store_made(const vs_store *st);
+
+/* The stored variants in variant_id order, one per call: 1 with *id,
+ * *params and *label (NULL: none; both valid until the next call), 0 at
+ * the end. */
+int vs_store_next_variant(vs_store *st, int64_t *id, const char **params,
+                          const char **label);
 
 vs_rc vs_store_begin(vs_store *st, vs_error *err);
 vs_rc vs_store_commit(vs_store *st, vs_error *err);

@@ -1,7 +1,9 @@
 """Extending a finished sweep: `--resume` with a sweep file that appends a
 block and raises a random block's count runs just the new variants, and
-the file then equals a single run of the extended sweep, view by view; a
-sweep that changes a stored variant is refused as before."""
+the file then equals a single run of the extended sweep, view by view, its
+sweep record (text, count, file name) the new sweep's; a sweep that
+changes a stored variant, its label included, or has fewer variants than
+the file's sweep is refused, the file left as it was."""
 import os
 import sys
 import unittest
@@ -60,9 +62,11 @@ class Extend(TempDirCase):
                 want = query(one, sql)
                 self.assertTrue(want or view == "event")
                 self.assertEqual(query(ext, sql), want)
+        # the sweep's record, its file's name included, is the new one's
         meta = "SELECT key, value FROM meta WHERE key IN ('sweep_text', " \
-               "'variant_count') ORDER BY key"
+               "'variant_count', 'sweep_path') ORDER BY key"
         self.assertEqual(query(ext, meta), query(one, meta))
+        self.assertIn(("sweep_path", big), query(ext, meta))
 
     def test_changed_variant_refused(self):
         small = self.write("small.yaml", BASE % 3)
@@ -80,6 +84,80 @@ class Extend(TempDirCase):
                          before)
         self.assertEqual(query(db, "SELECT value FROM meta WHERE key = "
                                "'sweep_text'"), [(BASE % 3,)])
+
+    def unchanged(self, db):
+        """The file as its own sweep left it: variants, labels, record."""
+        return (query(db, "SELECT variant_id, params, label FROM variant "
+                      "ORDER BY 1"),
+                query(db, "SELECT key, value FROM meta WHERE key IN "
+                      "('sweep_text', 'variant_count', 'sweep_path') "
+                      "ORDER BY key"))
+
+    def test_relabelled_entry_refused(self):
+        # Same params, another label: a single run of the new sweep
+        # stores the new label, so the stored one is not that variant
+        # (it was accepted, and kept the old label).
+        text = """\
+vsweep: 1
+blocks:
+  - list:
+      - {label: fast, changes: [{actor: 1, speed: 12}]}
+      - {label: slow, changes: [{actor: 1, speed: 8}]}
+      - [{actor: 1, speed: 10}]
+"""
+        small = self.write("small.yaml", text)
+        db = self.path("r.db")
+        rc, _, err = self.go(small, db)
+        self.assertEqual(rc, 0, err)
+        before = self.unchanged(db)
+        for name, new in [("renamed", text.replace("slow", "gentle")),
+                          ("named", text.replace(
+                              "[{actor: 1, speed: 10}]",
+                              "{label: mid, changes: [{actor: 1, "
+                              "speed: 10}]}")),
+                          ("unnamed", text.replace(
+                              "{label: fast, changes: [{actor: 1, speed: "
+                              "12}]}", "[{actor: 1, speed: 12}]"))]:
+            with self.subTest(name):
+                other = self.write(name + ".yaml", new + MORE)
+                rc, _, err = self.go(other, db, "--resume")
+                self.assertEqual(rc, 2, err)
+                self.assertIn("cannot resume: its sweep_text differs", err)
+                want = {"renamed": "variant 1 is not the same: its label "
+                                   "is 'gentle', the file's 'slow'",
+                        "named": "variant 2 is not the same: its label is "
+                                 "'mid', the file's none",
+                        "unnamed": "variant 0 is not the same: its label "
+                                   "is none, the file's 'fast'"}[name]
+                self.assertIn(want, err)
+                self.assertEqual(self.unchanged(db), before)
+        # The same labels, a block appended: extended, labels kept.
+        rc, out, err = self.go(self.write("more.yaml", text + MORE), db,
+                               "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("1 done", out)
+        self.assertEqual(query(db, "SELECT label FROM variant ORDER BY "
+                               "variant_id"),
+                         [("fast",), ("slow",), (None,), (None,)])
+
+    def test_fewer_variants_refused(self):
+        # A random block's count lowered: every variant of the shorter
+        # sweep is the file's, but the file's sweep had more; it said
+        # "variant 3 is not the same", of a sweep without a variant 3.
+        small = self.write("small.yaml", BASE % 3)
+        db = self.path("r.db")
+        rc, _, err = self.go(small, db)
+        self.assertEqual(rc, 0, err)
+        before = self.unchanged(db)
+        for count in (1, 2):
+            fewer = self.write("fewer%d.yaml" % count, BASE % count)
+            rc, _, err = self.go(fewer, db, "--resume")
+            self.assertEqual(rc, 2, err)
+            self.assertIn("cannot resume: its sweep_text differs from this "
+                          "run's and does not extend it (the new sweep has "
+                          "%d variants, the file's 5)" % (2 + count), err)
+            self.assertNotIn("is not the same", err)
+            self.assertEqual(self.unchanged(db), before)
 
     def test_invalid_draws_keep_their_params_and_extend(self):
         # two_cars' sedan has its rear axle 0.9 + 3.0 = 3.9 m behind the

@@ -124,6 +124,40 @@ class MpiTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("nothing to do", stdout)
 
+    def sweep_record(self, db):
+        return query(db, "SELECT key, value FROM meta WHERE key IN "
+                     "('sweep_text', 'variant_count', 'sweep_path') "
+                     "ORDER BY key")
+
+    def test_resume_does_not_extend(self):
+        """A sweep that extends a finished output (entries appended) is
+        refused by vsweep-mpi --resume, the output left as it was: it was
+        refused too, but with its sweep record already rewritten to the
+        new sweep's, which then took the old sweep for another.
+        vsweep run --resume extends it."""
+        sweep = self.write("sweep.yaml", sweep_text(10))
+        more = self.write("more.yaml", sweep_text(14))
+        out = self.path("out.db")
+        rc, _, err = self.mpi(2, "--sweep", sweep, "-o", out, "-j", "1")
+        self.assertEqual(rc, 0, err)
+        before = self.sweep_record(out)
+        rc, _, err = self.mpi(2, "--sweep", more, "-o", out, "-j", "1",
+                              "--resume")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("%s: cannot resume: its sweep_text differs from this "
+                      "run's; vsweep-mpi does not extend a sweep" % out, err)
+        self.assertEqual(self.sweep_record(out), before)
+        rc, stdout, err = self.mpi(1, "--sweep", sweep, "-o", out,
+                                   "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("nothing to do", stdout)
+        rc, stdout, err = run("run", SCENARIO, "--sweep", more, "-o", out,
+                              "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("4 done", stdout)
+        self.assertEqual(differences(out, self.reference(more, "ref.db")),
+                         [])
+
     def stored_in_parts(self, db):
         n = 0
         for p in self.parts(db):
@@ -254,6 +288,23 @@ class MpiTest(TempDirCase):
                            env=self.env, stdin=subprocess.DEVNULL)
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("cannot resume: its sweep_text differs", p.stderr)
+        # Nor one that extends it (a block appended): vsweep-mpi extends
+        # no sweep, and every part stays as it was (they were rewritten
+        # to the new sweep one by one as they were checked).
+        with open(sweep) as f:
+            text = f.read()
+        more = self.write("more.yaml", text + "  - grid:\n      - {actor: "
+                          "1, param: behaviour.trigger, value: {from: 900, "
+                          "to: 901, step: 1}}\n")
+        records = [self.sweep_record(part) for part in parts]
+        cmd = mpirun(1, "--sweep", more, "-o", out, "--resume")
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                           env=self.env, stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("cannot resume: its sweep_text differs from this "
+                      "run's; vsweep-mpi does not extend a sweep", p.stderr)
+        self.assertEqual([self.sweep_record(part) for part in parts],
+                         records)
         # One rank where there were two: it continues rank-0.db, leaves
         # rank-1.db as it is, and merges both.
         cmd = mpirun(1, "--sweep", sweep, "-o", out, "-j", "2", "--resume")
