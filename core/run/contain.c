@@ -39,7 +39,9 @@
  * - A stop (vs_run_stop) kills the child and returns -1, like a stopped
  *   vs_sim_run; a variant past so->timeout + 1 s is killed (the
  *   in-process limit, checked between steps, gets its second to fire
- *   first, so results of variants that merely run long stay as they were).
+ *   first, so results of variants that merely run long stay as they were),
+ *   once asked where it hangs (SIGUSR1, as for the memory limit below), so
+ *   that the reason names the plugin, its actor and the step.
  * - The child's stdout and stderr are one pipe the parent reads while it
  *   waits: what a plugin prints never reaches vsweep's own output; it is
  *   kept in the variant's log view (level 'output', OUTPUT_ROWS_KEPT
@@ -214,7 +216,8 @@ static void describe(void)
 	c_words->in_plugin = actor >= 0;
 }
 
-/* The parent asks where the child is (memory limit): a sample only. */
+/* The parent asks where the child is (memory limit, hang): a sample
+ * only. */
 static void on_sample(int sig)
 {
 	(void)sig;
@@ -901,9 +904,10 @@ static void clear_partial(vs_result *res)
 	res->variant = variant;
 }
 
-/* Asks the child, over its limit, where it is, until the answer names a
- * plugin (its code is on the stack most of the time it allocates) or
- * after SAMPLES tries; the child keeps running meanwhile. */
+/* Asks the child, over its memory or time limit, where it is, until the
+ * answer names a plugin (its code is on the stack most of the time it
+ * allocates, and all the time it hangs in a call) or after SAMPLES
+ * tries; the child keeps running meanwhile. */
 static void sample_where(vs_contain *c)
 {
 	enum { SAMPLES = 20 };
@@ -947,7 +951,7 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 		take_output(c, res);
 		return sim_rc;
 	}
-	if (why == 4)
+	if (why == 4 || why == 2)
 		sample_where(c);
 	/* A dead child's output ends now; a live one's is cut here. */
 	drain_output(c);
@@ -963,7 +967,9 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	if (why == 2)
 		snprintf(res->error, sizeof res->error, "exceeded the "
 		         "wall-clock limit of %g s inside a plugin call; its "
-		         "process was killed", so->timeout);
+		         "process was killed %s", so->timeout,
+		         c->words->set ? c->words->where
+		                       : "(no plugin frame found)");
 	else if (why == 4)
 		snprintf(res->error, sizeof res->error, "crashed: memory "
 		         "limit of %ld MB exceeded %s", c->limit_kb / 1024,

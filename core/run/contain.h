@@ -41,7 +41,8 @@ void vs_contain_destroy(vs_contain *c);
  * back. Same contract as vs_sim_run: returns 0 with res filled (done, or
  * failed with the reason; a crash or exit() in the child is a failure
  * starting "crashed:", a hang past so->timeout + 1 s is killed and
- * failed; past the memory limit, failed "crashed: memory limit ..."),
+ * failed, both naming the plugin, actor and step they were in; past the
+ * memory limit, failed "crashed: memory limit ..."),
  * what the child printed in res's log rows (level 4, 'output'), or -1
  * when *so->stop was set (res then incomplete, not to be stored). res comes in zeroed but for the fields the caller set
  * (variant, params_json), as for vs_sim_run; so must be the same for

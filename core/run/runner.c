@@ -37,7 +37,13 @@
  *   again. A streamed variant's chunks are stored in a savepoint of that
  *   transaction (vs_store_variant_begin): committed only with its variant
  *   row, and dropped when it crashed (contain.c: its rows are void) or
- *   stopped.
+ *   stopped. So the transaction is committed only where no variant is
+ *   half stored, and is never held open by a variant not yet stored:
+ *   the writer waiting for the next variant commits what it stored once
+ *   COMMIT_SECONDS have passed (a slow or hung variant does not keep the
+ *   finished ones before it from the file), and a streamed variant still
+ *   being simulated starts a transaction of its own at its first chunk
+ *   (what came before is not kept waiting for its end).
  * - A stop (vs_run_stop from a signal, or R->stop when the writer fails)
  *   ends the taking of new numbers; results already taken are stored
  *   unless the writer failed; the file stays consistent. */
@@ -62,8 +68,8 @@ volatile sig_atomic_t vs_run_stop;
 
 /* A commit every VS_RUN_COMMIT_ROWS state rows (runner.h) or
  * COMMIT_SECONDS, whichever comes first: large enough that commits cost
- * little, small enough that a kill loses little work. Whole variants only,
- * always. */
+ * little, small enough that a kill loses little work and that `vsweep
+ * status` is current. Whole variants only, always. */
 #define COMMIT_SECONDS 1.0
 
 /* Bytes of state and signal rows a worker holds before it hands them on
@@ -141,6 +147,8 @@ typedef struct runner {
 	vs_journal *journal;  /* crashes not yet stored (journal.c) */
 	size_t queued;        /* bytes of chunks not yet freed (under mu) */
 	size_t queue_max;     /* the budget for queued */
+	int progress_open;    /* a progress line is on stderr, unended
+	                       * (the writer's) */
 } runner;
 
 static int stopping(runner *R)
@@ -391,6 +399,7 @@ static void progress(runner *R, double t0, int final)
 		        R->opts->progress_note ? R->opts->progress_note : "",
 		        final ? "\n" : "");
 		fflush(stderr);
+		R->progress_open = !final;
 		return;
 	}
 	double vps = dt > 0 ? (double)n / dt : 0;
@@ -406,6 +415,7 @@ static void progress(runner *R, double t0, int final)
 	        R->opts->progress_note ? R->opts->progress_note : "",
 	        final ? "\n" : "");
 	fflush(stderr);
+	R->progress_open = !final;
 }
 
 /* What the writer finds at the number it stores next. */
@@ -413,11 +423,13 @@ typedef enum next_kind {
 	NEXT_NONE,    /* none will come */
 	NEXT_CHUNK,   /* a chunk of its rows; more will come */
 	NEXT_RESULT,  /* the rest of it: done or failed */
-	NEXT_ABORTED  /* stopped: not to be stored */
+	NEXT_ABORTED, /* stopped: not to be stored */
+	NEXT_LATE     /* nothing yet, and the caller's time is up */
 } next_kind;
 
-/* Waits for the next thing to store, in order, in *out. */
-static next_kind next_ready(runner *R, slot **out)
+/* Waits for the next thing to store, in order, in *out; until the time
+ * until (vs_now; 0: no limit), one tick late at most, then NEXT_LATE. */
+static next_kind next_ready(runner *R, slot **out, double until)
 {
 	slot *s = &R->slots[R->written % R->window];
 	next_kind k = NEXT_NONE;
@@ -435,6 +447,10 @@ static next_kind next_ready(runner *R, slot **out)
 		/* Nobody took this number and nobody will. */
 		if ((stopping(R) || R->exhausted) && R->next <= R->written)
 			break;
+		if (until > 0 && vs_now() >= until) {
+			k = NEXT_LATE;
+			break;
+		}
 		wait_tick(&R->ready, &R->mu);
 	}
 	pthread_mutex_unlock(&R->mu);
@@ -444,7 +460,7 @@ static next_kind next_ready(runner *R, slot **out)
 
 /* The writer's state between two things stored. */
 typedef struct wstate {
-	int in_tx;
+	int in_tx;            /* whole variants only, unless streaming */
 	double tx_start;      /* s (vs_now) the transaction began */
 	int64_t tx_rows;      /* state rows in it */
 	int streaming;        /* the next variant is begun (chunks stored) */
@@ -494,6 +510,24 @@ static void cancel_stream(runner *R, vs_store *st, wstate *w)
 	w->streamed = 0;
 }
 
+/* A line on stderr for a failed variant, once stored: its stored reason.
+ * A crash, a hang or the memory limit leave no other trace there, unlike
+ * a plugin's own error messages (printed as logged, vs_log_add, at most
+ * a few per variant); every failure says so the same way, one line per
+ * variant, so that a night's log lists each. The reason may hold a
+ * plugin's words: escaped, as every message is (error.h). It ends the
+ * progress line first, as room.c's warning does. */
+static void say_failed(runner *R, const vs_result *res)
+{
+	char why[4 * sizeof res->error]; /* room for every escape */
+	snprintf(why, sizeof why, "%s", res->error);
+	vs_escape_controls(why, sizeof why);
+	fprintf(stderr, "%svsweep: variant %llu: failed: %s\n",
+	        R->progress_open ? "\n" : "",
+	        (unsigned long long)res->variant, why);
+	R->progress_open = 0;
+}
+
 /* Stores the result in s (the whole variant, or the end of a streamed
  * one); 0, or -1 with R->io_err. */
 static int store_result(runner *R, vs_store *st, wstate *w, slot *s)
@@ -513,10 +547,12 @@ static int store_result(runner *R, vs_store *st, wstate *w, slot *s)
 	sum->actor_steps += R->opts->no_state
 	                            ? s->res.summary.actor_steps
 	                            : s->res.n_rows * R->opts->record_every;
-	if (s->res.status == VS_VARIANT_DONE)
+	if (s->res.status == VS_VARIANT_DONE) {
 		sum->done++;
-	else
+	} else {
 		sum->failed++;
+		say_failed(R, &s->res);
+	}
 	if (s->res.status != VS_VARIANT_DONE &&
 	    strncmp(s->res.error, "crashed:", 8) == 0)
 		sum->crashed++;
@@ -525,6 +561,28 @@ static int store_result(runner *R, vs_store *st, wstate *w, slot *s)
 	R->written++;
 	pthread_cond_broadcast(&R->space);
 	pthread_mutex_unlock(&R->mu);
+	return 0;
+}
+
+/* Whether the variant in s was simulated to its end (its result is in,
+ * after the chunks that came before). */
+static int has_ended(runner *R, slot *s)
+{
+	pthread_mutex_lock(&R->mu);
+	int ended = s->state != SLOT_EMPTY;
+	pthread_mutex_unlock(&R->mu);
+	return ended;
+}
+
+/* Commits the open transaction (whole variants only); 0, or -1 with
+ * R->io_err. */
+static int commit(runner *R, vs_store *st, wstate *w, vs_room *room)
+{
+	if (vs_store_commit(st, &R->io_err))
+		return -1;
+	w->in_tx = 0;
+	if (R->own_src)
+		vs_room_after_commit(room, st, R->written, R->total);
 	return 0;
 }
 
@@ -537,10 +595,34 @@ static void writer(runner *R, vs_store *st)
 	vs_room_init(&room, st, o->out, R->written, o->progress);
 	for (;;) {
 		slot *s;
-		next_kind k = next_ready(R, &s);
+		/* Variants stored wait COMMIT_SECONDS for their commit at
+		 * most, however long the next one is in coming (a slow or
+		 * hung plugin); but not while one is half stored: its rows
+		 * would be committed without its variant row, and a resume,
+		 * simulating it again, would find them in its way. */
+		double until = w.in_tx && !w.streaming
+		               ? w.tx_start + COMMIT_SECONDS : 0;
+		next_kind k = next_ready(R, &s, until);
+		if (k == NEXT_LATE) {
+			if (commit(R, st, &w, &room))
+				break;
+			continue;
+		}
 		if (k == NEXT_ABORTED)
 			cancel_stream(R, st, &w);
 		if (k == NEXT_NONE || k == NEXT_ABORTED)
+			break;
+		/* A streamed variant holds the transaction open until its
+		 * end, which may be hours away: the whole ones before it are
+		 * committed first, unless it has ended already (the writer is
+		 * behind), when storing it takes no longer than storing a
+		 * variant handed over whole. A commit per streamed variant
+		 * wrote a fifth more bytes, and took up to 8 % longer, in a
+		 * sweep of variants of just over a chunk, where the writer is
+		 * behind: there it is not made; it is where the writer waits
+		 * for the simulation anyway. */
+		if (k == NEXT_CHUNK && !w.streaming && w.in_tx &&
+		    !has_ended(R, s) && commit(R, st, &w, &room))
 			break;
 		if (!w.in_tx) {
 			if (vs_store_begin(st, &R->io_err))
@@ -557,14 +639,9 @@ static void writer(runner *R, vs_store *st)
 		if (k == NEXT_RESULT &&
 		    (w.tx_rows >= VS_RUN_COMMIT_ROWS ||
 		     t - w.tx_start >= COMMIT_SECONDS ||
-		     (R->own_src && R->written == R->total))) {
-			if (vs_store_commit(st, &R->io_err))
-				break;
-			w.in_tx = 0;
-			if (R->own_src)
-				vs_room_after_commit(&room, st, R->written,
-				                     R->total);
-		}
+		     (R->own_src && R->written == R->total)) &&
+		    commit(R, st, &w, &room))
+			break;
 		if (o->progress && t - last_progress >= 0.25) {
 			progress(R, t0, 0);
 			last_progress = t;

@@ -7,6 +7,7 @@ same sweep whose plugin never faults. What a plugin prints lands in its
 variant's log view, never on vsweep's stdout; a crash known but not yet
 stored when vsweep is killed is not simulated again on resume."""
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -70,9 +71,16 @@ FAULTS = {
     "abort": "crashed: signal 6 (SIGABRT) in plugin crash_abort, actor 1 (ego), step 5",
     "exit": "crashed: exit(0) called in plugin crash_exit, actor 1 (ego), step 5",
     "fpe": "crashed: signal 8 (SIGFPE) in plugin crash_fpe, actor 1 (ego), step 5",
-    "hang": "exceeded the wall-clock limit of %d s inside a plugin call"
-            % HANG_LIMIT,
+    "hang": "exceeded the wall-clock limit of %d s inside a plugin call; "
+            "its process was killed in plugin crash_hang, actor 1 (ego), "
+            "step 5" % HANG_LIMIT,
 }
+
+
+def failure_lines(err):
+    """The lines vsweep printed on stderr for failed variants."""
+    return [ln for ln in err.splitlines()
+            if ln.startswith("vsweep: variant ") and ": failed: " in ln]
 
 
 def by_variant(db):
@@ -139,6 +147,9 @@ class CrashTest(TempDirCase):
                 self.assertEqual(len(failed), 1)
                 self.assertEqual(failed[0][0], 17)
                 self.assertTrue(failed[0][1].startswith(reason), failed[0][1])
+                # Said on stderr too, in the words stored.
+                self.assertEqual(failure_lines(err), [
+                    "vsweep: variant 17: failed: " + failed[0][1]])
                 # The plugin's own output never reaches stdout.
                 self.assertEqual(out.count("\n"), 1, out)
                 _, _, _, ref = self.sweep(fault, -1, fault + "_ref", *extra)
@@ -241,6 +252,8 @@ class CrashTest(TempDirCase):
         crossing = 200 * 1024 // per_kb + 1  # allocations, leak alone
         first = 4 + crossing - (1 if sanitized else 0)
         step = int(failed[0][1][len(want):])
+        self.assertEqual(failure_lines(err),
+                         ["vsweep: variant 17: failed: " + failed[0][1]])
         self.assertGreaterEqual(step, first)
         self.assertLessEqual(step, 68)  # the 64th allocation
         _, _, _, ref = self.sweep("leak", -1, "leak_ref",
@@ -396,10 +409,19 @@ class CrashTest(TempDirCase):
         p.wait(timeout=30)
         os.unlink(gate)
         with open(journal) as f:
-            self.assertEqual(f.read(), "17\t" + FAULTS["segv"] + "\n")
+            lines = f.read().split("\n")
+        # One line, ending with the variant and its reason (what comes
+        # before ties it to the results file: journal.c).
+        self.assertEqual(len(lines), 2, lines)
+        self.assertEqual(lines[1], "")
+        self.assertTrue(lines[0] == "17\t" + FAULTS["segv"] or
+                        lines[0].endswith("\t17\t" + FAULTS["segv"]),
+                        lines)
         ids = [v for (v,) in query(db, "SELECT variant_id FROM variant")]
         self.assertEqual(ids, list(range(len(ids))))
-        self.assertLess(len(ids), 10)  # 10 was still asleep
+        # 10 was still asleep; 0 to 9 may be committed (the writer
+        # commits what it stored while it waits for 10)
+        self.assertLessEqual(len(ids), 10)
         with open(mark) as f:
             self.assertEqual(f.read(), "17\n")
         rc, _, err = run(*args, "-o", db, "--resume",
@@ -416,6 +438,175 @@ class CrashTest(TempDirCase):
                          timeout=120)
         self.assertEqual(rc, 1, err)
         self.assertEqual(by_variant(db), by_variant(ref))
+        self.assertEqual(differences(db, ref), [])
+
+    @staticmethod
+    def journal_says(text, variant):
+        """The journal holds one line: variant's SIGSEGV (journal.c: what
+        comes before it names the results file)."""
+        return re.fullmatch(r"([^\t\n]*\t)?%d\t%s\n" % (
+            variant, re.escape(FAULTS["segv"])), text) is not None
+
+    def kill_with_a_crash_known(self, scn, sw, db, mark, stall_mark=None):
+        """Runs scn over sw into db, -j 2, its stalling variant held by a
+        gate, until a crash is in db's journal; then SIGKILL. Returns the
+        journal's text."""
+        gate = self.path("gate")
+        open(gate, "w").close()
+        journal = db + ".crashes"
+        env = dict(os.environ, CRASH_MARK=mark, CRASH_STALL_GATE=gate)
+        if stall_mark:
+            env["CRASH_STALL_MARK"] = stall_mark
+        env.pop("VSWEEP_PLUGIN_PATH", None)
+        p = subprocess.Popen([VSWEEP, "run", scn, "--sweep", sw, "-o", db,
+                              "-j", "2", "--plugin-path", CRASH_PLUGINS],
+                             env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        try:
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 60 and p.poll() is None:
+                if stall_mark and os.path.exists(stall_mark):
+                    break
+                if not stall_mark and os.path.exists(journal) and \
+                        os.path.getsize(journal):
+                    break
+                time.sleep(0.02)
+            self.assertIsNone(p.poll(), "finished before the kill")
+        finally:
+            p.send_signal(signal.SIGKILL)
+            p.wait(timeout=30)
+            os.unlink(gate)
+        if not os.path.exists(journal):
+            return ""
+        with open(journal) as f:
+            return f.read()
+
+    def test_journal_of_a_removed_file_is_not_believed(self):
+        """A run killed with variant 17's crash known (FILE.crashes), its
+        results file then removed (-wal, -shm, -writer too) or emptied,
+        the journal left: --resume makes the file anew, and the journal,
+        another file's, goes. It was read: variant 17 was stored
+        "crashed" without being simulated, by a fixed plugin too."""
+        crashing = self.write("s.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
+                                           "{armed: 17, stall: 10, "
+                                           "stall_seconds: 0}"))
+        fixed = self.write("fixed.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
+                                           "{armed: -1, stall: 10, "
+                                           "stall_seconds: 0}"))
+        sw = self.write("w.yaml", SWEEP)
+        args = ["--sweep", sw, "-j", "2", "--plugin-path", CRASH_PLUGINS]
+        refs = {}
+        for scn in (crashing, fixed):
+            refs[scn] = self.path("ref%d.db" % len(refs))
+            rc, _, err = run("run", scn, *args, "-o", refs[scn],
+                             env={"CRASH_MARK": self.path("ref_mark")},
+                             timeout=120)
+            self.assertEqual(rc, 1 if scn == crashing else 0, err)
+        for how, scn in (("missing", crashing), ("empty", fixed)):
+            with self.subTest(how):
+                db, mark = self.path(how + ".db"), self.path(how + ".mark")
+                journal = db + ".crashes"
+                text = self.kill_with_a_crash_known(crashing, sw, db, mark)
+                self.assertTrue(self.journal_says(text, 17), text)
+                for side in ("", "-wal", "-shm", "-writer"):
+                    if os.path.exists(db + side):
+                        os.unlink(db + side)
+                if how == "empty":
+                    open(db, "w").close()
+                rc, out, err = run("run", scn, *args, "-o", db, "--resume",
+                                   env={"CRASH_MARK": mark}, timeout=120)
+                self.assertEqual(rc, 1 if scn == crashing else 0, err)
+                self.assertIn("0 already stored", out)
+                self.assertFalse(os.path.exists(journal))
+                with open(mark) as f:  # simulated again where it crashes
+                    self.assertEqual(f.read(), "17\n17\n" if scn == crashing
+                                     else "17\n")
+                self.assertEqual(differences(db, refs[scn]), [])
+
+    def test_journal_of_a_replaced_file_is_not_believed(self):
+        """The journal's lines name the results file they belong to (its
+        inode and birth time, journal.c): a file put in the place of the
+        killed run's, here a stopped run of the fixed plugin's, does not
+        take its journal, although --resume continues that file (it
+        does not make it anew). Variant 17 is simulated, and done."""
+        crashing = self.write("s.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
+                                           "{armed: 17, stall: 10, "
+                                           "stall_seconds: 0}"))
+        fixed = self.write("fixed.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
+                                           "{armed: -1, stall: 10, "
+                                           "stall_seconds: 0}"))
+        sw = self.write("w.yaml", SWEEP)
+        db, other, ref = (self.path(n) for n in ("r.db", "o.db", "ref.db"))
+        mark = self.path("mark")
+        text = self.kill_with_a_crash_known(crashing, sw, db, mark)
+        self.assertTrue(self.journal_says(text, 17), text)
+        # the fixed plugin's run, killed while 10 waits: 17 not stored
+        self.kill_with_a_crash_known(fixed, sw, other, mark,
+                                     stall_mark=self.path("stall"))
+        self.assertLessEqual(len(query(other, "SELECT * FROM variant")), 10)
+        for side in ("", "-wal", "-shm", "-writer"):
+            if os.path.exists(db + side):
+                os.unlink(db + side)
+            if os.path.exists(other + side):
+                os.rename(other + side, db + side)
+        args = ["--sweep", sw, "-j", "2", "--plugin-path", CRASH_PLUGINS]
+        rc, out, err = run("run", fixed, *args, "-o", db, "--resume",
+                           timeout=120)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("already stored", out)
+        self.assertFalse(os.path.exists(db + ".crashes"))
+        rc, _, err = run("run", fixed, *args, "-o", ref, timeout=120)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(db, ref), [])
+
+    def test_extension_drops_the_journal(self):
+        """The journal numbers the variants of the sweep it was written
+        under. Killed with variant 10 (trigger 107) crashed but not
+        stored, while 3 waits; resumed with a sweep whose random block
+        draws 6 variants instead of 3 (the stored 0 to 2 the same, an
+        extension): its variant 10 is trigger 104, which never crashes,
+        and is simulated (it was stored with 107's crash), 107 is
+        variant 13 and crashes again; the file is the new sweep's single
+        run. (Within the -j 2 run's window of 10 variants from 3 on.)"""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
+                                           "{armed: 107, stall: 100, "
+                                           "stall_seconds: 0}"))
+        sweep = lambda n: self.write("w%d.yaml" % n, """\
+vsweep: 1
+seed: 5
+blocks:
+  - random:
+      count: %d
+      axes:
+        - {actor: 2, speed: {uniform: [4, 6]}}
+  - grid:
+      - {actor: 1, param: behaviour.trigger, value: {from: 100, to: 146, step: 1}}
+""" % n)
+        db, ref = self.path("r.db"), self.path("ref.db")
+        mark = self.path("mark")
+        text = self.kill_with_a_crash_known(scn, sweep(3), db, mark)
+        self.assertTrue(self.journal_says(text, 10), text)
+        self.assertLessEqual(len(query(db, "SELECT * FROM variant")), 3)
+        args = ["--sweep", sweep(6), "-j", "2", "--plugin-path",
+                CRASH_PLUGINS]
+        rc, out, err = run("run", scn, *args, "-o", db, "--resume",
+                           env={"CRASH_MARK": mark}, timeout=120)
+        self.assertEqual(rc, 1, err)
+        self.assertFalse(os.path.exists(db + ".crashes"))
+        with open(mark) as f:
+            self.assertEqual(f.read(), "107\n107\n")
+        self.assertEqual(query(db, "SELECT variant_id, status, error FROM "
+                               "variant_info WHERE variant_id IN (10, 13) "
+                               "ORDER BY 1"),
+                         [(10, "done", None), (13, "failed", FAULTS["segv"])])
+        rc, _, err = run("run", scn, *args, "-o", ref, timeout=120)
+        self.assertEqual(rc, 1, err)
         self.assertEqual(differences(db, ref), [])
 
 

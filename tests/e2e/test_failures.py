@@ -67,6 +67,12 @@ class FailureTest(TempDirCase):
         self.assertEqual(query(db, "SELECT count(*) FROM actor_state WHERE "
                                "x IS NULL OR x != x")[0][0], 0)
         self.assertIn("2 failed", out)
+        # Each failed variant is said on stderr with its stored reason
+        # (the plugin's own error message comes before, as it logs it).
+        self.assertEqual([ln for ln in err.splitlines()
+                          if ": failed: " in ln],
+                         ["vsweep: variant %d: failed: %s" % (v, rows[v][2])
+                          for v in (1, 3)])
 
     def test_wall_clock_limit_fails_only_the_slow_variant(self):
         scn = self.write("s.yaml", SCENARIO)
@@ -87,6 +93,7 @@ blocks:
                      "variant_id")
         self.assertEqual([r[0] for r in rows], ["done", "failed", "done"])
         self.assertIn("exceeded the wall-clock limit of 0.3 s", rows[1][1])
+        self.assertIn("vsweep: variant 1: failed: " + rows[1][1], err)
 
     def test_plugin_text_reaches_nobody_raw(self):
         """A plugin's message with ESC, BEL and bytes that are not UTF-8:

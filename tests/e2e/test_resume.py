@@ -239,6 +239,138 @@ class ResumeTest(TempDirCase):
                                "tbl = 'state'"),
                          [("%d 4002 2001 1" % (self.N * 4002),)])
 
+    def test_stopped_run_refuses_a_shorter_sweep(self):
+        """Stopped part way, then resumed with a sweep of fewer variants
+        that still holds every stored one (its list cut short after
+        them): another sweep, not an extension, refused with the counts
+        and the file left as it was; it was accepted and finished as the
+        shorter sweep's file."""
+        db = self.path("cut.db")
+        open(self.gate, "w").close()
+        p = self.start(db)
+        t0 = time.time()
+        while time.time() - t0 < 60 and p.poll() is None and not (
+                os.path.exists(db) and self.stored_safely(db) > 0):
+            time.sleep(0.02)
+        if p.poll() is not None:
+            self.fail("finished before the signal: %s" % (p.communicate(),))
+        p.send_signal(signal.SIGINT)
+        os.unlink(self.gate)
+        _, err = p.communicate(timeout=30)
+        self.assertEqual(p.returncode, 130, err)
+        n = self.stored(db)
+        self.assertLess(n, self.N)
+        before = (query(db, "SELECT variant_id, params FROM variant "
+                        "ORDER BY 1"),
+                  query(db, "SELECT key, value FROM meta ORDER BY key"))
+        # The first N - 1 entries: the stored n (at most N - 1, the gated
+        # last one never stored) are all in it.
+        cut = self.write("cut.yaml", sweep_text(self.N - 1, self.GATED))
+        rc, _, err = run("run", self.scn, "--sweep", cut, "-o", db,
+                         "--plugin-path", CRASH, "--resume")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("(the new sweep has %d variants, the file's %d)"
+                      % (self.N - 1, self.N), err)
+        self.assertEqual((query(db, "SELECT variant_id, params FROM variant "
+                                "ORDER BY 1"),
+                          query(db, "SELECT key, value FROM meta ORDER BY "
+                                "key")), before)
+        rc, _, err = self.run_to_end(db, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(db, self.ref), [])
+
+
+SLOW_SCENARIO = """\
+vsweep: 1
+name: slow variant
+step: 0.01
+duration: 2
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: ego
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_segv, params: {armed: -1, stall: 3, stall_seconds: 0}}
+  - id: 2
+    name: other
+    asset: car
+    start: {position: [0, 50, 0], yaw: 0}
+    speed: 5
+"""
+
+
+def committed(db):
+    """The variants another connection sees, as `vsweep status` does; []
+    while the file has none (or no schema yet)."""
+    try:
+        return [v for (v,) in query(db, "SELECT variant_id FROM variant "
+                                    "ORDER BY 1")]
+    except Exception:
+        return []
+
+
+class SlowVariantTest(TempDirCase):
+    def test_finished_variants_committed_while_the_next_hangs(self):
+        """Variant 3 of 11 waits at step 5 (0.05 s) for as long as the
+        test holds a gate file, as a plugin hanging there under a long
+        --variant-timeout would, at -j 1; variants 0 to 2 took a fraction
+        of a second. They are committed within a few seconds (the writer
+        commits at least every second, runner.c), while 3 still waits:
+        `vsweep status` counts them, and a SIGKILL keeps them. Once the
+        writer kept them in its open transaction until 3 came: status
+        said 0 done, and the kill threw them away. --resume then
+        completes the file an uninterrupted run writes."""
+        scn = self.write("s.yaml", SLOW_SCENARIO)
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                        "      - {actor: 1, param: behaviour.trigger, "
+                        "value: {from: 0, to: 10, step: 1}}\n")
+        db, ref = self.path("r.db"), self.path("ref.db")
+        gate, mark = self.path("gate"), self.path("stall")
+        open(gate, "w").close()
+        args = ["run", scn, "--sweep", sw, "-j", "1", "--plugin-path",
+                CRASH, "--variant-timeout", "60"]
+        env = dict(os.environ, CRASH_STALL_GATE=gate, CRASH_STALL_MARK=mark)
+        env.pop("VSWEEP_PLUGIN_PATH", None)
+        p = subprocess.Popen([VSWEEP, *args, "-o", db], env=env,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        try:
+            t0 = time.monotonic()
+            while not os.path.exists(mark) and time.monotonic() - t0 < 60:
+                time.sleep(0.02)
+            self.assertTrue(os.path.exists(mark), "variant 3 never waited")
+            t0 = time.monotonic()
+            while committed(db) != [0, 1, 2] and \
+                    time.monotonic() - t0 < 10:
+                time.sleep(0.05)
+            waited = time.monotonic() - t0
+            self.assertEqual(committed(db), [0, 1, 2],
+                             "after %.1f s" % waited)
+            rc, out, err = run("status", db)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("3/11 variants (3 done, 0 failed)", out)
+            self.assertIsNone(p.poll(), "finished before the kill")
+            p.send_signal(signal.SIGKILL)
+            p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            os.unlink(gate)
+        self.assertEqual(committed(db), [0, 1, 2])
+        self.assertEqual(query(db, "SELECT count(*) FROM state")[0][0],
+                         3 * 2 * 201)
+        rc, out, err = run(*args, "-o", db, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("3 already stored", out)
+        rc, _, err = run(*args, "-o", ref)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(db, ref), [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -203,6 +203,77 @@ class Stream(TempDirCase):
                          3 * rows_of(30))
         self.assertEqual(differences(db, ref), [])
 
+    def test_variants_before_a_streamed_one_are_committed(self):
+        """Variants 0 and 1 end early (a collision, stop_at_collision:
+        some hundred steps, stored whole); variant 2 (the other car in
+        the next lane) streams its rows and
+        waits at step 20 000 of 30 000 for as long as the test holds a
+        gate file, its first rows in the writer's transaction (a
+        savepoint: committed only with its variant row). 0 and 1 are
+        committed within a few seconds, while 2 still waits; once the
+        stream held them in its transaction until its end. A SIGKILL
+        keeps them, and none of 2's rows; --resume completes the file an
+        uninterrupted run writes."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "DURATION", "30\nstop_at_collision: true").replace(
+            "BEHAVIOUR", "behaviour: {plugin: crash_segv, params: "
+                         "{stall: 1, fault_step: 20000, stall_seconds: 0}}"))
+        near = ("[{actor: 1, param: behaviour.trigger, value: 0}, "
+                "{actor: 2, start.y: 8}]")  # 10 m/s closing on 5 m/s
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - %s\n      - %s\n"
+                        "      - [{actor: 1, param: behaviour.trigger, "
+                        "value: 1}, {actor: 2, start.x: 10}]\n"
+                        % (near, near.replace(
+                            "start.y: 8", "start.y: 9")))
+        db, ref = self.path("r.db"), self.path("ref.db")
+        mark, gate = self.path("stall"), self.path("gate")
+        open(gate, "w").close()
+        args = ["run", scn, "--sweep", sw, "--plugin-path",
+                os.path.join(TEST_PLUGINS, "crash")]
+        env = dict(os.environ, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate)
+        env.pop("VSWEEP_PLUGIN_PATH", None)
+        p = subprocess.Popen([VSWEEP, *args, "-o", db, "-j", "1"], env=env,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        try:
+            t0 = time.monotonic()
+            while not os.path.exists(mark) and time.monotonic() - t0 < 60:
+                time.sleep(0.02)
+            self.assertTrue(os.path.exists(mark), "variant 2 never waited")
+            t0 = time.monotonic()
+            while stored(db) < 2 and time.monotonic() - t0 < 10:
+                time.sleep(0.05)
+            self.assertEqual(stored(db), 2, "after %.1f s"
+                             % (time.monotonic() - t0))
+            self.assertIsNone(p.poll(), "finished before the kill")
+            p.send_signal(signal.SIGKILL)
+            p.wait(timeout=30)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+            os.unlink(gate)
+        self.assertEqual(query(db, "SELECT variant_id, status FROM variant "
+                               "ORDER BY 1"), [(0, 1), (1, 1)])
+        for v in (0, 1):
+            (n, last), = query(db, "SELECT count(*), max(step) FROM state "
+                               "WHERE variant_id = ?", v)
+            self.assertEqual(n, 2 * (last + 1))
+            self.assertLess(last, 2000)  # ended at the collision
+        self.assertEqual(query(db, "SELECT count(*) FROM state WHERE "
+                               "variant_id = 2"), [(0,)])
+        rc, err, _ = self.run_measured([*args, "-o", db, "-j", "1",
+                                        "--resume"])
+        self.assertEqual(rc, 0, err)
+        rc, err, _ = self.run_measured([*args, "-o", ref, "-j", "1"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT variant_id, count(*) FROM state "
+                               "WHERE variant_id = 2"),
+                         [(2, rows_of(30))])
+        self.assertEqual(differences(db, ref), [])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "common/util.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
@@ -332,6 +334,61 @@ START_TEST(stop_leaves_whole_variants_in_order)
 }
 END_TEST
 
+/* A source slow to yield its index at `at`: before it does, it watches
+ * the results file from a connection of its own for the variants stored
+ * before (waiting at most 20 s), as `vsweep status` would. */
+typedef struct slow_source {
+	list_source list;
+	int at;
+	const char *out;
+	long long seen;    /* variants it saw committed */
+	double waited;     /* s until it saw them all */
+} slow_source;
+
+static int slow_next(void *ctx, uint64_t *i)
+{
+	slow_source *q = ctx;
+	if (q->list.pos == q->at) {
+		sqlite3 *db = NULL;
+		ck_assert_int_eq(sqlite3_open_v2(q->out, &db,
+		                                 SQLITE_OPEN_READONLY, NULL),
+		                 SQLITE_OK);
+		sqlite3_busy_timeout(db, 100);
+		double t0 = vs_now();
+		while ((q->seen = q_int(db, "SELECT count(*) FROM variant")) <
+		               q->at &&
+		       vs_now() - t0 < 20) {
+			struct timespec nap = {0, 20 * 1000 * 1000};
+			nanosleep(&nap, NULL);
+		}
+		q->waited = vs_now() - t0;
+		sqlite3_close(db);
+	}
+	return list_next(&q->list, i);
+}
+
+/* The variants stored before one slow to come are committed within
+ * about a second (runner.c's COMMIT_SECONDS), not when it comes: the
+ * writer waiting for it once held them in its open transaction, for as
+ * long as it took (hours, for a hung plugin; and a kill lost them). */
+START_TEST(stored_variants_committed_while_the_next_is_slow)
+{
+	slow_source q = {{0, N_VARIANTS, -1}, 3, in_dir("slow.db"), 0, 0};
+	vs_index_source src = {slow_next, &q};
+	vs_run_opts o = opts(q.out, 2);
+	o.source = &src;
+	vs_run_summary sum;
+	vs_error err = {{0}};
+	ck_assert_msg(vs_run(scn, sw, reg, &o, &sum, &err) == VS_RC_OK, "%s",
+	              err.msg);
+	ck_assert_msg(q.seen == 3, "%lld variants committed after %.1f s, "
+	              "3 stored", q.seen, q.waited);
+	ck_assert_msg(q.waited < 5, "committed after %.1f s", q.waited);
+	ck_assert_int_eq(sum.done, N_VARIANTS);
+	check_stored(q.out, order, N_VARIANTS);
+}
+END_TEST
+
 static Suite *run_suite(void)
 {
 	Suite *s = suite_create("run");
@@ -342,6 +399,7 @@ static Suite *run_suite(void)
 	tcase_add_test(t, shard_sequence_without_source);
 	tcase_add_test(t, resumed_equals_uninterrupted);
 	tcase_add_test(t, stop_leaves_whole_variants_in_order);
+	tcase_add_test(t, stored_variants_committed_while_the_next_is_slow);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, forkserver_tcase());
 	return s;
