@@ -10,7 +10,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa
-                        differences, query, run, scenario)
+                        differences, query, run, scenario, start_gated,
+                        wait_for)
 
 CRASH = os.path.join(TEST_PLUGINS, "crash")
 
@@ -329,20 +330,12 @@ class SlowVariantTest(TempDirCase):
                         "value: {from: 0, to: 10, step: 1}}\n")
         db, ref = self.path("r.db"), self.path("ref.db")
         gate, mark = self.path("gate"), self.path("stall")
-        open(gate, "w").close()
         args = ["run", scn, "--sweep", sw, "-j", "1", "--plugin-path",
                 CRASH, "--variant-timeout", "60"]
-        env = dict(os.environ, CRASH_STALL_GATE=gate, CRASH_STALL_MARK=mark)
-        env.pop("VSWEEP_PLUGIN_PATH", None)
-        p = subprocess.Popen([VSWEEP, *args, "-o", db], env=env,
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL,
-                             stdin=subprocess.DEVNULL)
+        p = start_gated([*args, "-o", db], mark, gate)
         try:
-            t0 = time.monotonic()
-            while not os.path.exists(mark) and time.monotonic() - t0 < 60:
-                time.sleep(0.02)
-            self.assertTrue(os.path.exists(mark), "variant 3 never waited")
+            self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
+                            "variant 3 never waited")
             t0 = time.monotonic()
             while committed(db) != [0, 1, 2] and \
                     time.monotonic() - t0 < 10:

@@ -18,7 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa: E402
-                        differences, query)
+                        differences, query, start_gated, wait_for)
 
 # Sanitizer builds (tests/e2e/meson.build sets it): RLIMIT_DATA would count
 # ASan's shadow memory, so the memory limit becomes a peak-RSS bound there.
@@ -171,15 +171,9 @@ class Stream(TempDirCase):
                         "value: {from: 0, to: 2, step: 1}}\n")
         db, ref = self.path("r.db"), self.path("ref.db")
         mark, gate = self.path("stall"), self.path("gate")
-        open(gate, "w").close()
         args = ["run", scn, "--sweep", sw, "--plugin-path",
                 os.path.join(TEST_PLUGINS, "crash")]
-        env = dict(os.environ, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate)
-        env.pop("VSWEEP_PLUGIN_PATH", None)
-        p = subprocess.Popen([VSWEEP, *args, "-o", db, "-j", "2"], env=env,
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL,
-                             stdin=subprocess.DEVNULL)
+        p = start_gated([*args, "-o", db, "-j", "2"], mark, gate)
         t0 = time.monotonic()
         while time.monotonic() - t0 < 60 and not (
                 os.path.exists(mark) and stored(db) > 0):
@@ -228,20 +222,12 @@ class Stream(TempDirCase):
                             "start.y: 8", "start.y: 9")))
         db, ref = self.path("r.db"), self.path("ref.db")
         mark, gate = self.path("stall"), self.path("gate")
-        open(gate, "w").close()
         args = ["run", scn, "--sweep", sw, "--plugin-path",
                 os.path.join(TEST_PLUGINS, "crash")]
-        env = dict(os.environ, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate)
-        env.pop("VSWEEP_PLUGIN_PATH", None)
-        p = subprocess.Popen([VSWEEP, *args, "-o", db, "-j", "1"], env=env,
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL,
-                             stdin=subprocess.DEVNULL)
+        p = start_gated([*args, "-o", db, "-j", "1"], mark, gate)
         try:
-            t0 = time.monotonic()
-            while not os.path.exists(mark) and time.monotonic() - t0 < 60:
-                time.sleep(0.02)
-            self.assertTrue(os.path.exists(mark), "variant 2 never waited")
+            self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
+                            "variant 2 never waited")
             t0 = time.monotonic()
             while stored(db) < 2 and time.monotonic() - t0 < 10:
                 time.sleep(0.05)

@@ -25,6 +25,28 @@ def run(*args, timeout=300, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
+def start_gated(args, mark, gate):
+    """Starts vsweep with args in the background, its crash_* plugins set
+    to stall: each writes mark (CRASH_STALL_MARK) and waits while gate
+    (CRASH_STALL_GATE, made here) exists. Returns the process."""
+    open(gate, "w").close()
+    env = dict(os.environ, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate)
+    env.pop("VSWEEP_PLUGIN_PATH", None)
+    return subprocess.Popen([VSWEEP, *args], env=env,
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL)
+
+
+def wait_for(done, seconds):
+    """Polls done() every 20 ms for up to seconds; its last answer."""
+    import time
+    t0 = time.monotonic()
+    while not done() and time.monotonic() - t0 < seconds:
+        time.sleep(0.02)
+    return done()
+
+
 def query(db, sql, *params):
     with sqlite3.connect(db) as c:
         return c.execute(sql, params).fetchall()
