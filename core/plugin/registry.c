@@ -317,8 +317,15 @@ static void guard_loading(const char *path, struct sigaction *saved)
 		return;
 	}
 	loading = NULL;
-	for (int k = 0; k < N_LOAD_SIGNALS; k++)
-		sigaction(load_signals[k], &saved[k], NULL);
+	/* only where the handler is still ours: one the plugin installed
+	 * while it loaded (a runtime's, a crash reporter's) stays */
+	for (int k = 0; k < N_LOAD_SIGNALS; k++) {
+		struct sigaction now;
+		if (sigaction(load_signals[k], NULL, &now) == 0 &&
+		    !(now.sa_flags & SA_SIGINFO) &&
+		    now.sa_handler == crashed_loading)
+			sigaction(load_signals[k], &saved[k], NULL);
+	}
 }
 
 static int plugin_open(const char *path, const vs_host *host,

@@ -19,7 +19,10 @@
  * extends its sweep (run_record.c): the old numbers name other variants.
  *
  * RESULTS ties a line to the results file it belongs to: its inode and
- * birth time, which only that file has. A results file deleted and made
+ * birth time, which only that file has, and the time its content was
+ * begun (meta's created_utc), which a copy of another results file over
+ * it in place (same inode, same birth time) does not share. A results
+ * file deleted and made
  * again at the same path is another file even where the file system
  * gives it the old inode number, so a journal left beside it is never
  * believed, whoever removed the file and however it came back: a journal
@@ -59,18 +62,22 @@ struct vs_journal {
 
 /* The RESULTS field of the results file out (journal.c's head says
  * why these), or 0 when out cannot be looked at. */
-static int file_key(const char *out, char key[64])
+static int file_key(const char *out, const char *made, char key[64])
 {
 	struct statx sx;
 	if (statx(AT_FDCWD, out, 0, STATX_INO | STATX_BTIME, &sx) != 0)
 		return 0;
+	/* made: when the file's content was begun (its meta), which a copy
+	 * of another results file over it (same inode, same birth time)
+	 * does not share */
 	if (sx.stx_mask & STATX_BTIME)
-		snprintf(key, 64, "%llu@%lld.%09u",
+		snprintf(key, 64, "%llu@%lld.%09u#%.24s",
 		         (unsigned long long)sx.stx_ino,
 		         (long long)sx.stx_btime.tv_sec,
-		         (unsigned)sx.stx_btime.tv_nsec);
+		         (unsigned)sx.stx_btime.tv_nsec, made ? made : "");
 	else
-		snprintf(key, 64, "%llu", (unsigned long long)sx.stx_ino);
+		snprintf(key, 64, "%llu#%.24s", (unsigned long long)sx.stx_ino,
+		         made ? made : "");
 	return 1;
 }
 
@@ -141,13 +148,13 @@ void vs_journal_remove(const char *out)
 	free(p);
 }
 
-vs_journal *vs_journal_open(const char *out, int resume)
+vs_journal *vs_journal_open(const char *out, const char *made, int resume)
 {
 	vs_journal *j = vs_xcalloc(1, sizeof *j);
 	j->path = journal_path(out);
 	j->fd = -1;
 	pthread_mutex_init(&j->mu, NULL);
-	if (!file_key(out, j->file)) {
+	if (!file_key(out, made, j->file)) {
 		/* Crashes that could not be tied to the file would be believed
 		 * of whatever file comes next: none are kept. */
 		unlink(j->path);

@@ -10,11 +10,12 @@
 typedef struct vs_journal vs_journal;
 
 /* Opens out's journal, out being open already: read when resuming (its
- * crashes known, those of this very file only), else an old one is
- * removed; the file is made at the first crash. Never fails: without a
- * journal, a resume simulates crashed variants again (the old
- * behaviour), nothing worse. */
-vs_journal *vs_journal_open(const char *out, int resume);
+ * crashes known, those of this very file only: its inode and birth time,
+ * and made, the time its content was begun, its meta's created_utc),
+ * else an old one is removed; the file is made at the first crash.
+ * Never fails: without a journal, a resume simulates crashed variants
+ * again (the old behaviour), nothing worse. */
+vs_journal *vs_journal_open(const char *out, const char *made, int resume);
 
 /* The reason variant i crashed in an earlier run, or NULL. */
 const char *vs_journal_crash(const vs_journal *j, uint64_t i);

@@ -169,11 +169,11 @@ vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
 	                {"variant_count", 0, NULL,
 	                 (double)rec->def.variant_count},
 	                {"sweep_path", 1, rec->def.sweep_path, 0}};
-	for (int i = 0; i < 3; i++)
-		if (vs_store_set_meta(st, &m[i], err))
-			return VS_RC_IO;
+	/* The journal first: its variant numbers are the old sweep's, and a
+	 * kill between the two must not leave it beside a file that already
+	 * says the new sweep. The three records together, or none. */
 	vs_journal_remove(rec->def.path);
-	return VS_RC_OK;
+	return vs_store_set_metas(st, m, 3, err);
 }
 
 /* The map's lanes, so that map_location can name them. */

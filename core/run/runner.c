@@ -538,6 +538,10 @@ static int store_result(runner *R, vs_store *st, wstate *w, slot *s)
 	/* set here, where the sweep is: no child process or result copy has
 	 * to carry it */
 	s->res.label = vs_sweep_label(R->sw, s->res.variant);
+	/* the reason as stored: text a reader can decode (a reason cut to
+	 * its buffer may end inside a character; a plugin's name or words
+	 * may hold anything) */
+	vs_escape_controls(s->res.error, sizeof s->res.error);
 	if (vs_store_put(st, &s->res, &R->io_err))
 		return -1;
 	w->streaming = 0;
@@ -744,7 +748,9 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	R.window = WINDOW_PER_JOB * (uint64_t)o->jobs + 2;
 	R.queue_max = QUEUE_BYTES_PER_JOB * (size_t)o->jobs;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
-	R.journal = vs_journal_open(o->out, o->mode == VS_STORE_RESUME);
+	char made[32];
+	vs_store_meta_text(st, "created_utc", made, sizeof made);
+	R.journal = vs_journal_open(o->out, made, o->mode == VS_STORE_RESUME);
 	pthread_mutex_init(&R.src_mu, NULL);
 	pthread_mutex_init(&R.mu, NULL);
 	pthread_cond_init(&R.ready, NULL);

@@ -250,6 +250,38 @@ vs_rc vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err)
 	return VS_RC_OK;
 }
 
+int vs_store_meta_text(vs_store *st, const char *key, char *buf,
+                       size_t size)
+{
+	sqlite3_stmt *q = NULL;
+	int found = 0;
+	buf[0] = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = ?",
+	                       -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0)) {
+			snprintf(buf, size, "%s",
+			         (const char *)sqlite3_column_text(q, 0));
+			found = 1;
+		}
+	}
+	sqlite3_finalize(q);
+	return found;
+}
+
+vs_rc vs_store_set_metas(vs_store *st, const vs_meta *m, int n,
+                        vs_error *err)
+{
+	if (exec(st, "BEGIN IMMEDIATE", err))
+		return VS_RC_IO;
+	for (int i = 0; i < n; i++)
+		if (vs_store_set_meta(st, &m[i], err)) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return VS_RC_IO;
+		}
+	return exec(st, "COMMIT", err) ? VS_RC_IO : VS_RC_OK;
+}
+
 static vs_rc create_schema(vs_store *st, const vs_meta *meta, int n_meta,
                            const vs_plugin_row *plugins, int n_plugins,
                            vs_error *err)

@@ -116,6 +116,14 @@ vs_rc vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
 
 /* Sets a meta row (inside or outside a transaction). */
 vs_rc vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err);
+/* meta's value of key as text into buf (size bytes, "" when none); 1 if
+ * found. */
+int vs_store_meta_text(vs_store *st, const char *key, char *buf,
+                       size_t size);
+/* The n records m in one transaction of their own (outside a variant's):
+ * a kill leaves all of them or none. */
+vs_rc vs_store_set_metas(vs_store *st, const vs_meta *m, int n,
+                         vs_error *err);
 
 /* Checkpoints the WAL into the main file and closes; accepts NULL (and
  * err NULL when the caller has a failure to report already). */

@@ -112,6 +112,21 @@ blocks:
         (msg,), = query(db, "SELECT message FROM log WHERE level = 'error'")
         self.assertIn(want, msg)
 
+    def test_long_reason_is_whole_utf8(self):
+        """A reason cut to its buffer ended inside a character (an actor
+        named with 600 'é'): the stored text was not UTF-8."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "fail_step: -1}", "fail_step: 3}").replace(
+            "  - id: 1\n", "  - id: 1\n    name: x%s\n" % ("\u00e9" * 600),
+            1))
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "-o", db, "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        # read as text: sqlite3 refuses a column that is not UTF-8
+        (error,), = query(db, "SELECT error FROM variant_info")
+        self.assertTrue(error.startswith("actor 1 (x\u00e9"), error[:40])
+        self.assertGreater(len(error.encode()), 1000)
+
 
 if __name__ == "__main__":
     unittest.main()
