@@ -59,6 +59,23 @@ class LoadCrashTest(TempDirCase):
                               if how == "abort" else
                               "called exit() while loading", err)
 
+    def test_handler_a_plugin_installs_is_kept(self):
+        """The loader guards a plugin's entry point with handlers of its
+        own and puts the previous ones back: only where its own are still
+        there (a review: a handler the plugin installed was undone)."""
+        from vsweep_e2e import TEST_PLUGINS
+        scn = self.write("k.yaml", HEAD + CAR + "actors:\n  - id: 1\n"
+                         "    asset: car\n"
+                         "    start: {position: [0, 0, 0], yaw: 0}\n"
+                         "    speed: 5\n"
+                         "    behaviour: {plugin: load_keeps}\n")
+        code, _, err = run("run", scn, "-o", self.path("k.db"),
+                           "--plugin-path",
+                           os.path.join(TEST_PLUGINS, "load_crash"),
+                           env={"VSWEEP_NO_CONTAINMENT": "1"})
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("handler is gone", err)
+
 
 if __name__ == "__main__":
     unittest.main()
