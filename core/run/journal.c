@@ -20,8 +20,9 @@
  *
  * RESULTS ties a line to the results file it belongs to: its inode and
  * birth time, which only that file has, and the time its content was
- * begun (meta's created_utc), which a copy of another results file over
- * it in place (same inode, same birth time) does not share. A results
+ * begun (meta's created_utc, to the second), which a copy of another
+ * results file over it in place (same inode, same birth time) shares only
+ * if that file was begun in the same second. A results
  * file deleted and made
  * again at the same path is another file even where the file system
  * gives it the old inode number, so a journal left beside it is never
