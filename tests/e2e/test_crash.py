@@ -381,10 +381,7 @@ class CrashTest(TempDirCase):
         each fault in CRASH_MARK: one mark, from the first run), and
         simulates 10, merely in flight at the kill, again: the final file
         is the one an uninterrupted run writes."""
-        scn = self.write("s.yaml", SCENARIO.replace(
-            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
-                                           "{armed: 17, stall: 10, "
-                                           "stall_seconds: 0}"))
+        scn = self.stalling_segv("s.yaml", 17)
         sw = self.write("w.yaml", SWEEP)
         db, ref = self.path("r.db"), self.path("ref.db")
         mark, ref_mark = self.path("mark"), self.path("ref_mark")
@@ -447,6 +444,14 @@ class CrashTest(TempDirCase):
         return re.fullmatch(r"([^\t\n]*\t)?%d\t%s\n" % (
             variant, re.escape(FAULTS["segv"])), text) is not None
 
+    def stalling_segv(self, name, armed):
+        """The scenario, written to name, of a crash_segv behaviour that
+        crashes in variant armed (-1: never) and stalls in variant 10."""
+        return self.write(name, SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace(
+            "{armed: ARMED}", "{armed: %d, stall: 10, stall_seconds: 0}"
+            % armed))
+
     def kill_with_a_crash_known(self, scn, sw, db, mark, stall_mark=None):
         """Runs scn over sw into db, -j 2, its stalling variant held by a
         gate, until a crash is in db's journal; then SIGKILL. Returns the
@@ -488,14 +493,8 @@ class CrashTest(TempDirCase):
         the journal left: --resume makes the file anew, and the journal,
         another file's, goes. It was read: variant 17 was stored
         "crashed" without being simulated, by a fixed plugin too."""
-        crashing = self.write("s.yaml", SCENARIO.replace(
-            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
-                                           "{armed: 17, stall: 10, "
-                                           "stall_seconds: 0}"))
-        fixed = self.write("fixed.yaml", SCENARIO.replace(
-            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
-                                           "{armed: -1, stall: 10, "
-                                           "stall_seconds: 0}"))
+        crashing = self.stalling_segv("s.yaml", 17)
+        fixed = self.stalling_segv("fixed.yaml", -1)
         sw = self.write("w.yaml", SWEEP)
         args = ["--sweep", sw, "-j", "2", "--plugin-path", CRASH_PLUGINS]
         refs = {}
@@ -534,14 +533,8 @@ class CrashTest(TempDirCase):
         its journal, although --resume continues that file (it does not
         make it anew). Variant 17 is simulated, and done. (With inode
         and birth time alone, the copy took the journal: a review.)"""
-        crashing = self.write("s.yaml", SCENARIO.replace(
-            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
-                                           "{armed: 17, stall: 10, "
-                                           "stall_seconds: 0}"))
-        fixed = self.write("fixed.yaml", SCENARIO.replace(
-            "PLUGIN", "crash_segv").replace("{armed: ARMED}",
-                                           "{armed: -1, stall: 10, "
-                                           "stall_seconds: 0}"))
+        crashing = self.stalling_segv("s.yaml", 17)
+        fixed = self.stalling_segv("fixed.yaml", -1)
         sw = self.write("w.yaml", SWEEP)
         db, other, ref = (self.path(n) for n in ("r.db", "o.db", "ref.db"))
         mark = self.path("mark")

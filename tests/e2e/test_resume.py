@@ -10,7 +10,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa
-                        differences, query, run, scenario, start_gated,
+                        differences, gated_run, query, run, scenario,
                         wait_for)
 
 CRASH = os.path.join(TEST_PLUGINS, "crash")
@@ -332,28 +332,19 @@ class SlowVariantTest(TempDirCase):
         gate, mark = self.path("gate"), self.path("stall")
         args = ["run", scn, "--sweep", sw, "-j", "1", "--plugin-path",
                 CRASH, "--variant-timeout", "60"]
-        p = start_gated([*args, "-o", db], mark, gate)
-        try:
+        with gated_run([*args, "-o", db], mark, gate) as p:
             self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
                             "variant 3 never waited")
             t0 = time.monotonic()
-            while committed(db) != [0, 1, 2] and \
-                    time.monotonic() - t0 < 10:
-                time.sleep(0.05)
-            waited = time.monotonic() - t0
-            self.assertEqual(committed(db), [0, 1, 2],
-                             "after %.1f s" % waited)
+            self.assertTrue(wait_for(lambda: committed(db) == [0, 1, 2],
+                                     10),
+                            "after %.1f s" % (time.monotonic() - t0))
             rc, out, err = run("status", db)
             self.assertEqual(rc, 0, err)
             self.assertIn("3/11 variants (3 done, 0 failed)", out)
             self.assertIsNone(p.poll(), "finished before the kill")
             p.send_signal(signal.SIGKILL)
             p.wait(timeout=30)
-        finally:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-            os.unlink(gate)
         self.assertEqual(committed(db), [0, 1, 2])
         self.assertEqual(query(db, "SELECT count(*) FROM state")[0][0],
                          3 * 2 * 201)

@@ -18,7 +18,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa: E402
-                        differences, query, start_gated, wait_for)
+                        differences, gated_run, query, start_gated,
+                        wait_for)
 
 # Sanitizer builds (tests/e2e/meson.build sets it): RLIMIT_DATA would count
 # ASan's shadow memory, so the memory limit becomes a peak-RSS bound there.
@@ -224,23 +225,16 @@ class Stream(TempDirCase):
         mark, gate = self.path("stall"), self.path("gate")
         args = ["run", scn, "--sweep", sw, "--plugin-path",
                 os.path.join(TEST_PLUGINS, "crash")]
-        p = start_gated([*args, "-o", db, "-j", "1"], mark, gate)
-        try:
+        with gated_run([*args, "-o", db, "-j", "1"], mark, gate) as p:
             self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
                             "variant 2 never waited")
             t0 = time.monotonic()
-            while stored(db) < 2 and time.monotonic() - t0 < 10:
-                time.sleep(0.05)
+            wait_for(lambda: stored(db) >= 2, 10)
             self.assertEqual(stored(db), 2, "after %.1f s"
                              % (time.monotonic() - t0))
             self.assertIsNone(p.poll(), "finished before the kill")
             p.send_signal(signal.SIGKILL)
             p.wait(timeout=30)
-        finally:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-            os.unlink(gate)
         self.assertEqual(query(db, "SELECT variant_id, status FROM variant "
                                "ORDER BY 1"), [(0, 1), (1, 1)])
         for v in (0, 1):

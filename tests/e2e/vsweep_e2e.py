@@ -38,6 +38,25 @@ def start_gated(args, mark, gate):
                             stdin=subprocess.DEVNULL)
 
 
+class gated_run:
+    """start_gated's run as a context: on leaving, however the test went,
+    the run is killed if it still runs and the gate removed."""
+
+    def __init__(self, args, mark, gate):
+        self.args, self.mark, self.gate = args, mark, gate
+
+    def __enter__(self):
+        self.p = start_gated(self.args, self.mark, self.gate)
+        return self.p
+
+    def __exit__(self, *exc):
+        if self.p.poll() is None:
+            self.p.kill()
+            self.p.wait()
+        os.unlink(self.gate)
+        return False
+
+
 def wait_for(done, seconds):
     """Polls done() every 20 ms for up to seconds; its last answer."""
     import time
