@@ -514,17 +514,14 @@ static void cancel_stream(runner *R, vs_store *st, wstate *w)
  * A crash, a hang or the memory limit leave no other trace there, unlike
  * a plugin's own error messages (printed as logged, vs_log_add, at most
  * a few per variant); every failure says so the same way, one line per
- * variant, so that a night's log lists each. The reason may hold a
- * plugin's words: escaped, as every message is (error.h). It ends the
- * progress line first, as room.c's warning does. */
+ * variant, so that a night's log lists each. The reason, which may hold
+ * a plugin's words, is escaped already (store_result, as stored). It
+ * ends the progress line first, as room.c's warning does. */
 static void say_failed(runner *R, const vs_result *res)
 {
-	char why[4 * sizeof res->error]; /* room for every escape */
-	snprintf(why, sizeof why, "%s", res->error);
-	vs_escape_controls(why, sizeof why);
 	fprintf(stderr, "%svsweep: variant %llu: failed: %s\n",
 	        R->progress_open ? "\n" : "",
-	        (unsigned long long)res->variant, why);
+	        (unsigned long long)res->variant, res->error);
 	R->progress_open = 0;
 }
 
