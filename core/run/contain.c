@@ -84,6 +84,7 @@
 #include <unistd.h>
 
 #include "common/hugemem.h"
+#include "common/quota.h"
 #include "common/util.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
@@ -620,7 +621,13 @@ static void output_line(vs_contain *c)
 {
 	c->line[c->line_len] = '\0';
 	if (strncmp(c->line, "vsweep: ", 8) == 0) {
-		fprintf(stderr, "%s%s\n", c->line, c->line_cut ? "..." : "");
+		/* the run's cap on plugin lines counts every child's: each
+		 * child's own count (signals.c) sees only its variants */
+		int say = vs_quota_take(VS_QUOTA_PLUGIN);
+		if (say < 0)
+			fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
+		else if (say)
+			fprintf(stderr, "%s%s\n", c->line, c->line_cut ? "..." : "");
 	} else if (c->n_out < OUTPUT_ROWS_KEPT) {
 		vs_log_row *r = &c->out[c->n_out++];
 		memset(r, 0, sizeof *r);

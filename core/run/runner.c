@@ -57,6 +57,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/quota.h"
 #include "common/util.h"
 #include "run/contain.h"
 #include "run/journal.h"
@@ -514,15 +515,24 @@ static void cancel_stream(runner *R, vs_store *st, wstate *w)
  * A crash, a hang or the memory limit leave no other trace there, unlike
  * a plugin's own error messages (printed as logged, vs_log_add, at most
  * a few per variant); every failure says so the same way, one line per
- * variant, so that a night's log lists each. The reason, which may hold
- * a plugin's words, is escaped already (store_result, as stored). It
- * ends the progress line first, as room.c's warning does. */
+ * variant, the first VS_QUOTA_LINES of the run (quota.h: a night of
+ * failures would bury the log; variant_info has every reason). The
+ * reason, which may hold a plugin's words, is escaped already
+ * (store_result, as stored). It ends the progress line first, as
+ * room.c's warning does. */
 static void say_failed(runner *R, const vs_result *res)
 {
-	fprintf(stderr, "%svsweep: variant %llu: failed: %s\n",
-	        R->progress_open ? "\n" : "",
-	        (unsigned long long)res->variant, res->error);
+	int say = vs_quota_take(VS_QUOTA_FAILED);
+	if (!say)
+		return;
+	if (R->progress_open)
+		fputc('\n', stderr);
 	R->progress_open = 0;
+	if (say < 0)
+		fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_FAILED));
+	else
+		fprintf(stderr, "vsweep: variant %llu: failed: %s\n",
+		        (unsigned long long)res->variant, res->error);
 }
 
 /* Stores the result in s (the whole variant, or the end of a streamed
@@ -745,6 +755,7 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	R.window = WINDOW_PER_JOB * (uint64_t)o->jobs + 2;
 	R.queue_max = QUEUE_BYTES_PER_JOB * (size_t)o->jobs;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
+	vs_quota_reset(); /* this run's lines, before its children fork */
 	char made[32];
 	vs_store_meta_text(st, "created_utc", made, sizeof made);
 	R.journal = vs_journal_open(o->out, made, o->mode == VS_STORE_RESUME);

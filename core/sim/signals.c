@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/quota.h"
 #include "plugin/registry.h"
 
-/* Messages stored per variant, and printed on stderr per variant. */
+/* Messages stored per variant, and printed on stderr per variant (within
+ * the run's cap, quota.h). */
 #define LOG_KEEP VS_LOG_ROWS_KEPT
 #define LOG_PRINT 5
 
@@ -123,11 +125,15 @@ void vs_log_add(vs_result *res, int64_t actor_id, double t, int level,
                 const char *plugin, const char *msg)
 {
 	int64_t seen = res->n_logs;
-	if (seen < LOG_PRINT)
+	/* the first few per variant, and those within the run's cap */
+	int say = seen <= LOG_PRINT ? vs_quota_take(VS_QUOTA_PLUGIN) : 0;
+	if (say < 0)
+		fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
+	else if (say && seen < LOG_PRINT)
 		fprintf(stderr, "vsweep: variant %llu: actor %lld: %s: %s: %s\n",
 		        (unsigned long long)res->variant, (long long)actor_id,
 		        plugin, vs_log_level_name(level), msg);
-	else if (seen == LOG_PRINT)
+	else if (say)
 		fprintf(stderr, "vsweep: variant %llu: further plugin messages "
 		        "not shown (the results file's log view has them)\n",
 		        (unsigned long long)res->variant);

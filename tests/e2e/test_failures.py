@@ -127,6 +127,41 @@ blocks:
         self.assertTrue(error.startswith("actor 1 (x\u00e9"), error[:40])
         self.assertGreater(len(error.encode()), 1000)
 
+    def test_a_night_of_failures_is_capped_on_stderr(self):
+        """150 variants, each failing with a plugin error: stderr shows
+        the first 100 failure lines and the first 100 plugin lines, then
+        says once of each where the rest are; the file holds all 150
+        (a night of 10^5 failures printed 2 x 10^5 lines). Contained and
+        in vsweep's own process alike."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "fail_step: -1}", "fail_step: 2}").replace(
+            "duration: 5", "duration: 0.5"))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                        "      - {actor: 1, speed: {from: 1, to: 150, "
+                        "step: 1}}\n")
+        for env in ({}, {"VSWEEP_NO_CONTAINMENT": "1"}):
+            db = self.path("r%d.db" % len(env))
+            rc, _, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "2",
+                             "--plugin-path", TEST_PLUGINS, env=env)
+            self.assertEqual(rc, 1, err)
+            lines = err.splitlines()
+            failed = [ln for ln in lines if ": failed: " in ln]
+            said = [ln for ln in lines if ": fail_at: error: " in ln]
+            self.assertEqual(len(failed), 100, env)
+            self.assertEqual(len(said), 100, env)
+            # the first hundred in order: stored (and said) in order
+            self.assertEqual([int(ln.split()[2].rstrip(":"))
+                              for ln in failed], list(range(100)))
+            self.assertEqual(sum("further failed variants are not "
+                                 "printed" in ln for ln in lines), 1)
+            self.assertEqual(sum("further plugin messages are not "
+                                 "printed" in ln for ln in lines), 1)
+            self.assertEqual(query(db, "SELECT count(*) FROM variant_info "
+                                   "WHERE status = 'failed' AND error LIKE "
+                                   "'%fail_at%'")[0][0], 150)
+            self.assertEqual(query(db, "SELECT count(*) FROM log WHERE "
+                                   "level = 'error'")[0][0], 150)
+
 
 if __name__ == "__main__":
     unittest.main()
