@@ -97,6 +97,7 @@ typedef struct odr_junction {
 	char *id;
 	int n_conn;
 	odr_connection *conn;
+	vs_mark mark;
 } odr_junction;
 
 typedef struct odr_net {

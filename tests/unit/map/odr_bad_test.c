@@ -27,6 +27,10 @@
 #define ROAD(attrs, plan, lanes)                                          \
 	"<road id=\"r\" length=\"10\" " attrs ">\n<planView>\n" plan       \
 	"</planView>\n<lanes>\n" lanes "</lanes>\n</road>\n"
+/* A road of id ID, 8 lines as ROAD's. */
+#define ROAD_ID(id)                                                       \
+	"<road id=\"" id "\" length=\"10\">\n<planView>\n" OK_PLAN        \
+	"</planView>\n<lanes>\n" OK_LANES "</lanes>\n</road>\n"
 #define OK_PLAN GEOM("0", "10", "<line/>")
 #define OK_LANES SECTION("0", LANE("-1", "3"))
 #define END "</OpenDRIVE>\n"
@@ -93,6 +97,16 @@ static const bad_odr bad_odrs[] = {
 	 "<planView>\n" OK_PLAN "</planView>\n<lanes>\n" OK_LANES
 	 "</lanes>\n</road>\n" END,
 	 "12:1: <road id=\"r\">: the id is used twice"},
+	/* the first repeat in file order, whatever order ids sort in */
+	{HEAD ROAD_ID("r") ROAD_ID("q") ROAD_ID("q") ROAD_ID("r") END,
+	 "20:1: <road id=\"q\">: the id is used twice"},
+	{HEAD ROAD_ID("q") ROAD_ID("r") ROAD_ID("q") ROAD_ID("r") END,
+	 "20:1: <road id=\"q\">: the id is used twice"},
+	{HEAD ROAD_ID("b") ROAD_ID("a") ROAD_ID("a") ROAD_ID("a") ROAD_ID("b")
+	 END, "20:1: <road id=\"a\">: the id is used twice"},
+	{HEAD ROAD("", OK_PLAN, OK_LANES) "<junction id=\"J\">\n</junction>\n"
+	 "<junction id=\"J\">\n</junction>\n" END,
+	 "14:1: <junction id=\"J\">: the id is used twice"},
 	{"<?xml version=\"1.0\"?>\n<OpenDRIVE>\n<header revMajor=\"2\"/>\n"
 	 END, "3:1: <header>: revMajor=2; vsweep reads OpenDRIVE 1.x"},
 	/* the versions docs/scenario.md promises, 1.4 to 1.8 */
