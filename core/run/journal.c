@@ -19,10 +19,11 @@
  * extends its sweep (run_record.c): the old numbers name other variants.
  *
  * RESULTS ties a line to the results file it belongs to: its inode and
- * birth time, which only that file has, and the time its content was
- * begun (meta's created_utc, to the second), which a copy of another
- * results file over it in place (same inode, same birth time) shares only
- * if that file was begun in the same second. A results
+ * birth time, which only that file has, and its content's random
+ * identity (meta's file_id), which a copy of another results file over
+ * it in place (same inode, same birth time) does not share, even one
+ * begun in the same second (a file begun before file_id existed gives
+ * its created_utc instead, to the second). A results
  * file deleted and made
  * again at the same path is another file even where the file system
  * gives it the old inode number, so a journal left beside it is never
@@ -54,7 +55,7 @@ typedef struct crash {
 
 struct vs_journal {
 	char *path;
-	char file[64];  /* the results file's RESULTS field */
+	char file[96];  /* the results file's RESULTS field */
 	int fd;        /* appended to; -1: not yet opened */
 	pthread_mutex_t mu; /* the first crash opens the file */
 	crash *crashes; /* read at open, then read-only: no lock needed */
@@ -63,21 +64,21 @@ struct vs_journal {
 
 /* The RESULTS field of the results file out (journal.c's head says
  * why these), or 0 when out cannot be looked at. */
-static int file_key(const char *out, const char *made, char key[64])
+static int file_key(const char *out, const char *made, char key[96])
 {
 	struct statx sx;
 	if (statx(AT_FDCWD, out, 0, STATX_INO | STATX_BTIME, &sx) != 0)
 		return 0;
-	/* made: when the file's content was begun (its meta), which a copy
-	 * of another results file over it (same inode, same birth time)
-	 * does not share */
+	/* made: its content's identity (its meta), which a copy of another
+	 * results file over it (same inode, same birth time) does not
+	 * share */
 	if (sx.stx_mask & STATX_BTIME)
-		snprintf(key, 64, "%llu@%lld.%09u#%.24s",
+		snprintf(key, 96, "%llu@%lld.%09u#%.40s",
 		         (unsigned long long)sx.stx_ino,
 		         (long long)sx.stx_btime.tv_sec,
 		         (unsigned)sx.stx_btime.tv_nsec, made ? made : "");
 	else
-		snprintf(key, 64, "%llu#%.24s", (unsigned long long)sx.stx_ino,
+		snprintf(key, 96, "%llu#%.40s", (unsigned long long)sx.stx_ino,
 		         made ? made : "");
 	return 1;
 }

@@ -11,7 +11,7 @@ typedef struct vs_journal vs_journal;
 
 /* Opens out's journal, out being open already: read when resuming (its
  * crashes known, those of this very file only: its inode and birth time,
- * and made, the time its content was begun, its meta's created_utc),
+ * and made, its content's identity, its meta's file_id),
  * else an old one is removed; the file is made at the first crash.
  * Never fails: without a journal, a resume simulates crashed variants
  * again (the old behaviour), nothing worse. */

@@ -756,8 +756,13 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 	R.queue_max = QUEUE_BYTES_PER_JOB * (size_t)o->jobs;
 	R.slots = vs_xcalloc(R.window, sizeof *R.slots);
 	vs_quota_reset(); /* this run's lines, before its children fork */
-	char made[32];
-	vs_store_meta_text(st, "created_utc", made, sizeof made);
+	/* what ties the crash journal to this file's content: its random
+	 * identity, or in a file begun before it had one, the second it
+	 * was begun */
+	char made[48];
+	vs_store_meta_text(st, "file_id", made, sizeof made);
+	if (!made[0])
+		vs_store_meta_text(st, "created_utc", made, sizeof made);
 	R.journal = vs_journal_open(o->out, made, o->mode == VS_STORE_RESUME);
 	pthread_mutex_init(&R.src_mu, NULL);
 	pthread_mutex_init(&R.mu, NULL);

@@ -2,9 +2,12 @@
  * which of them are identity, and the shard record's forms. */
 #include "store/record.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 /* How a meta key takes part in a file's identity. */
 enum role {
@@ -67,7 +70,7 @@ typedef struct entry {
 	enum role role;
 } entry;
 
-static int entries(const vs_store_def *d, const char *created,
+static int entries(const vs_store_def *d, const vs_meta_made *made,
                    entry e[VS_STORE_META_MAX])
 {
 	const entry all[] = {
@@ -84,7 +87,8 @@ static int entries(const vs_store_def *d, const char *created,
 		{{"sweep_path", 1, text_or_empty(d->sweep_path), 0}, FACT},
 		{{"steps", 0, NULL, (double)d->steps}, FACT},
 		{{"duration", 0, NULL, d->duration}, FACT},
-		{{"created_utc", 1, created, 0}, FACT},
+		{{"created_utc", 1, made->created, 0}, FACT},
+		{{"file_id", 1, made->file_id, 0}, FACT},
 	};
 	int n = (int)(sizeof all / sizeof all[0]);
 	_Static_assert(sizeof all / sizeof all[0] <= VS_STORE_META_MAX,
@@ -94,17 +98,38 @@ static int entries(const vs_store_def *d, const char *created,
 	return n;
 }
 
-int vs_store_def_meta(const vs_store_def *d, char created[32],
+/* 16 random bytes in hex: the kernel's, or, where getrandom fails
+ * (no entropy source in a container at boot), the clock's nanoseconds
+ * and the process id, which no two files made on one machine share. */
+static void random_id(char out[40])
+{
+	unsigned char b[16] = {0};
+	if (getrandom(b, sizeof b, GRND_NONBLOCK) != (ssize_t)sizeof b) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		uint64_t a = (uint64_t)ts.tv_sec * 1000000000u +
+		             (uint64_t)ts.tv_nsec;
+		uint64_t p = (uint64_t)getpid();
+		memcpy(b, &a, 8);
+		memcpy(b + 8, &p, 8);
+	}
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+int vs_store_def_meta(const vs_store_def *d, vs_meta_made *made,
                       vs_meta meta[VS_STORE_META_MAX], int *n_identity)
 {
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
-	strftime(created, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(made->created, sizeof made->created, "%Y-%m-%dT%H:%M:%SZ",
+	         &tm);
+	random_id(made->file_id);
 	entry e[VS_STORE_META_MAX];
 	/* gcc -O2 cannot see that entries() fills every row read below */
 	memset(e, 0, sizeof e);
-	int n = entries(d, created, e);
+	int n = entries(d, made, e);
 	*n_identity = 0;
 	for (int i = 0; i < n; i++) {
 		meta[i] = e[i].m;
@@ -117,9 +142,10 @@ int vs_store_def_meta(const vs_store_def *d, char created[32],
 const char *vs_store_sweep_key(int i)
 {
 	vs_store_def d = vs_store_default_def();
+	vs_meta_made none = {"", ""};
 	entry e[VS_STORE_META_MAX];
 	memset(e, 0, sizeof e);
-	int n = entries(&d, "", e);
+	int n = entries(&d, &none, e);
 	for (int k = 0; k < n; k++)
 		if (e[k].role == SWEEP && i-- == 0)
 			return e[k].m.key; /* a literal: outlives e */

@@ -86,10 +86,19 @@ typedef struct vs_meta {
 
 enum { VS_STORE_META_MAX = 16 };
 
-/* The meta rows of def in the order they are written, with the time of
- * writing in created (a buffer of 32). Sets *n_identity to the number of
- * leading rows that are identity. Returns the number of rows. */
-int vs_store_def_meta(const vs_store_def *def, char created[32],
+/* What a new file's meta says of its making: when (UTC, to the second)
+ * and a random identity of its own (32 hex digits), which no other
+ * results file has, even one begun in the same second (the crash
+ * journal ties its lines to it, journal.c). */
+typedef struct vs_meta_made {
+	char created[32];
+	char file_id[40];
+} vs_meta_made;
+
+/* The meta rows of def in the order they are written, with their making
+ * in *made (which the rows point into). Sets *n_identity to the number
+ * of leading rows that are identity. Returns the number of rows. */
+int vs_store_def_meta(const vs_store_def *def, vs_meta_made *made,
                       vs_meta meta[VS_STORE_META_MAX], int *n_identity);
 
 /* The identity keys that every file of one sweep shares, whichever shard

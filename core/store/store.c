@@ -471,9 +471,9 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	vs_store_mode mode = def->mode;
 	*out = NULL;
 	vs_meta meta[VS_STORE_META_MAX];
-	char created[32];
+	vs_meta_made made;
 	int n_identity;
-	int n_meta = vs_store_def_meta(def, created, meta, &n_identity);
+	int n_meta = vs_store_def_meta(def, &made, meta, &n_identity);
 	/* Before anything is looked at: --overwrite must not delete, nor
 	 * --resume join, a file another run is writing. */
 	struct stat sb;
