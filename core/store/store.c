@@ -230,9 +230,12 @@ vs_rc vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
 		int rc = sqlite3_step(q);
 		sqlite3_reset(q);
 		if (rc != SQLITE_DONE) {
+			/* said first: the finalize and the ROLLBACK would leave
+			 * "not an error" as the connection's message */
+			db_fail(st, err, "writing lanes");
 			sqlite3_finalize(q);
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			return db_fail(st, err, "writing lanes");
+			return VS_RC_IO;
 		}
 	}
 	sqlite3_finalize(q);
@@ -306,8 +309,9 @@ static vs_rc create_schema(vs_store *st, const vs_meta *meta, int n_meta,
 		int rc = sqlite3_step(ins);
 		sqlite3_reset(ins);
 		if (rc != SQLITE_DONE) {
-			sqlite3_finalize(ins);
-			return db_fail(st, err, "writing the plugin record");
+			db_fail(st, err, "writing the plugin record");
+			sqlite3_finalize(ins); /* after: it clears the message */
+			return VS_RC_IO;
 		}
 	}
 	sqlite3_finalize(ins);

@@ -109,6 +109,27 @@ static double q_double(sqlite3 *db, const char *sql)
 	return v;
 }
 
+START_TEST(failed_lane_write_says_why)
+{
+	/* two lanes with one UUID break lane_id's UNIQUE: the message says
+	 * so (it said "not an error", read after the statement's finalize
+	 * and the ROLLBACK) */
+	vs_error err = {{0}};
+	vs_store *st = open_mode(VS_STORE_CREATE, NULL, &err);
+	ck_assert_ptr_nonnull(st);
+	const vs_lane_row lanes[] = {
+	    {"00000000-0000-5000-8000-000000000001", "a", -1, 10, 3.5, 0,
+	     "driving"},
+	    {"00000000-0000-5000-8000-000000000001", "b", -1, 10, 3.5, 0,
+	     "driving"}};
+	ck_assert_int_eq(vs_store_set_lanes(st, lanes, 2, &err), VS_RC_IO);
+	ck_assert_ptr_nonnull(strstr(err.msg, "writing lanes: UNIQUE "
+	                                      "constraint failed"));
+	vs_error cerr = {{0}};
+	vs_store_close(st, &cerr);
+}
+END_TEST
+
 START_TEST(create_refuses_existing_file)
 {
 	vs_error err = {{0}};
@@ -1134,6 +1155,7 @@ static Suite *store_suite(void)
 	TCase *tc = tcase_create("store");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, create_refuses_existing_file);
+	tcase_add_test(tc, failed_lane_write_says_why);
 	tcase_add_test(tc, resume_checks_identity);
 	tcase_add_test(tc, resume_checks_plugin_build);
 	tcase_add_test(tc, overwrite_replaces);
