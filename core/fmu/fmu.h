@@ -26,6 +26,10 @@ vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
  * Real output. Valid until vs_fmu_close. */
 const vs_plugin *vs_fmu_plugin(const vs_fmu *f);
 
+/* The directory the FMU is unpacked in (its binary and resources).
+ * Valid until vs_fmu_close. */
+const char *vs_fmu_dir(const vs_fmu *f);
+
 /* canBeInstantiatedOnlyOncePerProcess: variants must run one at a time. */
 int vs_fmu_once(const vs_fmu *f);
 

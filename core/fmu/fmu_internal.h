@@ -55,7 +55,8 @@ const fmu_var *vs_fmu_md_find(const fmu_md *md, const char *name);
  * the directory (owned by the caller, to free after vs_fmu_dir_remove),
  * or NULL with err set. */
 char *vs_fmu_unpack(const char *path, vs_error *err);
-/* Removes an unpacked directory and forgets it. */
+/* Removes an unpacked directory and forgets it; in a fork of the process
+ * that unpacked it (a contained child), does nothing. */
 void vs_fmu_dir_remove(const char *dir);
 
 #endif

@@ -2,11 +2,19 @@
  * libzip, and removing it again: at close, at exit, and so also after a
  * SIGINT that stops the run cleanly.
  *
+ * Only the process that unpacked a directory removes it. Crash
+ * containment's children are forks of this process: they inherit the
+ * list and the atexit hook, and an FMU (or plugin) that calls exit() in
+ * one would otherwise remove, mid-run, the directory every other child
+ * and variant still loads resources from.
+ *
  * The archive is untrusted input: entry names that are absolute or climb
  * out with ".." are refused, and the unpacked size is capped, so that a
  * crafted file cannot write outside the directory or fill the disk. */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "fmu/fmu_internal.h"
+
+#include "fmu/fmu_adapter.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -20,9 +28,11 @@
 
 #define MAX_UNPACKED (2ull << 30) /* bytes, all entries together */
 
-/* Directories still to remove at exit. */
+/* Directories still to remove at exit, each with the process that
+ * unpacked it. */
 static pthread_mutex_t dirs_mu = PTHREAD_MUTEX_INITIALIZER;
 static char *live_dirs[64];
+static pid_t live_owner[64];
 static int n_live, atexit_set;
 
 static int remove_entry(const char *p, const struct stat *st, int flag,
@@ -42,14 +52,23 @@ static void remove_tree(const char *dir)
 	nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* In a forked child (its copy of the list is the parent's): nothing
+ * removed, the list left as it is. */
 static void remove_all_at_exit(void)
 {
 	pthread_mutex_lock(&dirs_mu);
+	pid_t me = getpid();
+	int kept = 0;
 	for (int i = 0; i < n_live; i++) {
+		if (live_owner[i] != me) {
+			live_dirs[kept] = live_dirs[i];
+			live_owner[kept++] = live_owner[i];
+			continue;
+		}
 		remove_tree(live_dirs[i]);
 		free(live_dirs[i]);
 	}
-	n_live = 0;
+	n_live = kept;
 	pthread_mutex_unlock(&dirs_mu);
 }
 
@@ -60,8 +79,10 @@ static void remember(const char *dir)
 		atexit(remove_all_at_exit);
 		atexit_set = 1;
 	}
-	if (n_live < (int)(sizeof live_dirs / sizeof *live_dirs))
+	if (n_live < (int)(sizeof live_dirs / sizeof *live_dirs)) {
+		live_owner[n_live] = getpid();
 		live_dirs[n_live++] = vs_strdup(dir);
+	}
 	pthread_mutex_unlock(&dirs_mu);
 }
 
@@ -69,15 +90,26 @@ void vs_fmu_dir_remove(const char *dir)
 {
 	if (!dir)
 		return;
-	remove_tree(dir);
 	pthread_mutex_lock(&dirs_mu);
+	int theirs = 0; /* unpacked by another process: left to it */
 	for (int i = 0; i < n_live; i++)
 		if (!strcmp(live_dirs[i], dir)) {
+			theirs = live_owner[i] != getpid();
+			if (theirs)
+				break;
 			free(live_dirs[i]);
 			live_dirs[i] = live_dirs[--n_live];
+			live_owner[i] = live_owner[n_live];
 			break;
 		}
 	pthread_mutex_unlock(&dirs_mu);
+	if (!theirs)
+		remove_tree(dir);
+}
+
+const char *vs_fmu_dir(const vs_fmu *f)
+{
+	return f->dir;
 }
 
 /* A relative name with no "..", "." or empty components. */

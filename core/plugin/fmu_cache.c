@@ -33,6 +33,7 @@ void vs_fmu_cache_destroy(vs_fmu_cache *c)
 	for (int i = 0; i < c->n; i++) {
 		vs_fmu_close(c->e[i]->fmu);
 		free(c->e[i]->lp.path);
+		free(c->e[i]->lp.dir);
 		free(c->e[i]->key);
 		free(c->e[i]);
 	}
@@ -80,6 +81,7 @@ const vs_loaded_plugin *vs_registry_fmu(const vs_registry *reg,
 	e->fmu = f;
 	e->lp.path = vs_strdup(path);
 	e->lp.handle = NULL;
+	e->lp.dir = vs_strdup(vs_fmu_dir(f));
 	e->lp.desc = vs_fmu_plugin(f);
 	c->e = vs_xrealloc(c->e, (size_t)(c->n + 1) * sizeof *c->e);
 	c->e[c->n++] = e;

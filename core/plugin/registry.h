@@ -10,6 +10,9 @@ typedef struct vs_loaded_plugin {
 	char *path;            /* the file it came from */
 	void *handle;          /* dlopen handle */
 	const vs_plugin *desc; /* its descriptor, checked */
+	char *dir;             /* an FMU's unpacked directory, its binary's
+	                        * home (crash reports find its code there);
+	                        * NULL for a plugin */
 } vs_loaded_plugin;
 
 /* A file that looked like a plugin but could not be used. */

@@ -24,12 +24,16 @@
  * store and SQLite stay in the parent: a child never touches them.
  *
  * Invariants:
- * - Pointers in a result are the parent's: plugin names (desc->name),
- *   event kinds and attachment names live in memory both share from the
- *   fork; actor names, which live in the child's variant, are replaced
- *   by the parent's own variant's, actor by actor (same order).
- * - A result is used only when it came whole (magic header and trailer);
- *   anything else is a crash (and the chunks of it handed on are void:
+ * - No pointer in a result is followed by the parent: event kinds and
+ *   log rows' plugin names travel as indices (contain_check.h), actor
+ *   rows' strings are replaced by the parent's own variant's, actor by
+ *   actor (same order). A child's memory may be corrupted before it
+ *   sends (a plugin writing where it should not): every count, index,
+ *   actor ID, step and level is checked (contain_check.c) before use,
+ *   and a result that fails a check fails its variant ("crashed: its
+ *   process sent a malformed result ..."), never the run.
+ * - A result is used only when it came whole (magic header and trailer)
+ *   and passed those checks; anything else is a crash (and the chunks of it handed on are void:
  *   vs_result.rows_void, the writer drops them), described from a page the child shares with
  *   its parent: its crash handlers and its atexit hook name the plugin
  *   whose code is on the stack (backtrace + dladdr against the variant's
@@ -88,6 +92,7 @@
 #include "common/util.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
+#include "run/contain_check.h"
 #include "run/forkserver.h"
 
 #define MAGIC 0x76737770u /* "vswp": a result */
@@ -112,6 +117,7 @@ typedef struct head {
 	int64_t n_signals;
 	int64_t n_logs, n_logs_kept;
 	int64_t n_pairs;
+	int32_t summary_void;
 	vs_summary summary;
 	char error[1024];
 } head;
@@ -153,24 +159,49 @@ static const char *signal_name(int sig)
 	return "signal";
 }
 
-/* The variant's first actor using the plugin loaded from file, or -1;
- * *others: how many more use it (the stack cannot tell which one). */
-static int actor_of(const char *file, const char **plugin, int *others)
+/* Whether code of the shared object file belongs to lp: the plugin
+ * file itself, or for an FMU (lp->path the .fmu) a binary under the
+ * directory it was unpacked in. */
+static int runs_from(const vs_loaded_plugin *lp, const char *file)
+{
+	if (lp->dir) {
+		size_t n = strlen(lp->dir);
+		return strncmp(file, lp->dir, n) == 0 && file[n] == '/';
+	}
+	return lp->path && strcmp(lp->path, file) == 0;
+}
+
+/* The variant's first actor using the plugin whose code is in file, or
+ * -1; its name in plugin[size]: the descriptor's, or for an FMU
+ * "fmu:NAME.fmu" as the plugin table names it (every FMU runs through
+ * the one adapter descriptor "fmu"); *others: how many more actors use
+ * it (the stack cannot tell which one). */
+static int actor_of(const char *file, char *plugin, size_t size,
+                    int *others)
 {
 	int first = -1;
 	*others = 0;
 	for (int i = 0; i < c_variant->n_actors; i++) {
 		const vs_plugin_use *u[2] = {&c_variant->actors[i].vehicle_model,
 		                             &c_variant->actors[i].behaviour};
-		for (int k = 0; k < 2; k++)
-			if (u[k]->loaded && u[k]->loaded->path &&
-			    strcmp(u[k]->loaded->path, file) == 0) {
-				*plugin = u[k]->loaded->desc->name;
-				if (first < 0)
-					first = i;
-				else if (first != i)
-					++*others;
+		for (int k = 0; k < 2; k++) {
+			const vs_loaded_plugin *lp = u[k]->loaded;
+			if (!lp || !runs_from(lp, file))
+				continue;
+			if (first < 0) {
+				const char *base = lp->dir && lp->path
+				                   ? strrchr(lp->path, '/') : NULL;
+				if (lp->dir)
+					snprintf(plugin, size, "fmu:%s",
+					         base ? base + 1 : lp->path);
+				else
+					snprintf(plugin, size, "%s",
+					         lp->desc->name);
+				first = i;
+			} else if (first != i) {
+				++*others;
 			}
+		}
 	}
 	return first;
 }
@@ -185,12 +216,13 @@ static void describe(void)
 		return; /* not simulating: no plugin to name */
 	void *pc[64];
 	int n = backtrace(pc, 64);
-	const char *plugin = NULL;
+	char plugin[256] = "";
 	int actor = -1, others = 0;
 	for (int i = 0; i < n && actor < 0; i++) {
 		Dl_info di;
 		if (dladdr(pc[i], &di) && di.dli_fname)
-			actor = actor_of(di.dli_fname, &plugin, &others);
+			actor = actor_of(di.dli_fname, plugin, sizeof plugin,
+			                 &others);
 	}
 	char step[64] = "";
 	if (c_res->n_rows > 0 || c_last_step >= 0) {
@@ -293,7 +325,27 @@ static int send_chunk(void *ctx, vs_result *r)
 	return 0;
 }
 
-static void send_result(int fd, const vs_result *r, int sim_rc)
+/* The indices that travel instead of r's event kinds and kept log rows'
+ * plugin names (v: the variant simulated, NULL when it was not built). */
+static int send_indices(int fd, const vs_scenario *v, const vs_result *r,
+                        int64_t n_logs_kept)
+{
+	for (int64_t j = 0; j < r->n_events; j++) {
+		int32_t k = vs_contain_kind_index(r->events[j].kind);
+		if (write_all(fd, &k, sizeof k))
+			return -1;
+	}
+	for (int64_t j = 0; j < n_logs_kept; j++) {
+		int32_t k = v ? vs_contain_plugin_index(v, r->logs[j].plugin)
+		              : -1;
+		if (write_all(fd, &k, sizeof k))
+			return -1;
+	}
+	return 0;
+}
+
+static void send_result(int fd, const vs_scenario *v, const vs_result *r,
+                        int sim_rc)
 {
 	head h;
 	memset(&h, 0, sizeof h);
@@ -311,6 +363,7 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	                                             : VS_LOG_ROWS_KEPT;
 	h.n_pairs = r->n_pairs;
 	h.summary = r->summary;
+	h.summary_void = r->summary_void;
 	memcpy(h.error, r->error, sizeof h.error);
 	uint32_t end = MAGIC;
 	if (write_all(fd, &h, sizeof h) ||
@@ -320,7 +373,8 @@ static void send_result(int fd, const vs_result *r, int sim_rc)
 	    write_all(fd, r->events, sizeof *r->events * (size_t)r->n_events) ||
 	    write_all(fd, r->signals, sizeof *r->signals * (size_t)r->n_signals) ||
 	    write_all(fd, r->logs, sizeof *r->logs * (size_t)h.n_logs_kept) ||
-	    write_all(fd, r->pairs, sizeof *r->pairs * (size_t)r->n_pairs))
+	    write_all(fd, r->pairs, sizeof *r->pairs * (size_t)r->n_pairs) ||
+	    send_indices(fd, v, r, h.n_logs_kept))
 		_exit(3);
 	send_names(fd, r);
 	if (write_all(fd, &end, sizeof end))
@@ -375,6 +429,34 @@ static int read_exact(vs_contain *c, int fd, void *p, size_t n,
 		n -= (size_t)r;
 	}
 	return 0;
+}
+
+/* A test path (tests/e2e/test_crash.py): with VSWEEP_TEST_CORRUPT_RESULT
+ * set to "VARIANT:WHAT", the child damages that variant's result as
+ * corrupted memory would, just before it is sent, so that the parent's
+ * checks can be seen to hold: log_plugin (a wild plugin-name pointer in
+ * the first log row), log_level, row_actor (the first row's actor ID),
+ * row_count (one row too few), signal_name (an index past the names),
+ * event_kind (a kind no event has). */
+static void test_corrupt(vs_result *r)
+{
+	const char *spec = getenv("VSWEEP_TEST_CORRUPT_RESULT");
+	char *what = NULL;
+	if (!spec || strtoull(spec, &what, 10) != r->variant || *what != ':')
+		return;
+	what++;
+	if (!strcmp(what, "log_plugin") && r->n_logs > 0)
+		r->logs[0].plugin = (const char *)(uintptr_t)0x10;
+	else if (!strcmp(what, "log_level") && r->n_logs > 0)
+		r->logs[0].level = 1 << 20;
+	else if (!strcmp(what, "row_actor") && r->n_rows > 0)
+		r->rows[0].actor_id = -7;
+	else if (!strcmp(what, "row_count") && r->n_rows > 0)
+		r->n_rows--;
+	else if (!strcmp(what, "signal_name") && r->n_signals > 0)
+		r->signals[0].name = r->n_signal_names;
+	else if (!strcmp(what, "event_kind") && r->n_events > 0)
+		r->events[0].kind = "no such kind";
 }
 
 /* The child: variants in, results out, until the request socket closes. */
@@ -438,10 +520,12 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 			rc = vs_sim_run(v, &cso, &res);
 		} else {
 			res.status = VS_VARIANT_FAILED;
+			res.summary_void = 1; /* nothing simulated */
 			snprintf(res.error, sizeof res.error, "%s", err.msg);
 		}
 		fflush(stdout); /* the variant's output before its result */
-		send_result(out, &res, rc);
+		test_corrupt(&res);
+		send_result(out, v, &res, rc);
 		c_variant = NULL;
 		vs_result_finish(&res);
 		vs_scenario_destroy(v);
@@ -520,6 +604,11 @@ struct vs_contain {
 	vs_log_row out[OUTPUT_ROWS_KEPT];
 	int n_out;
 	long long n_dropped;  /* lines past OUTPUT_ROWS_KEPT */
+	/* The variant being simulated (the parent's copy), and what its
+	 * result is checked against so far. */
+	const vs_scenario *variant;
+	int64_t last_step;    /* of the last rows received; -1: none */
+	char bad[160];        /* what is wrong with a malformed result */
 };
 
 vs_contain *vs_contain_create(vs_contain_server *server,
@@ -789,7 +878,8 @@ static int receive_names(vs_contain *c, const vs_sim_opts *so,
 
 /* Reads a chunk of the variant's rows (its magic read already) and hands
  * it to so->sink; the time that takes moves *deadline on. 0, or
- * read_exact's 1 to 4 (1 also when the sink says stop). */
+ * read_exact's 1 to 4 (1 also when the sink says stop), or 6 when it
+ * fails a check (what is wrong in c->bad). */
 static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
                          double *deadline, const vs_result *res)
 {
@@ -798,9 +888,15 @@ static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
 	                     sizeof h - sizeof h.magic, so, *deadline);
 	if (why)
 		return why;
-	if (!so->sink || h.n_rows < 0 || h.n_signals < 0 || h.n_pairs < 0 ||
-	    h.n_signal_names < 0)
+	if (!so->sink)
 		return 3;
+	const char *bad = vs_contain_check_counts(
+		c->variant, c->variant->n_actors, 0, h.n_rows, 0,
+		h.n_signal_names, h.n_signals, h.n_pairs, 0, 0);
+	if (bad) {
+		snprintf(c->bad, sizeof c->bad, "chunk: %s", bad);
+		return 6;
+	}
 	vs_result part;
 	memset(&part, 0, sizeof part);
 	part.variant = res->variant;
@@ -820,6 +916,11 @@ static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
 		part.n_rows = part.cap_rows = h.n_rows;
 		part.n_signals = part.cap_signals = h.n_signals;
 		part.n_pairs = part.cap_pairs = h.n_pairs;
+		if (vs_contain_check_part(c->variant, &part, &c->last_step,
+		                          c->bad, sizeof c->bad))
+			why = 6;
+	}
+	if (!why) {
 		double t0 = vs_now();
 		if (so->sink->flush(so->sink->ctx, &part))
 			why = 1;
@@ -831,8 +932,8 @@ static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
 }
 
 /* Reads the result of the variant just asked for into res, handing the
- * chunks that come first to so->sink. Returns 0 (whole), or read_exact's
- * 1 to 4. */
+ * chunks that come first to so->sink. Returns 0 (whole and checked),
+ * read_exact's 1 to 4, or 6 (malformed: what is wrong in c->bad). */
 static int receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
                    vs_result *res, int *sim_rc)
 {
@@ -851,14 +952,20 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	                 sizeof h - sizeof h.magic, so, *deadline);
 	if (why)
 		return why;
-	if (h.magic != MAGIC || h.n_actors < 0 || h.n_wheels < 0 ||
-	    h.n_rows < 0 || h.n_events < 0 || h.n_signal_names < 0 ||
-	    h.n_signals < 0 || h.n_logs_kept < 0 || h.n_pairs < 0 ||
-	    h.n_logs_kept > VS_LOG_ROWS_KEPT)
+	if (h.magic != MAGIC)
 		return 3;
+	const char *bad = vs_contain_check_counts(
+		c->variant, h.n_actors, h.n_wheels, h.n_rows, h.n_events,
+		h.n_signal_names, h.n_signals, h.n_pairs, h.n_logs,
+		h.n_logs_kept);
+	if (bad) {
+		snprintf(c->bad, sizeof c->bad, "%s", bad);
+		return 6;
+	}
 	res->status = (vs_variant_status)h.status;
 	memcpy(res->error, h.error, sizeof res->error);
 	res->summary = h.summary;
+	res->summary_void = h.summary_void != 0;
 	*sim_rc = h.sim_rc;
 	res->actors = vs_xcalloc((size_t)h.n_actors + 1, sizeof *res->actors);
 	res->wheels = vs_xcalloc((size_t)h.n_wheels + 1, sizeof *res->wheels);
@@ -883,9 +990,18 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	    (why = read_exact(c, c->from, res->pairs, sizeof *res->pairs *
 	                      (size_t)h.n_pairs, so, *deadline)))
 		return why;
-	if ((why = receive_names(c, so, *deadline, h.n_signal_names,
-	                         &res->signal_names, &res->n_signal_names)))
+	/* The indices that stand for the events' kinds and the log rows'
+	 * plugins (send_indices). */
+	int32_t *idx = vs_xcalloc((size_t)(h.n_events + h.n_logs_kept) + 1,
+	                          sizeof *idx);
+	if ((why = read_exact(c, c->from, idx, sizeof *idx *
+	                      (size_t)(h.n_events + h.n_logs_kept), so,
+	                      *deadline))) {
+		free(idx);
 		return why;
+	}
+	why = receive_names(c, so, *deadline, h.n_signal_names,
+	                    &res->signal_names, &res->n_signal_names);
 	res->n_actors = h.n_actors;
 	res->n_wheels = h.n_wheels;
 	res->n_rows = res->cap_rows = h.n_rows;
@@ -894,10 +1010,16 @@ static int receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	res->n_pairs = res->cap_pairs = h.n_pairs;
 	res->n_logs = h.n_logs;
 	uint32_t end = 0;
-	why = read_exact(c, c->from, &end, sizeof end, so, *deadline);
-	if (why)
-		return why;
-	return end == MAGIC ? 0 : 3;
+	if (!why)
+		why = read_exact(c, c->from, &end, sizeof end, so, *deadline);
+	if (!why && end != MAGIC)
+		why = 3;
+	if (!why && vs_contain_check(c->variant, res, idx, idx + h.n_events,
+	                             h.n_logs_kept, &c->last_step, c->bad,
+	                             sizeof c->bad))
+		why = 6;
+	free(idx);
+	return why;
 }
 
 /* Drops what a broken result left in res; keeps the caller's fields. */
@@ -941,6 +1063,9 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	}
 	double deadline = so->timeout > 0 ? vs_now() + so->timeout + 1.0 : 0;
 	int sim_rc = 0;
+	c->variant = variant;
+	c->last_step = -1;
+	c->bad[0] = '\0';
 	int why = receive(c, so, &deadline, res, &sim_rc);
 	res->owner = (void *)variant;
 	long peak = 0;
@@ -951,9 +1076,7 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 			why = 5;
 	}
 	if (why == 0) {
-		/* Actor names: the parent's copy of the same variant's. */
-		for (int k = 0; k < res->n_actors && k < variant->n_actors; k++)
-			res->actors[k].name = variant->actors[k].name;
+		/* (its actor rows' strings are the parent's: vs_contain_check) */
 		drain_output(c); /* flushed before the result was sent */
 		take_output(c, res);
 		return sim_rc;
@@ -963,8 +1086,11 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	/* A dead child's output ends now; a live one's is cut here. */
 	drain_output(c);
 	clear_partial(res);
-	/* Chunks it handed on are not to be stored either. */
+	/* Chunks it handed on are not to be stored either; the summary,
+	 * computed over steps that are lost, is unknown (NULL), not the
+	 * zeros clear_partial left. */
 	res->rows_void = 1;
+	res->summary_void = 1;
 	int st = end_child(c);
 	if (why == 1) {
 		take_output(c, res); /* forgotten with res */
@@ -982,6 +1108,10 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 		         "limit of %ld MB exceeded %s", c->limit_kb / 1024,
 		         c->words->in_plugin ? c->words->where
 		                             : "(no plugin frame found)");
+	else if (why == 6)
+		snprintf(res->error, sizeof res->error, "crashed: its process "
+		         "sent a malformed result (%s), as from corrupted "
+		         "memory; it was killed", c->bad);
 	else if (why == 5)
 		snprintf(res->error, sizeof res->error, "crashed: memory "
 		         "limit of %ld MB exceeded (a peak of %ld MB, after "

@@ -263,6 +263,7 @@ static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
 	if (!s->variant) {
 		/* Cannot happen after validation; stored, not fatal. */
 		res->status = VS_VARIANT_FAILED;
+		res->summary_void = 1; /* nothing simulated */
 		snprintf(res->error, sizeof res->error, "%s", err.msg);
 		s->state = SLOT_READY;
 		return;
@@ -270,8 +271,10 @@ static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
 	const char *known = vs_journal_crash(R->journal, i);
 	if (known) {
 		/* Crashed in a run killed before storing it: again would be
-		 * the same crash, or a resume that never ends. */
+		 * the same crash, or a resume that never ends. Its steps
+		 * were lost with its process: no summary, as then. */
 		res->status = VS_VARIANT_FAILED;
+		res->summary_void = 1;
 		snprintf(res->error, sizeof res->error, "%s", known);
 		s->state = SLOT_READY;
 		return;

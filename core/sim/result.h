@@ -158,6 +158,11 @@ typedef struct vs_result {
 	/* Rows handed to a vs_row_sink while it ran are not to be stored
 	 * (its process crashed: the variant stores its failure, no rows). */
 	int rows_void;
+	/* The summary is unknown: the steps it would be computed over were
+	 * lost with a crashed (or killed) process, or never simulated. The
+	 * store writes no summary row: variant_summary's KPIs and counts
+	 * are NULL, not the zeros of a cleared result. */
+	int summary_void;
 } vs_result;
 
 /* Frees what the result owns and zeroes it; accepts NULL. */

@@ -950,6 +950,8 @@ static vs_rc put_events(vs_store *st, const vs_result *r, vs_error *err)
 		if (rc != SQLITE_DONE)
 			return db_fail(st, err, "writing events");
 	}
+	if (r->summary_void)
+		return VS_RC_OK; /* unknown: NULL in variant_summary's join */
 	const vs_summary *m = &r->summary;
 	s = st->ins_summary;
 	sqlite3_bind_int64(s, 1, (int64_t)r->variant);

@@ -627,5 +627,254 @@ blocks:
         self.assertEqual(differences(db, ref), [])
 
 
+# Three cars in a column along +Y, 10 m between origins, all at 5 m/s:
+# whatever the steps simulated, the gap between footprints is
+# 10 - 4.5 = 5.5 m (closed form), so a stored KPI of 0 would be a lie.
+# Each car's behaviour faults a different way when its trigger is armed.
+COLUMN = """\
+vsweep: 1
+name: column
+step: 0.1
+duration: 8
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_segv}
+  - id: 2
+    asset: car
+    start: {position: [0, 10, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_hang}
+  - id: 3
+    asset: car
+    start: {position: [0, 20, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_leak}
+"""
+
+
+class CrashedSummaryTest(TempDirCase):
+    def column(self, name, sweep, *limit):
+        """Runs COLUMN over sweep (list entries) with the limit options
+        into NAME.db; (stdout, db)."""
+        scn = self.write("column.yaml", COLUMN)
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n" +
+                        "".join("      - [%s]\n" % e for e in sweep))
+        db = self.path(name + ".db")
+        rc, out, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "2",
+                           "--plugin-path", CRASH_PLUGINS, *limit,
+                           timeout=120)
+        self.assertEqual(rc, 1, err)
+        return out, db
+
+    def test_a_crashed_variant_stores_no_kpi(self):
+        """A variant whose process died (SIGSEGV), was killed past
+        --variant-memory (a leak) or past --variant-timeout (a hang)
+        keeps none of its rows: its summary is unknown, so every KPI and
+        count in variant_summary is NULL (no summary row), never the
+        zeros of a cleared result; variant 0, which ran to the end, has
+        its 5.5 m. (The hang runs apart: under a loaded machine the
+        leak could meet the time limit first.)"""
+        arm = "{actor: %d, param: behaviour.trigger, value: 17}"
+        out, db = self.column("died", ["{actor: 1, param: behaviour.trigger, "
+                               "value: 0}", arm % 1, arm % 3],
+                              "--variant-memory", "200")
+        self.assertIn("1 done, 2 failed (2 crashed)", out)
+        out, hang = self.column("hang", [arm % 2], "--variant-timeout",
+                                str(HANG_LIMIT))
+        self.assertIn("0 done, 1 failed", out)
+        reasons = query(db, "SELECT variant_id, error FROM variant_info "
+                        "ORDER BY 1") + query(hang, "SELECT 3, error FROM "
+                                              "variant_info")
+        self.assertEqual(reasons[0], (0, None))
+        for (v, e), start in zip(reasons[1:], (
+                "crashed: signal 11 (SIGSEGV) in plugin crash_segv",
+                "crashed: memory limit of 200 MB exceeded in plugin "
+                "crash_leak",
+                "exceeded the wall-clock limit of %d s inside a plugin "
+                "call; its process was killed in plugin crash_hang"
+                % HANG_LIMIT)):
+            self.assertTrue(e.startswith(start), (v, e))
+        self.assertEqual(query(db, "SELECT variant_id, min_distance, "
+                               "collisions, lane_changes FROM "
+                               "variant_summary WHERE variant_id = 0"),
+                         [(0, 5.5, 0, 0)])
+        kpis = [r[1] for r in query(db, "PRAGMA table_info(variant_summary)")
+                if r[1] not in ("variant_id", "status", "label", "params")]
+        self.assertIn("min_distance", kpis)
+        self.assertIn("collisions", kpis)
+        for f, v in ((db, 1), (db, 2), (hang, 0)):
+            with self.subTest(file=os.path.basename(f), variant=v):
+                row = query(f, "SELECT %s FROM variant_summary WHERE "
+                            "variant_id = ?" % ", ".join(kpis), v)
+                self.assertEqual(row, [(None,) * len(kpis)])
+        self.assertEqual(query(db, "SELECT variant_id FROM summary"), [(0,)])
+        self.assertEqual(query(hang, "SELECT variant_id FROM summary"), [])
+        # so `vsweep report --by min_distance` cannot rank them worst
+        # with 0 m: the smallest min_distance is variant 0's
+        self.assertEqual(query(db, "SELECT variant_id FROM variant_summary "
+                               "WHERE min_distance IS NOT NULL ORDER BY "
+                               "min_distance LIMIT 1"), [(0,)])
+
+
+# Two cars in a lane, the rear one at 10 m/s, the front one at 5 m/s 20 m
+# ahead: they touch at t = (20 - 4.5) / 5 = 3.1 s (a collision event);
+# fail_at logs an error at step 35 and fails the variant, so a result
+# holds rows, signals, pairs, an event and a log row.
+CORRUPT_SCENARIO = """\
+vsweep: 1
+name: corrupt
+step: 0.1
+duration: 4
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 10
+    vehicle_model: {plugin: bicycle_linear}
+    behaviour: {plugin: fail_at, params: {fail_step: 35}}
+  - id: 2
+    asset: car
+    start: {position: [0, 20, 0], yaw: 0}
+    speed: 5
+"""
+
+CORRUPT_SWEEP = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 2, speed: {from: 5, to: 5.2, step: 0.1}}
+"""
+
+
+class MalformedResultTest(TempDirCase):
+    def test_a_malformed_result_fails_its_variant_only(self):
+        """A child's memory may be corrupted before it sends a result
+        that still arrives whole. VSWEEP_TEST_CORRUPT_RESULT (a test path
+        of contain.c) damages variant 1's result in the child just
+        before it is sent, one way per run: a wild plugin-name pointer
+        in a log row (once the whole run stopped at "NOT NULL constraint
+        failed: log_row.plugin"), an impossible log level, a row of an
+        actor that does not exist, a row too few, a signal name index
+        past the names, an unknown event kind. Each time vsweep neither
+        crashes nor stops: variant 1 fails as crashed, saying it sent a
+        malformed result, and variants 0 and 2 are stored exactly as in
+        a run without the damage."""
+        scn = self.write("s.yaml", CORRUPT_SCENARIO)
+        sw = self.write("w.yaml", CORRUPT_SWEEP)
+        args = ("--sweep", sw, "-j", "2", "--record", "state,signals,pairs",
+                "--plugin-path", TEST_PLUGINS)
+        ref = self.path("ref.db")
+        rc, _, err = run("run", scn, *args, "-o", ref)
+        self.assertEqual(rc, 1, err)  # fail_at fails every variant
+        # the reference holds what each damage needs to land on
+        for table in ("state", "signal_row", "pair_row", "log_row"):
+            self.assertTrue(query(ref, "SELECT count(*) FROM %s WHERE "
+                                  "variant_id = 1" % table)[0][0], table)
+        self.assertEqual(query(ref, "SELECT kind FROM event_row WHERE "
+                               "variant_id = 1"), [("collision",)])
+        b = by_variant(ref)
+        for what in ("log_plugin", "log_level", "row_actor", "row_count",
+                     "signal_name", "event_kind"):
+            with self.subTest(what=what):
+                db = self.path(what + ".db")
+                rc, out, err = run(
+                    "run", scn, *args, "-o", db,
+                    env={"VSWEEP_TEST_CORRUPT_RESULT": "1:" + what})
+                self.assertEqual(rc, 1, err)
+                self.assertIn("3 failed (1 crashed)", out)
+                (e,), = query(db, "SELECT error FROM variant WHERE "
+                              "variant_id = 1")
+                self.assertTrue(e.startswith(
+                    "crashed: its process sent a malformed result ("), e)
+                self.assertEqual(query(db, "SELECT count(*) FROM state "
+                                       "WHERE variant_id = 1"), [(0,)])
+                a = by_variant(db)
+                self.assertEqual(sorted(a), [0, 1, 2])
+                for v in (0, 2):
+                    self.assertEqual(a[v], b[v], "variant %d" % v)
+
+
+FMUS = os.environ.get("VSWEEP_TEST_FMU_DIR", "")
+
+# An FMU vehicle model that faults at fail_time (tests/fmu/single_track.c,
+# -DFAIL_SEGV / -DFAIL_EXIT; st2_exit also reads resources/data.txt
+# when instantiated and fails without it).
+FMU_SCENARIO = """\
+vsweep: 1
+name: fmu crash
+step: 0.1
+duration: 1
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: ego
+    asset: sedan
+    start: {position: [10, 0, 0], yaw: 0}
+    speed: 10
+    vehicle_model: {fmu: FMU}
+"""
+
+FMU_SWEEP = """\
+vsweep: 1
+blocks:
+  - list:
+      - [{actor: 1, param: vehicle_model.fail_time, value: 0.3}]
+      - [{actor: 1, param: vehicle_model.fail_time, value: -1}]
+      - [{actor: 1, param: vehicle_model.fail_time, value: -1}]
+"""
+
+
+class FmuCrashTest(TempDirCase):
+    def fmu_run(self, name):
+        """Runs the 3-variant sweep over the FMU name at -j 1 (one child:
+        the one variant 0 kills, then its replacement), its unpacked
+        directory under a TMPDIR of its own; (rc, err, db, tmpdir)."""
+        scn = self.write("s.yaml", FMU_SCENARIO.replace(
+            "FMU", os.path.join(FMUS, name + ".fmu")))
+        sw = self.write("w.yaml", FMU_SWEEP)
+        tmp = self.path("tmp")
+        os.mkdir(tmp)
+        db = self.path(name + ".db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "1",
+                         env={"TMPDIR": tmp}, timeout=120)
+        return rc, err, db, tmp
+
+    def test_exit_in_an_fmu_spares_its_unpacked_directory(self):
+        """exit(0) inside the FMU in variant 0: the child's exit must not
+        remove the FMU's unpacked directory, which belongs to vsweep
+        (variants 1 and 2, in a new child, instantiate it from there and
+        read its resources/data.txt); the reason names the FMU as the
+        plugin table does, its actor and the step (fail_time 0.3 s at
+        0.1 s: step 3). The directory is gone after the run."""
+        rc, err, db, tmp = self.fmu_run("st2_exit")
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(query(db, "SELECT variant_id, status, error FROM "
+                               "variant_info ORDER BY 1"),
+                         [(0, "failed", "crashed: exit(0) called in plugin "
+                           "fmu:st2_exit.fmu, actor 1 (ego), step 3"),
+                          (1, "done", None), (2, "done", None)])
+        self.assertEqual(os.listdir(tmp), [])
+
+    def test_segv_in_an_fmu_names_it(self):
+        rc, err, db, tmp = self.fmu_run("st2_segv")
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(query(db, "SELECT variant_id, status, error FROM "
+                               "variant_info ORDER BY 1"),
+                         [(0, "failed", "crashed: signal 11 (SIGSEGV) in "
+                           "plugin fmu:st2_segv.fmu, actor 1 (ego), "
+                           "step 3"),
+                          (1, "done", None), (2, "done", None)])
+        self.assertEqual(os.listdir(tmp), [])
+
+
 if __name__ == "__main__":
     unittest.main()

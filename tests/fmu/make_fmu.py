@@ -3,7 +3,9 @@
 the shared object under binaries/<platform>/<modelIdentifier>.so.
 
 usage: make_fmu.py --fmi 2|3 --so LIB.so --out X.fmu [--start] [--fail]
-                   [--once] [--accel]
+                   [--once] [--accel] [--resource]
+
+--resource adds resources/data.txt (what -DWITH_RESOURCE reads).
 """
 import argparse
 import os
@@ -103,6 +105,7 @@ def main():
     ap.add_argument("--fail", action="store_true")
     ap.add_argument("--once", action="store_true")
     ap.add_argument("--accel", action="store_true")
+    ap.add_argument("--resource", action="store_true")
     a = ap.parse_args()
     ident = os.path.splitext(os.path.basename(a.so))[0]
     plat = "linux64" if a.fmi == 2 else "x86_64-linux"
@@ -111,6 +114,8 @@ def main():
                    description(a.fmi, ident, a.start, a.fail, a.once,
                                a.accel))
         z.write(a.so, "binaries/%s/%s.so" % (plat, ident))
+        if a.resource:
+            z.writestr("resources/data.txt", "a table the model reads\n")
 
 
 if __name__ == "__main__":

@@ -16,11 +16,19 @@
  *                        (canBeInstantiatedOnlyOncePerProcess);
  *   -DWITH_ACCEL         an input accel (m/s^2), echoed each step as the
  *                        output accel_seen, so a test sees what the host
- *                        passed.
+ *                        passed;
+ *   -DFAIL_SEGV, -DFAIL_EXIT  (with WITH_FAIL) the step that reaches
+ *                        fail_time dereferences NULL or calls exit(0)
+ *                        instead, as a careless FMU does (crash
+ *                        containment, core/run/contain.c);
+ *   -DWITH_RESOURCE      (FMI 2) instantiation reads resources/data.txt
+ *                        through the resource URI it is given and fails
+ *                        without it, as an FMU with a table does.
  * The variables and value references are those make_fmu.py writes into
  * modelDescription.xml. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmu/fmi_decls.h"
@@ -144,12 +152,22 @@ static void start(inst *in)
 	lt_outputs(m, in->v + VR_OUT);
 }
 
+#if defined(FAIL_SEGV)
+/* Volatile: the compiler keeps a fault it could prove. */
+static int *volatile null_ptr;
+#endif
+
 /* One step from t to t + h; 0 OK, 3 Error (logged). */
 static int step(inst *in, double t, double h)
 {
 	double *v = in->v;
 	if (exists(VR_FAIL_TIME) && v[VR_FAIL_TIME] >= 0 &&
 	    t + h >= v[VR_FAIL_TIME] - 1e-9) {
+#if defined(FAIL_SEGV)
+		*null_ptr = 1;
+#elif defined(FAIL_EXIT)
+		exit(0);
+#endif
 		say(in, 3, "simulated failure at t = %g s (fail_time)", t + h);
 		return 3;
 	}
@@ -213,6 +231,37 @@ static void drop(inst *in)
 
 EXPORT fmi2_instantiate_fn fmi2Instantiate;
 EXPORT fmi2_free_instance_fn fmi2FreeInstance;
+
+#ifdef WITH_RESOURCE
+/* Whether resources/data.txt, under the file:// URI of the resources
+ * directory (%XX escapes decoded), can be read. */
+static int resource_readable(const char *uri)
+{
+	if (!uri || strncmp(uri, "file://", 7) != 0)
+		return 0;
+	char path[4096];
+	size_t n = 0;
+	for (const char *s = uri + 7; *s && n + 1 < sizeof path; s++) {
+		if (s[0] == '%' && s[1] && s[2]) {
+			char hex[3] = {s[1], s[2], 0};
+			path[n++] = (char)strtol(hex, NULL, 16);
+			s += 2;
+		} else {
+			path[n++] = *s;
+		}
+	}
+	path[n] = 0;
+	char file[4200];
+	snprintf(file, sizeof file, "%s%sdata.txt", path,
+	         n && path[n - 1] == '/' ? "" : "/");
+	FILE *f = fopen(file, "r");
+	char line[64] = "";
+	int ok = f && fgets(line, sizeof line, f) != NULL;
+	if (f)
+		fclose(f);
+	return ok;
+}
+#endif
 EXPORT fmi2_setup_experiment_fn fmi2SetupExperiment;
 EXPORT fmi2_mode_fn fmi2EnterInitializationMode, fmi2ExitInitializationMode,
 	fmi2Terminate;
@@ -226,6 +275,10 @@ void *fmi2Instantiate(const char *name, fmi2_type type, const char *guid,
 {
 	if (type != FMI2_CO_SIMULATION || !cb || !cb->logger)
 		return NULL;
+#ifdef WITH_RESOURCE
+	if (!resource_readable(resources))
+		return NULL;
+#endif
 	inst *in = make(name, guid, cb->env);
 	if (in)
 		in->cb = cb;

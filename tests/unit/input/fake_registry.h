@@ -53,7 +53,7 @@ static vs_registry *fake_registry(int n)
 		strcat(fake_paths[i], fake_descs[i].name);
 		strcat(fake_paths[i], ".so");
 		fake_loaded[i] = (vs_loaded_plugin){fake_paths[i], NULL,
-		                                    &fake_descs[i]};
+		                                    &fake_descs[i], NULL};
 		fake_loaded_ptrs[i] = &fake_loaded[i];
 	}
 	memset(&fake_reg, 0, sizeof fake_reg);

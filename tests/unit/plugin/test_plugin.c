@@ -19,7 +19,8 @@
 
 START_TEST(open_missing_file)
 {
-	vs_loaded_plugin lp = {(char *)"untouched", (void *)&lp, NULL};
+	vs_loaded_plugin lp = {(char *)"untouched", (void *)&lp, NULL,
+	                      NULL};
 	vs_error err = {{0}};
 	const char *path = "/nonexistent/vsweep/nowhere.so";
 	ck_assert_int_eq(vs_plugin_open(path, &fake_host, &lp, &err), -1);

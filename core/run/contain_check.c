@@ -1,0 +1,229 @@
+/* Checking a contained child's result before the parent uses it.
+ *
+ * Why: a result that came whole (magic header and trailer) can still hold
+ * garbage when the child's memory was corrupted before it was sent (an
+ * FMU's thread racing on the log array, a plugin writing past its
+ * buffer). The parent must not follow a pointer from it, size an
+ * allocation by a wild count, or hand the store a row that breaks a
+ * constraint (that would stop the whole run): the variant fails as
+ * crashed instead ("sent a malformed result").
+ *
+ * Invariants:
+ * - No pointer of the child's is used: actor rows' strings are the
+ *   parent's own variant's, event kinds and log rows' plugin names come
+ *   as indices (kind_names, the variant's plugin uses) and are looked up
+ *   here; actor IDs, steps, levels and name indices are checked against
+ *   the variant.
+ * - Rows are step-major in scenario order (sim.c's record): each recorded
+ *   step is one row per actor, steps rising across chunks, so no two rows
+ *   share the state table's key.
+ * Called by contain.c. */
+#include "run/contain_check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "input/attach.h"
+#include "plugin/registry.h"
+
+/* Every kind an event row may carry (monitor.c, safety.c: static
+ * strings). A kind missing here fails its variants when contained. */
+static const char *const kind_names[] = {"collision", "lane_change",
+                                         "off_road", "back_on_road",
+                                         "near_miss"};
+#define N_KINDS (int32_t)(sizeof kind_names / sizeof kind_names[0])
+
+int32_t vs_contain_kind_index(const char *kind)
+{
+	for (int32_t k = 0; kind && k < N_KINDS; k++)
+		if (strcmp(kind, kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* The plugin use index 2 i + r (actor i, r 0 vehicle model, 1
+ * behaviour) of v, or NULL when none. */
+static const vs_plugin_use *use_at(const vs_scenario *v, int32_t k)
+{
+	if (k < 0 || k >= 2 * v->n_actors)
+		return NULL;
+	const vs_actor_spec *a = &v->actors[k / 2];
+	const vs_plugin_use *u = k % 2 ? &a->behaviour : &a->vehicle_model;
+	return u->loaded ? u : NULL;
+}
+
+int32_t vs_contain_plugin_index(const vs_scenario *v, const char *name)
+{
+	for (int32_t k = 0; k < 2 * v->n_actors; k++) {
+		const vs_plugin_use *u = use_at(v, k);
+		if (u && u->loaded->desc->name == name)
+			return k;
+	}
+	return -1;
+}
+
+/* The index of actor id in v, or -1. */
+static int actor_index(const vs_scenario *v, int64_t id)
+{
+	for (int i = 0; i < v->n_actors; i++)
+		if (v->actors[i].id == id)
+			return i;
+	return -1;
+}
+
+/* Whether text[size] ends within its buffer. */
+static int terminated(const char *text, size_t size)
+{
+	return memchr(text, '\0', size) != NULL;
+}
+
+const char *vs_contain_check_counts(const vs_scenario *v, int n_actors,
+                                    int n_wheels, int64_t n_rows,
+                                    int64_t n_events, int n_signal_names,
+                                    int64_t n_signals, int64_t n_pairs,
+                                    int64_t n_logs, int64_t n_logs_kept)
+{
+	/* Limits in double: products of wild counts must not overflow. */
+	double n = v->n_actors, steps = (double)vs_scenario_steps(v);
+	if (n_actors != v->n_actors && n_actors != 0)
+		return "actor count";
+	if (n_wheels < 0 || n_wheels > n * 2 * VS_MAX_AXLES)
+		return "wheel count";
+	if (n_rows < 0 || (double)n_rows > n * steps)
+		return "row count";
+	/* collisions, lane changes, off/back on road, near misses: a few
+	 * per actor and pair per step at most */
+	if (n_events < 0 || (double)n_events > steps * n * (n + 4))
+		return "event count";
+	if (n_signal_names < 0 || n_signal_names > 1 << 16)
+		return "signal name count";
+	if (n_signals < 0 ||
+	    (double)n_signals > steps * n * (double)n_signal_names)
+		return "signal count";
+	if (n_pairs < 0 || (double)n_pairs > steps * n * n / 2)
+		return "pair count";
+	/* the store reads min(n_logs, VS_LOG_ROWS_KEPT) rows */
+	if (n_logs < 0 || n_logs_kept != (n_logs < VS_LOG_ROWS_KEPT
+	                                  ? n_logs : VS_LOG_ROWS_KEPT))
+		return "log count";
+	return NULL;
+}
+
+/* Checks the rows, signal and pair rows of r (a chunk or the whole
+ * result's last part); 0 or -1 with why. */
+static int check_rows(const vs_scenario *v, const vs_result *r,
+                      int64_t *last_step, char *why, size_t size)
+{
+	int64_t steps = vs_scenario_steps(v);
+	int n = v->n_actors;
+	if (n == 0 ? r->n_rows != 0 : r->n_rows % n != 0) {
+		snprintf(why, size, "%lld rows for %d actors",
+		         (long long)r->n_rows, n);
+		return -1;
+	}
+	for (int64_t j = 0; j < r->n_rows; j++) {
+		const vs_state_row *s = &r->rows[j];
+		int64_t step = r->rows[j - j % n].step;
+		if (s->actor_id != v->actors[j % n].id || s->step != step ||
+		    (j % n == 0 && (step <= *last_step || step >= steps))) {
+			snprintf(why, size, "row %lld: actor %lld, step %lld",
+			         (long long)j, (long long)s->actor_id,
+			         (long long)s->step);
+			return -1;
+		}
+		if (j % n == n - 1)
+			*last_step = step;
+	}
+	for (int64_t j = 0; j < r->n_signals; j++) {
+		const vs_signal_row *s = &r->signals[j];
+		if (s->name < 0 || s->name >= r->n_signal_names ||
+		    actor_index(v, s->actor_id) < 0 || s->step < 0 ||
+		    s->step >= steps) {
+			snprintf(why, size, "signal row %lld", (long long)j);
+			return -1;
+		}
+	}
+	for (int64_t j = 0; j < r->n_pairs; j++) {
+		const vs_pair_row *p = &r->pairs[j];
+		if (p->actor_id >= p->other_id ||
+		    actor_index(v, p->actor_id) < 0 ||
+		    actor_index(v, p->other_id) < 0 || p->step < 0 ||
+		    p->step >= steps) {
+			snprintf(why, size, "pair row %lld", (long long)j);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int vs_contain_check_part(const vs_scenario *v, const vs_result *part,
+                          int64_t *last_step, char *why, size_t size)
+{
+	return check_rows(v, part, last_step, why, size);
+}
+
+int vs_contain_check(const vs_scenario *v, vs_result *res,
+                     const int32_t *kinds, const int32_t *plugins,
+                     int64_t n_logs_kept, int64_t *last_step, char *why,
+                     size_t size)
+{
+	if (res->status != VS_VARIANT_DONE && res->status != VS_VARIANT_FAILED) {
+		snprintf(why, size, "status %d", (int)res->status);
+		return -1;
+	}
+	res->error[sizeof res->error - 1] = '\0'; /* text, however cut */
+	if (check_rows(v, res, last_step, why, size))
+		return -1;
+	/* Actor rows: the parent's own strings (same variant, same order). */
+	for (int k = 0; k < res->n_actors; k++) {
+		vs_actor_row *a = &res->actors[k];
+		const vs_actor_spec *s = &v->actors[k];
+		if (a->actor_id != s->id) {
+			snprintf(why, size, "actor row %d: actor %lld", k,
+			         (long long)a->actor_id);
+			return -1;
+		}
+		a->name = s->name;
+		a->kind = vs_actor_kind_name(v, k);
+		a->attach_type = vs_attach_type_name(s->attach.type);
+		a->vehicle_model = s->vehicle_model.loaded
+		                           ? s->vehicle_model.loaded->desc->name
+		                           : NULL;
+		a->behaviour = s->behaviour.loaded
+		                       ? s->behaviour.loaded->desc->name
+		                       : NULL;
+	}
+	for (int64_t j = 0; j < res->n_wheels; j++) {
+		const vs_wheel_row *w = &res->wheels[j];
+		if (actor_index(v, w->actor_id) < 0 || w->wheel < 0 ||
+		    w->wheel >= 2 * VS_MAX_AXLES) {
+			snprintf(why, size, "wheel row %lld", (long long)j);
+			return -1;
+		}
+	}
+	for (int64_t j = 0; j < res->n_events; j++) {
+		vs_event_row *e = &res->events[j];
+		if (kinds[j] < 0 || kinds[j] >= N_KINDS ||
+		    actor_index(v, e->actor_id) < 0 ||
+		    (e->other_id && actor_index(v, e->other_id) < 0) ||
+		    !terminated(e->detail, sizeof e->detail)) {
+			snprintf(why, size, "event row %lld", (long long)j);
+			return -1;
+		}
+		e->kind = kind_names[kinds[j]];
+	}
+	for (int64_t j = 0; j < n_logs_kept; j++) {
+		vs_log_row *l = &res->logs[j];
+		const vs_plugin_use *u = use_at(v, plugins[j]);
+		if (!u || l->level < VS_LOG_DEBUG || l->level > VS_LOG_ERROR ||
+		    actor_index(v, l->actor_id) < 0 ||
+		    !terminated(l->message, sizeof l->message)) {
+			snprintf(why, size, "log row %lld: plugin %s, level %d",
+			         (long long)j, u ? "known" : "unknown",
+			         l->level);
+			return -1;
+		}
+		l->plugin = u->loaded->desc->name;
+	}
+	return 0;
+}
