@@ -118,8 +118,8 @@ static const vs_plugin drive_d = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
 	"drive", "1", "", drive_params, 4, drive_create, drive_reset, NULL,
 	drive_step, t_destroy, NULL, 0, 0, 0};
-static vs_loaded_plugin loaded[2] = {{"arc.so", NULL, &arc_d},
-                                     {"drive.so", NULL, &drive_d}};
+static vs_loaded_plugin loaded[2] = {{"arc.so", NULL, &arc_d, NULL},
+                                     {"drive.so", NULL, &drive_d, NULL}};
 static vs_loaded_plugin *loaded_ptrs[2] = {&loaded[0], &loaded[1]};
 static const vs_registry reg = {.n = 2, .plugins = loaded_ptrs};
 
