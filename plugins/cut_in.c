@@ -92,7 +92,6 @@ static void cut_trigger(cut *c, double t, double s)
 static vs_status cut_step(void *instance, double t, double dt,
                           const vs_state *self, vs_control *control)
 {
-	(void)dt;
 	cut *c = instance;
 	vs_lane_location loc;
 	double s = NAN;
@@ -101,7 +100,7 @@ static vs_status cut_step(void *instance, double t, double dt,
 		double s_now = lc_track(&c->lc, &loc);
 		if (isfinite(s_now))
 			cut_trigger(c, t, s_now);
-		control->steering_wheel = lc_steer(&c->lc, t, self, &loc, &s);
+		control->steering_wheel = lc_steer(&c->lc, t, dt, self, &loc, &s);
 	}
 	control->speed = c->speed;
 	control->accel = NAN;

@@ -86,13 +86,12 @@ static double idm_accel(const idm *m, double v, double gap, double v_lead)
 static vs_status idm_step(void *instance, double t, double dt,
                           const vs_state *self, vs_control *control)
 {
-	(void)dt;
 	idm *m = instance;
 	vs_lane_location loc;
 	double s = NAN, gap = HUGE_VAL, v_lead = 0.0;
 	control->steering_wheel = 0.0;
 	if (host->map_location(m->lc.ctx, m->id, &loc) == 0)
-		control->steering_wheel = lc_steer(&m->lc, t, self, &loc, &s);
+		control->steering_wheel = lc_steer(&m->lc, t, dt, self, &loc, &s);
 	if (isfinite(s))
 		lc_lead(&m->lc, m->id, s, m->length, &gap, &v_lead);
 	double v = self->speed > 0 ? self->speed : 0.0;

@@ -16,9 +16,11 @@
  * reports, runs on the centre line instead.
  *
  * A lane change moves the reference to the neighbour lane at once and
- * starts the offset from that lane's centre at the distance between the
- * centres, taking it to 0 along a quintic 10 u^3 - 15 u^4 + 6 u^5 (no
- * jump in lateral speed or acceleration) over its duration. */
+ * starts the origin's offset from that lane's centre at the distance
+ * between the centres across the road, taking it to 0 along a quintic
+ * 10 u^3 - 15 u^4 + 6 u^5 in time (no jump in lateral speed or
+ * acceleration) over its duration; the target is then put on the arc the
+ * rear axle must drive for that (lc_offset). */
 #ifndef VSWEEP_PLUGINS_LANE_COMMON_H
 #define VSWEEP_PLUGINS_LANE_COMMON_H
 
@@ -152,64 +154,202 @@ static inline double lc_track(lc_lane *lc, const vs_lane_location *loc)
 	return loc->position * p.length;
 }
 
-/* Starts the lane change when its time or s has come. */
-static inline void lc_maybe_change(lc_lane *lc, double t, double s)
+/* The signed distance (m, + = left of its travel direction) of point
+ * (x, y) from the centre line at lane point c, across the lane. */
+static inline double lc_across(const vs_lane_point *c, double x, double y)
+{
+	return -(x - c->x) * sin(c->heading) + (y - c->y) * cos(c->heading);
+}
+
+/* The point *b of lane `to` across the road from point *a of another
+ * lane: the foot of the perpendicular from *a on to's centre line. Starts
+ * at a's normalised position (sa m along a lane of a->length m; exact on
+ * a circle, where lanes of different radii have different lengths) and
+ * slides along to's tangent twice, for lanes whose widths vary. Returns
+ * to's s (m), or NAN when the host has no such point. */
+static inline double lc_across_point(const lc_lane *lc, const char *to,
+                                     const vs_lane_point *a, double sa,
+                                     vs_lane_point *b)
+{
+	if (lc->host->lane_point(lc->ctx, to, 0.0, b) || !(a->length > 0))
+		return NAN;
+	double sb = sa / a->length * b->length; /* m */
+	for (int i = 0; i < 3; i++) {
+		if (lc->host->lane_point(lc->ctx, to, sb, b))
+			return NAN;
+		if (i == 2)
+			break;
+		sb += (a->x - b->x) * cos(b->heading) +
+		      (a->y - b->y) * sin(b->heading);
+		sb = fmin(fmax(sb, 0.0), b->length);
+	}
+	return sb;
+}
+
+/* Starts the lane change when its time or s (m, on the reference lane)
+ * has come. Returns s on the reference lane afterwards: on the new one,
+ * across the road from the old s, when the change began. */
+static inline double lc_maybe_change(lc_lane *lc, double t, double s)
 {
 	if (lc->changing || !lc->change_side)
-		return;
+		return s;
 	int due = (lc->change_time >= 0 && t >= lc->change_time) ||
 	          (lc->change_s >= 0 && s >= lc->change_s);
 	if (!due)
-		return;
+		return s;
 	const char *to = lc->host->lane_link(
 		lc->ctx, lc->lane, lc->change_side > 0 ? VS_LANE_LEFT
 		                                       : VS_LANE_RIGHT);
 	vs_lane_point a, b;
 	lc->changing = 2; /* no neighbour: the change is over before it began */
-	if (!to || lc->host->lane_point(lc->ctx, lc->lane, s, &a) ||
-	    lc->host->lane_point(lc->ctx, to, s, &b))
-		return;
+	if (!to || lc->host->lane_point(lc->ctx, lc->lane, s, &a))
+		return s;
+	/* Across the road, not at the same s: on a curve the lanes differ
+	 * in length, and the same s on the other lane lies metres ahead or
+	 * behind (on a 57 m ring 300 m on, 17 m), which the path would then
+	 * swerve to. */
+	double sb = lc_across_point(lc, to, &a, s, &b); /* m */
+	if (!isfinite(sb))
+		return s;
 	lc->changing = 1;
 	lc->change_t0 = t;
-	/* From the new lane's centre, the old one is on the other side. */
-	lc->offset0 = -lc->change_side * hypot(b.x - a.x, b.y - a.y);
+	lc->offset0 = lc_across(&b, a.x, a.y); /* the old centre, from the new */
 	snprintf(lc->lane, sizeof lc->lane, "%s", to);
+	return sb;
 }
 
-/* The lateral offset (m, + = left) of the path from the reference lane's
- * centre at time t (s). */
-static inline double lc_offset(lc_lane *lc, double t)
+/* The lateral offset (m, + = left) of the origin's path from the
+ * reference lane's centre at time t (s) during the change, offset0
+ * (1 - q(u)), q = 10 u^3 - 15 u^4 + 6 u^5, u = (t - t0) / duration in
+ * [0, 1), with its time derivatives 1 to 5 in dq[1..5] (m/s^k). */
+static inline void lc_quintic(const lc_lane *lc, double t, double dq[6])
+{
+	double T = lc->change_dur, u = (t - lc->change_t0) / T;
+	double w = u * (1.0 - u), k = -lc->offset0;
+	dq[0] = lc->offset0 + k * u * u * u * (10.0 - 15.0 * u + 6.0 * u * u);
+	dq[1] = k * 30.0 * w * w / T;
+	dq[2] = k * 60.0 * w * (1.0 - 2.0 * u) / (T * T);
+	dq[3] = k * 60.0 * (1.0 - 6.0 * w) / (T * T * T);
+	dq[4] = k * 360.0 * (2.0 * u - 1.0) / (T * T * T * T);
+	dq[5] = k * 720.0 / (T * T * T * T * T);
+}
+
+/* The rear axle's lateral offset from the reference lane's centre during
+ * the change, at time t (s) and speed v (m/s), with its first two time
+ * derivatives: y[0..2] in m, m/s, m/s^2. The origin, r = -rear_y ahead
+ * of the rear axle along its heading psi, has offset d = y + r sin(psi)
+ * and the rear axle moves sideways at v sin(psi), so y solves
+ * y + rho dy/dt = d (rho = r / v, s): d smoothed over rho. That is exactly
+ * the polynomial sum_n (-rho)^n d^(n) plus c exp(-(t - t0) / rho), c
+ * making y = d at the start; after the end, what is left of it decays as
+ * exp(-(t - t1) / rho). Returns 0 once that is below a nanometre. */
+static inline int lc_rear_path(const lc_lane *lc, double t, double v,
+                               double y[3])
+{
+	double T = lc->change_dur, tau = t - lc->change_t0; /* s */
+	y[0] = lc->offset0;
+	y[1] = y[2] = 0.0;
+	if (!(tau > 0))
+		return 1;
+	double rho = -lc->rear_y / v, a = rho / T, k = -lc->offset0;
+	if (!(rho > 1e-6)) { /* the origin on the rear axle (or behind it) */
+		double d[6];
+		lc_quintic(lc, t, d);
+		memcpy(y, d, 3 * sizeof *y);
+		return tau < T;
+	}
+	double c = k * a * a * a * (60.0 + a * (360.0 + a * 720.0)); /* m */
+	if (tau < T) {
+		double d[6];
+		lc_quintic(lc, t, d);
+		for (int j = 0; j < 3; j++) {
+			double f = 1.0;
+			y[j] = 0.0;
+			for (int n = 0; j + n < 6; n++, f *= -rho)
+				y[j] += f * d[j + n];
+		}
+		double e = c * exp(-tau / rho); /* m */
+		y[0] += e;
+		y[1] -= e / rho;
+		y[2] += e / (rho * rho);
+		return 1;
+	}
+	double y1 = k * a * a * a * (-60.0 + a * (360.0 - a * 720.0)) +
+	            c * exp(-T / rho); /* m, at the end */
+	y[0] = y1 * exp(-(tau - T) / rho);
+	y[1] = -y[0] / rho;
+	y[2] = y[0] / (rho * rho);
+	return fabs(y[0]) >= 1e-9;
+}
+
+/* The lateral offset (m, + = left) from the reference lane's centre of
+ * the pure-pursuit target `ahead` m ahead of the origin, for a state at
+ * time t (s) moving at v (m/s) and a step of dt (s), that keeps the
+ * origin on the quintic in time.
+ *
+ * Pure pursuit steers the rear axle on to the arc through the target, so
+ * the target is put on the arc the rear axle should drive: from where it
+ * should be (lc_rear_path), along its heading there (sin psi = y' / v),
+ * with the curvature of its path in the middle of the step (the steering
+ * holds over the step), kappa = y'' / (v^2 cos psi), at L = ahead +
+ * r cos psi along the lane (ahead shortened by 1 - kl y on a lane curving
+ * at kl, 1/m: the rear axle's own line is the inner or outer one). On
+ * that circle the point L further along is
+ * L (2 sin psi + kappa L) / (cos psi + sqrt(1 - (sin psi + kappa L)^2))
+ * to the side. Chasing the quintic's own value L ahead instead lags: at t
+ * (as before) by ahead / v, 0.8 s at 10 m/s; at t + L / v by pure
+ * pursuit's lag behind a changing curvature, L^3 d''' / 6 (0.3 m for
+ * 3.5 m in 4 s at 10 m/s). Returns 0 once the change is over. */
+static inline double lc_offset(lc_lane *lc, double t, double dt,
+                               double ahead, double v, double kl)
 {
 	if (lc->changing != 1)
 		return 0.0;
-	double u = (t - lc->change_t0) / lc->change_dur;
-	if (u >= 1.0) {
+	if (!(v > 0.1)) {
+		/* standing: no path to follow, the offset alone */
+		double d[6], tau = t - lc->change_t0; /* s */
+		if (tau >= lc->change_dur) {
+			lc->changing = 2;
+			return 0.0;
+		}
+		lc_quintic(lc, fmax(t, lc->change_t0), d);
+		return d[0];
+	}
+	double y[3], mid[3];
+	if (!lc_rear_path(lc, t, v, y)) {
 		lc->changing = 2;
 		return 0.0;
 	}
-	u = u > 0 ? u : 0;
-	return lc->offset0 * (1.0 - u * u * u * (10.0 - 15.0 * u + 6.0 * u * u));
+	lc_rear_path(lc, t + 0.5 * dt, v, mid);
+	double sp = fmax(-0.99, fmin(0.99, y[1] / v)); /* sin psi */
+	double cp = sqrt(1.0 - sp * sp);
+	double kappa = mid[2] / (v * v * cp); /* 1/m */
+	double L = ahead * fmax(0.1, 1.0 - kl * y[0]) - lc->rear_y * cp; /* m */
+	double m = fmax(-1.0, fmin(1.0, sp + kappa * L));
+	return y[0] + L * (2.0 * sp + kappa * L) / (cp + sqrt(1.0 - m * m));
 }
 
 /* The steering-wheel angle (rad) that keeps the lane this step, from the
  * actor's previous state self and MapLocation loc at time t (s). Sets
  * *s_out to s on the reference lane (NAN off the map: then 0 is
  * returned). */
-static inline double lc_steer(lc_lane *lc, double t, const vs_state *self,
+static inline double lc_steer(lc_lane *lc, double t, double dt,
+                              const vs_state *self,
                               const vs_lane_location *loc, double *s_out)
 {
 	double s = lc_track(lc, loc);
 	*s_out = s;
 	if (!isfinite(s))
 		return 0.0;
-	lc_maybe_change(lc, t, s);
-	double off = lc_offset(lc, t); /* m */
+	s = lc_maybe_change(lc, t, s);
+	*s_out = s;
 	double v = fabs(self->speed);
 	double look = fmax(lc->look_min, v * lc->look_time); /* m */
 	vs_lane_point p, q;
 	lc_point_ahead(lc, lc->lane, s + look, &p);
 	lc_point_ahead(lc, lc->lane, s + look + 1.0, &q);
 	double kappa = lc_wrap(q.heading - p.heading) / 1.0; /* 1/m */
+	double off = lc_offset(lc, t - dt, dt, look, v, kappa); /* m */
 	off += kappa * lc->rear_y * lc->rear_y / 2.0;
 	double tx = p.x - off * sin(p.heading); /* left of heading h: */
 	double ty = p.y + off * cos(p.heading); /* (-sin h, cos h) */

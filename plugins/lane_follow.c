@@ -58,13 +58,12 @@ static vs_status follow_reset(void *instance, vs_state *state)
 static vs_status follow_step(void *instance, double t, double dt,
                              const vs_state *self, vs_control *control)
 {
-	(void)dt;
 	follow *f = instance;
 	vs_lane_location loc;
 	double s = NAN;
 	control->steering_wheel = 0.0;
 	if (host->map_location(f->lc.ctx, f->id, &loc) == 0)
-		control->steering_wheel = lc_steer(&f->lc, t, self, &loc, &s);
+		control->steering_wheel = lc_steer(&f->lc, t, dt, self, &loc, &s);
 	control->speed = f->speed;
 	control->accel = NAN;
 	return VS_OK;
