@@ -4,9 +4,9 @@
  * s_star = s0 + max(0, v T + v dv / (2 sqrt(a b))), s the bumper-to-bumper
  * gap along the lane to the lead and dv = v - v_lead; without a lead the
  * last term is 0 (free road). The lead is the nearest actor ahead whose
- * previous-step MapLocation is in this actor's lane or the lane after it
- * (lane_common.h), so a car changing into the gap is followed as soon as
- * the map puts it in the lane. The result goes out as vs_control.accel;
+ * footprint, at the previous step, overlaps this actor's lane or the lane
+ * after it (lane_common.h), so a car changing into the gap is followed as
+ * soon as it reaches into the lane, and one parked off the road is not. The result goes out as vs_control.accel;
  * the vehicle model clamps it (max_accel, max_decel) and keeps the speed
  * >= 0. At or below a zero gap it asks for the hardest braking.
  */

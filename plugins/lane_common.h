@@ -364,36 +364,50 @@ static inline double lc_steer(lc_lane *lc, double t, double dt,
 	return delta * lc->ratio;
 }
 
-/* Whether actor id, whose MapLocation *o is in a neighbour of the
- * reference lane (length m), has its body (width m) over that lane's
- * edge: a car cutting in counts as soon as it reaches into the lane. */
-static inline int lc_reaches_in(const lc_lane *lc, int64_t id,
-                                const vs_lane_location *o, double width,
-                                double length)
+/* Whether the footprint of actor `a` in state *st (the width x length
+ * rectangle about its origin, turned by yaw) overlaps lane (UUID) at s
+ * (m): its centre's distance across the lane less than half the lane's
+ * width plus half the rectangle's extent across it. Touching is not
+ * overlapping, as in MapLocation. */
+static inline int lc_overlaps(const lc_lane *lc, const vs_state *st,
+                              const vs_actor_attr *a, const char *lane,
+                              double s)
+{
+	vs_lane_point c;
+	if (lc->host->lane_point(lc->ctx, lane, s, &c))
+		return 0;
+	double rel = st->yaw + LC_PI / 2.0 - c.heading; /* rad */
+	double half = 0.5 * (a->width * fabs(cos(rel)) +
+	                     a->length * fabs(sin(rel))); /* m, across */
+	return fabs(lc_across(&c, st->x, st->y)) < 0.5 * c.width + half;
+}
+
+/* Whether an actor in state *st (attributes a), whose MapLocation *o is
+ * in a neighbour of the reference lane (length m), has its footprint over
+ * that lane's edge: a car cutting in counts as soon as it reaches in. */
+static inline int lc_reaches_in(const lc_lane *lc, const vs_state *st,
+                                const vs_lane_location *o,
+                                const vs_actor_attr *a, double length)
 {
 	const char *l = lc->host->lane_link(lc->ctx, lc->lane, VS_LANE_LEFT);
 	const char *r = lc->host->lane_link(lc->ctx, lc->lane, VS_LANE_RIGHT);
 	if (!((l && strcmp(o->lane, l) == 0) || (r && strcmp(o->lane, r) == 0)))
 		return 0;
-	vs_lane_point c;
-	const vs_state *st = lc->host->previous_state(lc->ctx, id);
-	if (!st || lc->host->lane_point(lc->ctx, lc->lane,
-	                                o->position * length, &c))
-		return 0;
-	double d = -(st->x - c.x) * sin(c.heading) +
-	           (st->y - c.y) * cos(c.heading); /* m, + = left */
-	return fabs(d) < 0.5 * (c.width + width);
+	return st && lc_overlaps(lc, st, a, lc->lane, o->position * length);
 }
 
-/* The lead: the nearest other actor ahead whose MapLocation is in the
- * reference lane or the lane after it, or in a neighbour lane with its
- * body reaching into this one, travelling its way (|angle| < 90 deg) —
- * or a character (a pedestrian) on such a lane whichever way it walks,
- * crossing too, while its origin is on the lane (at the kerb it is not in
- * the way). *gap is bumper to bumper along s (m): the centres' distance
- * minus half of each length; *v_lead its speed along the lane (m/s; a
- * character's speed times cos angle, 0 across the lane). Returns its ID,
- * or 0 when the lane ahead is free (within the lane and its successor). */
+/* The lead: the nearest other actor ahead, travelling this lane's way
+ * (|angle| < 90 deg), whose footprint overlaps the reference lane or the
+ * lane after it — as its MapLocation's lane (which may be the nearest
+ * lane to a car off the road: that one is not in the way, however near
+ * the lane says it is), or as a neighbour it reaches over the edge of (a
+ * car cutting in, or pulling in from the kerb) — or a character (a
+ * pedestrian) on such a lane whichever way it walks, crossing too, while
+ * its origin is on the lane (at the kerb it is not in the way). *gap is
+ * bumper to bumper along s (m): the centres' distance minus half of each
+ * length; *v_lead its speed along the lane (m/s; a character's speed
+ * times cos angle, 0 across the lane). Returns its ID, or 0 when the lane
+ * ahead is free (within the lane and its successor). */
 static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
                               double length, double *gap, double *v_lead)
 {
@@ -418,15 +432,20 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 		int person = a->kind && strcmp(a->kind, "character") == 0;
 		if (person ? !o.is_on_lane : fabs(o.angle) >= LC_PI / 2)
 			continue;
+		int own = strcmp(o.lane, lc->lane) == 0,
+		    after = !own && next && strcmp(o.lane, next) == 0;
+		const vs_state *st = lc->host->previous_state(lc->ctx, ids[i]);
+		if ((own || after) && !person &&
+		    !(st && lc_overlaps(lc, st, a, o.lane, o.s)))
+			continue; /* off the road, its lane only the nearest */
 		double ds; /* m, centre to centre along s */
-		if (strcmp(o.lane, lc->lane) == 0) {
+		if (own) {
 			ds = o.s - s;
 			if (ds <= 0 && next && strcmp(next, lc->lane) == 0)
 				ds += here.length; /* a ring: ahead, round */
-		} else if (next && strcmp(o.lane, next) == 0) {
+		} else if (after) {
 			ds = here.length - s + o.s;
-		} else if (lc_reaches_in(lc, ids[i], &o, a->width,
-		                         here.length)) {
+		} else if (lc_reaches_in(lc, st, &o, a, here.length)) {
 			ds = o.position * here.length - s;
 		} else {
 			continue;

@@ -427,6 +427,50 @@ blocks:
         self.assertEqual((dec_id, jerk_id), (1, 1))
 
 
+class LeadTest(TempDirCase):
+    def test_a_car_off_the_road_is_no_lead_one_reaching_in_is(self):
+        # The road spans y from -7 to 0; a car parked facing +X with
+        # its origin left of the road is located in lane -1 (the nearest)
+        # with is_on_lane 0. At y = 15 (16.75 m from the lane's centre)
+        # it is not in the way: the follower keeps its 20 m/s. At
+        # y = 0.6 its 1.9 m wide body reaches 0.35 m into lane -1: a lead,
+        # the follower stops behind it at IDM's jam gap s0 = 2 m.
+        scn = IDM_ROAD % 20 + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [100, -1.75, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: idm, params: {v0: 20}}}
+  - {id: 2, asset: sedan, start: {position: [200, 15, 0], yaw: %r},
+     speed: 0}
+""" % (EAST, EAST)
+        sweep = """\
+vsweep: 1
+blocks:
+  - list:
+      - {label: off the road, changes: []}
+      - {label: reaching in, changes: [{actor: 2, start.y: 0.6}]}
+"""
+        db = self.path("lead.db")
+        rc, _, err = run("run", self.write("lead.yaml", scn), "--sweep",
+                         self.write("lead_sweep.yaml", sweep), "-o", db)
+        self.assertEqual(rc, 0, err)
+        lane = dict(query(db, "SELECT lane, lane_id FROM lane_info"))
+        self.assertEqual(query(db, "SELECT DISTINCT is_on_lane, lane_id "
+                                   "FROM map_location WHERE actor_id = 2"),
+                         [(0, lane[-1])])
+        v = dict(query(db, "SELECT variant_id, min(sqrt(vx * vx + vy * vy))"
+                           " FROM actor_state WHERE actor_id = 1 "
+                           "GROUP BY variant_id"))
+        self.assertAlmostEqual(v[0], 20.0, delta=1e-9)
+        self.assertLess(v[1], 0.05)
+        gap, = query(db, "SELECT b.x - a.x - 4.8 FROM actor_state a JOIN "
+                         "actor_state b USING (variant_id, step) WHERE "
+                         "variant_id = 1 AND a.actor_id = 1 AND "
+                         "b.actor_id = 2 ORDER BY step DESC LIMIT 1")[0]
+        self.assertAlmostEqual(gap, S0, delta=0.3)
+        self.assertEqual(query(db, "SELECT count(*) FROM event WHERE "
+                                   "kind = 'collision'"), [(0,)])
+
+
 class CutInTest(TempDirCase):
     def test_cut_in_at_the_gap_and_idm_follows(self):
         # ego (IDM, 25 m/s) in lane -1 closes on a car in lane -2 at
