@@ -297,10 +297,34 @@ static void json_values(FILE *f, const vs_change *ch)
 	fputs(scalar ? "" : "]", f);
 }
 
+/* s as a JSON string (RFC 8259 section 7): quote, backslash and the
+ * control characters escaped, other bytes (UTF-8) as they are. A native
+ * plugin's param names are [A-Za-z0-9_], but an FMU's come from its
+ * modelDescription.xml and may hold any character. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
 /* The JSON object a change sits in under its actor, into g ("" for a
- * top-level key: speed, waypoints, yaw); returns the change's own key.
- * Names are [A-Za-z0-9_] (the registry checks param names), so they need
- * no escaping. */
+ * top-level key: speed, waypoints, yaw); returns the change's own key,
+ * written with json_str. */
 static const char *json_key(const vs_change *ch, char g[16])
 {
 	const vs_prop_def *d = vs_prop_def_of(ch);
@@ -360,7 +384,9 @@ char *vs_change_set_json(const vs_change_set *set)
 			if (ch->actor != id)
 				continue;
 			if (!g[0]) {
-				fprintf(f, "%s\"%s\":", keys++ ? "," : "", key);
+				fputs(keys++ ? "," : "", f);
+				json_str(f, key);
+				fputc(':', f);
 				json_values(f, ch);
 				continue;
 			}
@@ -369,14 +395,17 @@ char *vs_change_set_json(const vs_change_set *set)
 				done = in_group(set, j, id, g);
 			if (done)
 				continue;
-			fprintf(f, "%s\"%s\":{", keys++ ? "," : "", g);
+			fputs(keys++ ? "," : "", f);
+			json_str(f, g);
+			fputs(":{", f);
 			int inner = 0;
 			for (int j = k; j < set->n; j++) {
 				char g2[16];
 				if (!in_group(set, j, id, g))
 					continue;
-				fprintf(f, "%s\"%s\":", inner++ ? "," : "",
-				        json_key(&set->changes[j], g2));
+				fputs(inner++ ? "," : "", f);
+				json_str(f, json_key(&set->changes[j], g2));
+				fputc(':', f);
 				json_values(f, &set->changes[j]);
 			}
 			fputc('}', f);

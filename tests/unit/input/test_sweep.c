@@ -240,6 +240,28 @@ START_TEST(single)
 }
 END_TEST
 
+/* An FMU's param names come from its modelDescription.xml and may hold
+ * any character: the params JSON escapes them as RFC 8259 section 7 says
+ * (quote and backslash, control characters as \n, \t or \u00XX) and keeps
+ * UTF-8 as it is, so the text stays JSON. */
+START_TEST(param_names_are_json_escaped)
+{
+	double v1 = 1.5, v2 = 2;
+	vs_change ch[] = {
+		{.actor = 1, .prop = VS_PROP_PARAM, .n = 1, .values = &v1,
+		 .field = (char *)"vehicle_model.I\"z\\<b>\n\t\x01\xc3\xa9"},
+		{.actor = 1, .prop = VS_PROP_PARAM, .n = 1, .values = &v2,
+		 .field = (char *)"behaviour.k\x1f"},
+	};
+	vs_change_set set = {.n = 2, .changes = ch};
+	char *json = vs_change_set_json(&set);
+	ck_assert_str_eq(json, "{\"actor1\":{\"vehicle_model\":{"
+	                       "\"I\\\"z\\\\<b>\\n\\t\\u0001\xc3\xa9\":1.5},"
+	                       "\"behaviour\":{\"k\\u001f\":2}}}");
+	free(json);
+}
+END_TEST
+
 START_TEST(load_file)
 {
 	char path[] = "/tmp/vs_sweep_XXXXXX";
@@ -463,6 +485,7 @@ static Suite *sweep_suite(void)
 	tcase_add_loop_test(tc, good_variant, 0,
 	                    sizeof good_cases / sizeof good_cases[0]);
 	tcase_add_test(tc, single);
+	tcase_add_test(tc, param_names_are_json_escaped);
 	tcase_add_test(tc, load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad");
