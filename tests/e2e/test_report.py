@@ -4,9 +4,18 @@ DOM (--dump-dom): the charts and tables are there with one mark per variant
 (or one heat-map cell per grid point), failed variants are marked, the
 page's script ran without an error, and a screenshot lands in the build
 directory. Expected counts come from the sweep files and from SQL on the
-results file, not from the report. A 10^5-variant file reports in < 30 s."""
+results file, not from the report. A 10^5-variant file reports in < 30 s.
+
+Names that come from the file (an FMU's parameter, a KPI column, an event
+kind) may hold any character: the page shows them as text, and a name
+written as a script or an event handler never runs in the browser. Every
+swept parameter is charted, also one only five of 20 005 variants change;
+the title is the scenario's YAML name; every KPI has the unit
+docs/results.md gives it."""
+import html
 import html.parser
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -14,13 +23,43 @@ import sys
 import tempfile
 import time
 import unittest
+import zipfile
+from xml.sax.saxutils import quoteattr
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import (TEST_PLUGINS, TempDirCase, query, run,  # noqa: E402
-                        scenario)
+from vsweep_e2e import (SRC, TEST_PLUGINS, TempDirCase, query,  # noqa: E402
+                        run, scenario)
+from test_docs import section_of, sections  # noqa: E402
 
 OUTDIR = os.environ.get("VSWEEP_TEST_OUTDIR", tempfile.gettempdir())
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FMUS = os.environ.get("VSWEEP_TEST_FMU_DIR")
+
+# Script that leaves an element with id "pwned" in the page when it runs;
+# names made of it in every context a name lands in: element text, a
+# quoted attribute (the '"'), an event handler.
+PWN = "document.documentElement.appendChild(document.createElement('i')).id='pwned'"
+EVIL = "\"'><script>%s</script><svg/onload=%s>" % (PWN, PWN)
+EVIL_PARAM = "Iz" + EVIL
+EVIL_KPI = "k" + EVIL
+EVIL_KIND = "x" + EVIL
+
+FMU_SCENARIO = """\
+vsweep: 1
+name: fmu
+step: 0.05
+duration: 2
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: sedan
+    start: {position: [10, -5, 0], yaw: 0.7}
+    speed: 15
+    vehicle_model: {fmu: %s, params: {m: 2000, lf: 1.4, l: 3.0, cg_y: 0.1}}
+    behaviour: {plugin: constant_steer, params: {steering_wheel_deg: 30}}
+"""
 
 # One actor whose behaviour fails at step fail_step (never when -1): a
 # 1-axis sweep over fail_step has known failures.
@@ -71,8 +110,12 @@ class Dom(html.parser.HTMLParser):
         self.svgs = []      # [(attrs, [(tag, attrs), ...])]
         self.ids = set()
         self.rows = {}      # table id -> number of body rows
+        self.text = []      # text nodes, entities decoded
         self._svg = None
         self._table = []
+
+    def handle_data(self, data):
+        self.text.append(data)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -232,6 +275,171 @@ class ReportBrowserTest(TempDirCase):
             self.assertEqual(marks(s, "circle", "failed"), [])
             self.assertEqual(marks(s, "path", "line"), [])
         self.assertEqual(dom.charts("heatmap"), [])
+
+    @unittest.skipIf(FMUS is None, "no test FMUs (VSWEEP_TEST_FMU_DIR)")
+    def test_names_from_the_file_are_text_not_script(self):
+        # st2_local.fmu with its param Iz renamed EVIL_PARAM (FMI allows
+        # any name), swept over three values
+        fmu = self.path("evil.fmu")
+        with zipfile.ZipFile(os.path.join(FMUS, "st2_local.fmu")) as zi, \
+                zipfile.ZipFile(fmu, "w") as zo:
+            for info in zi.infolist():
+                data = zi.read(info.filename)
+                if info.filename == "modelDescription.xml":
+                    data = data.decode().replace(
+                        'name="Iz"', "name=" + quoteattr(EVIL_PARAM)).encode()
+                zo.writestr(info, data)
+        scn = self.write("s.yaml", FMU_SCENARIO % fmu)
+        entry = "      - [{actor: 1, param: '%s', value: %%d}]\n" % (
+            "vehicle_model." + EVIL_PARAM).replace("'", "''")
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n" +
+                        "".join(entry % v for v in (3000, 4000, 5000)))
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 0, err)
+        # params is JSON (RFC 8259) holding the name as it is
+        self.assertEqual(query(db, "SELECT count(*) FROM variant_info "
+                                   "WHERE json_valid(params)"), [(3,)])
+        self.assertEqual(query(
+            db, "SELECT j.value FROM variant_info v, json_each(v.params, "
+                "'$.actor1.vehicle_model') j WHERE j.key = ? ORDER BY "
+                "v.variant_id", EVIL_PARAM), [(3000,), (4000,), (5000,)])
+        # a KPI column and an event kind of the same making
+        c = sqlite3.connect(db)
+        view = c.execute("SELECT sql FROM sqlite_master WHERE name = "
+                         "'variant_summary'").fetchone()[0]
+        at = view.rindex("FROM variant v")
+        c.executescript(
+            "DROP VIEW variant_summary;" + view[:at].rstrip() +
+            ', s.max_yaw_rate AS "%s" ' % EVIL_KPI.replace('"', '""') +
+            view[at:] + ";")
+        c.execute("INSERT INTO event_row VALUES (0, 3, 1, ?, NULL, ?)",
+                  (EVIL_KIND, EVIL_KIND))
+        c.commit()
+        c.close()
+        dom = self.browse(self.report(db, "--worst", "3"), "names")
+        # no name ran (browse: and the page's own script ran to its end)
+        self.assertNotIn("pwned", dom.ids)
+        scatters = dom.charts("scatter")
+        self.assertEqual({s[0]["data-param"] for s in scatters},
+                         {"actor1.vehicle_model." + EVIL_PARAM})
+        self.assertIn(EVIL_KPI, {s[0]["data-kpi"] for s in scatters})
+        for s in scatters:
+            self.assertEqual(len(marks(s, "circle", "mark")), 3)
+        text = "".join(dom.text)
+        self.assertIn("Swept parameters: actor1.vehicle_model." + EVIL_PARAM,
+                      text)
+        self.assertIn(EVIL_KIND, text)
+        self.assertIn(EVIL_KPI, text)
+        ev = [a for s in dom.svgs for t, a in s[1]
+              if "event-mark" in a.get("class", "")]
+        self.assertIn(EVIL_KIND, {a.get("data-kind") for a in ev})
+
+
+def page_units(text):
+    """{KPI: unit} from the page's KPI table."""
+    body = text[text.index('<table id="kpi-table">'):]
+    body = body[:body.index("</table>")]
+    return {html.unescape(k): html.unescape(u) for k, u in
+            re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td>", body)}
+
+
+class ReportPageTest(TempDirCase):
+    """The page as text: no browser needed."""
+
+    def report_text(self, db):
+        page = self.path("p.html")
+        rc, out, err = run("report", db, "-o", page)
+        self.assertEqual(rc, 0, err)
+        with open(page, encoding="utf-8") as f:
+            return f.read()
+
+    def test_title_is_the_scenario_name_read_as_yaml(self):
+        name = "Joe's cut-in #3 (\"fast\")"
+        scn = self.write("c.yaml", CIRCLE_SHORT.replace(
+            "name: steady circle",
+            "name: \"%s\"  # a comment" % name.replace('"', '\\"')))
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "-o", db)
+        self.assertEqual(rc, 0, err)
+        text = self.report_text(db)
+        title = re.search(r"<title>(.*?)</title>", text).group(1)
+        self.assertEqual(html.unescape(title), "vsweep report: " + name)
+        h1 = re.search(r"<h1>(.*?)</h1>", text).group(1)
+        self.assertEqual(html.unescape(h1), "vsweep report: " + name)
+
+    def test_every_kpi_has_the_unit_of_the_docs(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", scenario("crossing.yaml"), "-o", db)
+        self.assertEqual(rc, 0, err)
+        units = page_units(self.report_text(db))
+        with open(os.path.join(SRC, "docs", "results.md"),
+                  encoding="utf-8") as f:
+            doc = section_of(sections(f.read()), "variant_summary")
+        doc_units = dict(re.findall(r"^\| `(\w+)` \| ([^|]*?) \|", doc,
+                                    re.M))
+        kpis = [r[1] for r in query(db, "PRAGMA table_info(variant_summary)")
+                if r[1] not in ("variant_id", "status", "label", "params")
+                and not r[1].endswith("_actor_id")]
+        self.assertGreaterEqual(len(kpis), 10)
+        for k in kpis:
+            # "—" in the docs: a count of events
+            want = {"—": "count"}.get(doc_units[k], doc_units[k])
+            self.assertEqual(units.get(k), want, k)
+
+    def test_params_that_are_not_json_is_an_error(self):
+        db = self.path("r.db")
+        rc, _, err = run("run", scenario("crossing.yaml"), "--sweep",
+                         scenario("crossing_speed.yaml"), "-o", db)
+        self.assertEqual(rc, 0, err)
+        c = sqlite3.connect(db)
+        c.execute("UPDATE variant SET params = '{\"actor2\":' "
+                  "WHERE variant_id = 7")
+        c.commit()
+        c.close()
+        page = self.path("p.html")
+        rc, out, err = run("report", db, "-o", page)
+        self.assertEqual(rc, 2, out)
+        self.assertIn(db, err)
+        self.assertIn("params", err)
+        self.assertFalse(os.path.exists(page))
+
+    def test_a_parameter_five_variants_change_is_charted(self):
+        # 20 000 variants of a grid over steering_wheel_deg, then five
+        # that change only the speed (and are the worst): both are swept
+        scn = self.write("c.yaml", CIRCLE_SHORT.replace("duration: 4",
+                                                        "duration: 0.02"))
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "-o", db)
+        self.assertEqual(rc, 0, err)
+        c = sqlite3.connect(db)
+        c.executescript("""
+            DELETE FROM summary; DELETE FROM variant;
+            WITH RECURSIVE i(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM i
+                                    WHERE n < 20004)
+            INSERT INTO variant (variant_id, status, error, params,
+                                 wall_seconds)
+            SELECT n, 1, NULL, CASE WHEN n < 20000 THEN
+                     json_object('actor1', json_object('behaviour',
+                         json_object('steering_wheel_deg', 0.01 * (n + 1))))
+                   ELSE json_object('actor1', json_object(
+                       'speed', 30 + 10 * (n - 20000))) END,
+                   0.001 FROM i;
+            INSERT INTO summary SELECT variant_id,
+                   CASE WHEN variant_id < 20000 THEN 1 ELSE 10 END,
+                   0.01, NULL, 100, 0, 0, NULL, NULL, NULL, NULL, NULL,
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   FROM variant;
+            ANALYZE;  -- as a run of 20 005 variants leaves it
+        """)
+        c.commit()
+        c.close()
+        text = self.report_text(db)
+        params = {html.unescape(p) for p in
+                  re.findall(r'data-param="([^"]*)"', text)}
+        self.assertEqual(params, {"actor1.behaviour.steering_wheel_deg",
+                                  "actor1.speed"})
 
 
 class ReportScaleTest(TempDirCase):

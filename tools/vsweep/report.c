@@ -1,7 +1,9 @@
 /* `vsweep report`: reads a results file through its views (DESIGN.md
- * "Storage") into report_data and writes the page. One pass over
+ * "Storage") into report_data and writes the page. One pass over every
+ * variant's params finds the swept parameters, one pass over
  * variant_summary fetches every KPI and every swept parameter, so a file
- * of 10^6 variants costs one scan. See report.h for the page's structure. */
+ * of 10^6 variants costs two scans. See report.h for the page's
+ * structure. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,7 +17,6 @@
 #include "plot.h"
 #include "report.h"
 
-#define DISCOVERY_SAMPLE 2000  /* variants whose params name the axes */
 
 static const char report_usage[] =
 	"usage: vsweep report RESULTS.db -o FILE.html [--worst N] [--by KPI]\n"
@@ -123,12 +124,15 @@ typedef struct unit_row {
 	const char *name, *unit;
 } unit_row;
 
+/* Keyed by the column names of variant_summary (docs/results.md);
+ * test_report checks that every KPI column has its row. */
 static const unit_row kpi_units[] = {
 	{"max_lateral_acceleration", "m/s\xc2\xb2"},
 	{"max_yaw_rate", "rad/s"}, {"min_distance", "m"},
 	{"time_on_lane_pct", "%"}, {"collisions", "count"},
-	{"lane_changes", "count"}, {"min_ttc", "s"}, {"min_thw", "s"},
-	{"max_deceleration", "m/s\xc2\xb2"},
+	{"lane_changes", "count"}, {"min_ttc", "s"},
+	{"min_time_headway", "s"}, {"max_deceleration", "m/s\xc2\xb2"},
+	{"max_jerk", "m/s\xc2\xb3"},
 };
 
 /* The last name of a parameter path decides its unit (DESIGN.md units). */
@@ -183,52 +187,66 @@ static int load_kpi_names(report_data *d)
 	return 0;
 }
 
+/* "$.actor1.\"vehicle_model\"" and "lf": actor1.vehicle_model.lf. The
+ * parent's keys are vsweep's own (actorN, vehicle_model, start, ...),
+ * which SQLite quotes or not depending on its version; the quotes are
+ * dropped. The key itself is shown as stored. */
+static char *display_name(const char *parent, const char *key)
+{
+	char *out = vs_xcalloc(strlen(parent) + strlen(key) + 2, 1), *o = out;
+	for (const char *s = parent + (parent[0] == '$'); *s; s++)
+		if (*s != '"' && (*s != '.' || o > out))
+			*o++ = *s;
+	if (o > out)
+		*o++ = '.';
+	strcpy(o, key);
+	return out;
+}
+
 /* The swept parameters: leaves of params (an array counts as one leaf)
- * that differ between variants or are missing from some, over a sample
- * of the variants; in the order they first appear. */
+ * that differ between variants or are missing from some, in the order
+ * they first appear. Every variant is read, in one pass that SQLite's
+ * json_tree and one GROUP BY do (about 4 s for 10^6 variants): a sample
+ * would miss a parameter that only a few variants change, although
+ * those few may be the worst. */
 static int discover_params(report_data *d)
 {
 	sqlite3_stmt *st = prepare(d,
-		"WITH s AS (SELECT variant_id, params FROM variant_info "
-		"  WHERE ((variant_id * 2654435761) & 4294967295) < ?1), "
-		"l AS (SELECT s.variant_id AS vid, j.id AS jid, j.fullkey AS k, "
-		"  j.type AS type, coalesce(j.atom, j.value) AS val "
-		"  FROM s, json_tree(s.params) j "
-		"  WHERE typeof(j.key) = 'text' AND j.type != 'object') "
-		"SELECT k, count(DISTINCT val), min(type IN ('integer', 'real')),"
-		"  count(*), (SELECT count(*) FROM s) FROM l GROUP BY k "
-		"ORDER BY min(vid), min(jid)");
+		"SELECT j.path, j.key, count(*), "
+		"  min(coalesce(j.atom, j.value)) IS "
+		"    max(coalesce(j.atom, j.value)), "
+		"  min(j.type IN ('integer', 'real')) "
+		"FROM variant_info v, json_tree(v.params) j "
+		"WHERE typeof(j.key) = 'text' AND j.type != 'object' "
+		"GROUP BY j.path, j.key ORDER BY min(v.variant_id), min(j.id)");
 	if (!st)
 		return EXIT_BAD_INPUT;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)sample_threshold(
-		d->n, DISCOVERY_SAMPLE));
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int distinct = sqlite3_column_int(st, 1);
-		int64_t present = sqlite3_column_int64(st, 3);
-		int64_t sampled = sqlite3_column_int64(st, 4);
-		if (distinct < 2 && present == sampled)
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t present = sqlite3_column_int64(st, 2);
+		if (sqlite3_column_int(st, 3) && present == d->n)
 			continue;  /* the same in every variant: not swept */
 		if (d->n_params == REPORT_MAX_PARAMS) {
 			d->n_params_dropped++;
 			continue;
 		}
 		report_param *p = &d->params[d->n_params++];
-		p->path = vs_strdup((const char *)sqlite3_column_text(st, 0));
-		p->categorical = !sqlite3_column_int(st, 2);
-		const char *last = strrchr(p->path, '.');
-		char name[64];
-		snprintf(name, sizeof name, "%s", last ? last + 1 : p->path);
-		if (name[0] == '"' && strlen(name) > 1)
-			memmove(name, name + 1, strlen(name));
-		char *q = strchr(name, '"');
-		if (q)
-			*q = 0;
+		const char *parent = (const char *)sqlite3_column_text(st, 0);
+		const char *key = (const char *)sqlite3_column_text(st, 1);
+		p->parent = vs_strdup(parent);
+		p->key = vs_strdup(key);
+		p->name = display_name(parent, key);
+		p->categorical = !sqlite3_column_int(st, 4);
 		p->unit = unit_of(param_units, (int)(sizeof param_units /
-		                  sizeof *param_units), name);
-		p->v = vs_xcalloc((size_t)d->n, sizeof *p->v);
+		                  sizeof *param_units), key);
+		p->v = vs_xcalloc((size_t)d->n + 1, sizeof *p->v);
 	}
+	if (rc != SQLITE_DONE)  /* a params that is not JSON, say */
+		fprintf(stderr, "vsweep: %s: cannot read the swept parameters "
+		        "(variant_info.params): %s\n", d->db_path,
+		        sqlite3_errmsg(d->db));
 	sqlite3_finalize(st);
-	return 0;
+	return rc == SQLITE_DONE ? 0 : EXIT_BAD_INPUT;
 }
 
 /* The level index of a categorical value, adding it when new; -1 past
@@ -256,23 +274,34 @@ static double column_real(sqlite3_stmt *st, int col)
 /* One pass: ids, status, every KPI, every swept parameter. */
 static int load_variants(report_data *d)
 {
-	char sql[4096];
-	size_t len = (size_t)snprintf(sql, sizeof sql,
-	                              "SELECT s.variant_id, s.status = 'done'");
+	/* Column names quoted (%w), parameter keys bound: both come from
+	 * the file and may hold any character. A key is looked up among
+	 * its parent's members rather than by a JSON path, which SQLite
+	 * cannot spell for a key holding '"'. */
+	sqlite3_str *sq = sqlite3_str_new(d->db);
+	sqlite3_str_appendall(sq, "SELECT s.variant_id, s.status = 'done'");
 	for (int k = 0; k < d->n_kpis; k++)
-		len += (size_t)snprintf(sql + len, sizeof sql - len, ", s.\"%s\"",
-		                        d->kpis[k].name);
+		sqlite3_str_appendf(sq, ", s.\"%w\"", d->kpis[k].name);
 	for (int p = 0; p < d->n_params; p++)
-		len += (size_t)snprintf(sql + len, sizeof sql - len,
-		                        ", json_extract(s.params, ?%d)", p + 1);
-	snprintf(sql + len, sizeof sql - len, " FROM variant_summary s "
-	         "ORDER BY s.variant_id");
+		sqlite3_str_appendf(sq, ", (SELECT value FROM json_each(s.params, "
+		                    "?%d) WHERE key = ?%d)", 2 * p + 1, 2 * p + 2);
+	sqlite3_str_appendall(sq, " FROM variant_summary s ORDER BY "
+	                      "s.variant_id");
+	char *sql = sqlite3_str_finish(sq);
+	if (!sql) {
+		fprintf(stderr, "vsweep: report: out of memory\n");
+		return EXIT_INTERNAL;
+	}
 	sqlite3_stmt *st = prepare(d, sql);
+	sqlite3_free(sql);
 	if (!st)
 		return EXIT_BAD_INPUT;
-	for (int p = 0; p < d->n_params; p++)
-		sqlite3_bind_text(st, p + 1, d->params[p].path, -1,
+	for (int p = 0; p < d->n_params; p++) {
+		sqlite3_bind_text(st, 2 * p + 1, d->params[p].parent, -1,
 		                  SQLITE_STATIC);
+		sqlite3_bind_text(st, 2 * p + 2, d->params[p].key, -1,
+		                  SQLITE_STATIC);
+	}
 	d->id = vs_xcalloc((size_t)d->n + 1, sizeof *d->id);
 	d->failed = vs_xcalloc((size_t)d->n + 1, 1);
 	for (int k = 0; k < d->n_kpis; k++)
@@ -303,12 +332,13 @@ static int load_variants(report_data *d)
 		}
 		i++;
 	}
-	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		fprintf(stderr, "vsweep: %s: %s\n", d->db_path,
-		        sqlite3_errmsg(d->db));
+		fprintf(stderr, "vsweep: %s: cannot read variant_summary: %s\n",
+		        d->db_path, sqlite3_errmsg(d->db));
+		sqlite3_finalize(st);
 		return EXIT_BAD_INPUT;
 	}
+	sqlite3_finalize(st);
 	d->n = i;
 	return 0;
 }
@@ -350,7 +380,9 @@ static void report_data_finish(report_data *d)
 		for (int l = 0; l < q->n_levels; l++)
 			free(q->levels[l]);
 		free(q->levels);
-		free(q->path);
+		free(q->name);
+		free(q->parent);
+		free(q->key);
 		free(q->v);
 	}
 	free(d->id);
@@ -433,9 +465,16 @@ int cli_report(int argc, char **argv)
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
-	if (sqlite3_step(cnt) == SQLITE_ROW)
+	if (sqlite3_step(cnt) == SQLITE_ROW) {
 		d.n = sqlite3_column_int64(cnt, 0);
+	} else {
+		fprintf(stderr, "vsweep: %s: cannot count the variants: %s\n",
+		        a.db, sqlite3_errmsg(d.db));
+		status = EXIT_BAD_INPUT;
+	}
 	sqlite3_finalize(cnt);
+	if (status)
+		goto out;
 	status = load_kpi_names(&d);
 	if (!status)
 		status = choose_by(&d, a.by);

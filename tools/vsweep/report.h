@@ -36,7 +36,10 @@
 
 /* A swept parameter: a leaf of variant_info.params that varies. */
 typedef struct report_param {
-	char *path;          /* "actor2.speed", a JSON path without "$." */
+	char *name;          /* "actor2.speed": the keys joined by dots, as
+	                        shown (any character: escape it) */
+	char *parent;        /* JSON path of the object holding it, "$.actor2" */
+	char *key;           /* its key there, "speed" */
 	const char *unit;    /* "m/s", or "" when not known */
 	int categorical;     /* values are not numbers (a waypoint list) */
 	int n_levels;        /* categorical: distinct values, in first-seen
@@ -81,7 +84,10 @@ void report_kpi_charts(FILE *f, const report_data *d);
 void report_worst(FILE *f, const report_data *d);
 
 /* Shared bits (report_html.c): text with HTML's special characters
- * escaped; a number for people (6 significant digits, "–" for NaN). */
+ * escaped, fit for element text and for a quoted attribute; every string
+ * that comes from the results file goes through it (a name may hold any
+ * character: an FMU's parameter, a KPI column, an event kind). A number
+ * for people (6 significant digits, "–" for NaN). */
 void report_text(FILE *f, const char *s);
 void report_num(FILE *f, double v);
 

@@ -55,36 +55,46 @@ static double map_lin(double v, range r, double a, double b)
 	return a + (v - r.lo) / (r.hi - r.lo) * (b - a);
 }
 
-/* Display name of a parameter path: "actor1.vehicle_model.lf". */
+/* A parameter's name, as element text or inside a quoted attribute. */
 static void param_name(FILE *f, const report_param *p)
 {
-	for (const char *s = p->path + (strncmp(p->path, "$.", 2) ? 0 : 2);
-	     *s; s++)
-		if (*s != '"')
-			fputc(*s, f);
+	report_text(f, p->name);
 }
 
 /* An axis title: the name, shortened from the left to fit the chart
  * ("...behaviour.steering_wheel_deg"), and the unit. */
 static void param_title(FILE *f, const report_param *p)
 {
-	const char *s = p->path + (strncmp(p->path, "$.", 2) ? 0 : 2);
-	char name[256];
-	size_t n = 0;
-	for (; *s && n < sizeof name - 1; s++)
-		if (*s != '"')
-			name[n++] = *s;
-	name[n] = 0;
-	const char *shown = name;
+	const char *shown = p->name;
+	size_t n = strlen(shown);
 	if (n > TITLE_CHARS) {
-		shown = name + n - TITLE_CHARS;
+		shown += n - TITLE_CHARS;
 		const char *dot = strchr(shown, '.');
-		shown = dot ? dot + 1 : shown;
+		if (dot)
+			shown = dot + 1;
+		while (((unsigned char)*shown & 0xc0) == 0x80)
+			shown++;  /* not inside a UTF-8 character */
 		fputs("\xe2\x80\xa6", f);  /* an ellipsis */
 	}
 	report_text(f, shown);
-	if (*p->unit)
-		fprintf(f, " (%s)", p->unit);
+	if (*p->unit) {
+		fputs(" (", f);
+		report_text(f, p->unit);
+		fputs(")", f);
+	}
+}
+
+/* A chart's heading: the KPI and its unit. */
+static void kpi_heading(FILE *f, const report_kpi *k)
+{
+	fputs("<div class=\"chart-box\"><h3>", f);
+	report_text(f, k->name);
+	if (*k->unit) {
+		fputs(" (", f);
+		report_text(f, k->unit);
+		fputs(")", f);
+	}
+	fputs("</h3>\n", f);
 }
 
 static void axis_title(FILE *f, const char *what, const char *unit, int y)
@@ -158,11 +168,11 @@ static void scatter(FILE *f, const report_data *d, const report_kpi *k,
 	range rx = range_of(p->v, d->n), ry = range_of(k->v, d->n);
 	if (p->categorical)
 		rx = (range){-0.5, p->n_levels - 0.5};
-	fprintf(f, "<div class=\"chart-box\"><h3>%s%s%s%s</h3>\n", k->name,
-	        *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "");
-	fprintf(f, "<svg class=\"chart scatter\" "
-	        "width=\"%.0f\" height=\"%.0f\" data-kpi=\"%s\" data-param=\"",
-	        W, H, k->name);
+	kpi_heading(f, k);
+	fprintf(f, "<svg class=\"chart scatter\" width=\"%.0f\" height="
+	        "\"%.0f\" data-kpi=\"", W, H);
+	report_text(f, k->name);
+	fputs("\" data-param=\"", f);
 	param_name(f, p);
 	fputs("\">\n", f);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\""
@@ -344,11 +354,11 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	double w = W + BAR_GAP;
 	double bx0 = ML, bx1 = W - MR, by0 = MT, by1 = H - MB;
 	double cw = (bx1 - bx0) / g->ba, ch = (by1 - by0) / g->bb;
-	fprintf(f, "<div class=\"chart-box\"><h3>%s%s%s%s</h3>\n", k->name,
-	        *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "");
-	fprintf(f, "<svg class=\"chart heatmap\" "
-	        "width=\"%.0f\" height=\"%.0f\" data-kpi=\"%s\" data-cells="
-	        "\"%d\" data-param=\"", w, H, k->name, nc);
+	kpi_heading(f, k);
+	fprintf(f, "<svg class=\"chart heatmap\" width=\"%.0f\" height="
+	        "\"%.0f\" data-cells=\"%d\" data-kpi=\"", w, H, nc);
+	report_text(f, k->name);
+	fputs("\" data-param=\"", f);
 	param_name(f, pa);
 	fputc(',', f);
 	param_name(f, pb);
@@ -420,8 +430,11 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	fputs("</text>\n", f);
 	/* the colour scale: viridis bottom (min) to top (max), in KPI units */
 	double x = W + 4;
-	fprintf(f, "<defs><linearGradient id=\"vir-%s\" x1=\"0\" y1=\"1\" "
-	        "x2=\"0\" y2=\"0\">", k->name);
+	/* the gradient is named by the KPI's index: its name may hold
+	 * anything */
+	int ki = (int)(k - d->kpis);
+	fprintf(f, "<defs><linearGradient id=\"vir-%d\" x1=\"0\" y1=\"1\" "
+	        "x2=\"0\" y2=\"0\">", ki);
 	for (int s = 0; s <= 7; s++) {
 		char col[8];
 		plot_viridis(s / 7.0, col);
@@ -430,8 +443,8 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	}
 	fprintf(f, "</linearGradient></defs>\n<g class=\"colour-scale\"><rect "
 	        "x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill="
-	        "\"url(#vir-%s)\" stroke=\"#444\"/>\n", x, by0, BAR_W,
-	        by1 - by0, k->name);
+	        "\"url(#vir-%d)\" stroke=\"#444\"/>\n", x, by0, BAR_W,
+	        by1 - by0, ki);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + BAR_W + 3, by0 + 8);
 	report_num(f, r.hi);
 	fprintf(f, "</text><text x=\"%.1f\" y=\"%.1f\">", x + BAR_W + 3, by1);
@@ -463,8 +476,11 @@ static void kpi_table(FILE *f, const report_data *d)
 			sum += q->v[i];
 			m++;
 		}
-		fprintf(f, "<tr><td>%s</td><td>%s</td><td class=\"num\">",
-		        q->name, q->unit);
+		fputs("<tr><td>", f);
+		report_text(f, q->name);
+		fputs("</td><td>", f);
+		report_text(f, q->unit);
+		fputs("</td><td class=\"num\">", f);
 		report_num(f, m ? lo : NAN);
 		fputs("</td><td class=\"num\">", f);
 		report_num(f, m ? sum / (double)m : NAN);

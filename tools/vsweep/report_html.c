@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "report.h"
+#include "yaml/yamltree.h"
 
 #define FAILURE_GROUPS 30   /* distinct reasons listed */
 #define MAX_REASONS 1000    /* distinct reasons grouped; the rest "other" */
@@ -82,6 +83,7 @@ void report_text(FILE *f, const char *s)
 		case '<': fputs("&lt;", f); break;
 		case '>': fputs("&gt;", f); break;
 		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
 		default: fputc(*s, f);
 		}
 	}
@@ -130,7 +132,8 @@ static void meta_row(FILE *f, const report_data *d, const char *label,
 	sqlite3_finalize(st);
 }
 
-/* The stored scenario's `name:` line, for the title. */
+/* The stored scenario's name, read as YAML (a quoted name may hold
+ * quotes and '#'), for the title; the file's path when there is none. */
 static void scenario_name(const report_data *d, char *out, size_t size)
 {
 	snprintf(out, size, "%s", d->db_path);
@@ -138,15 +141,20 @@ static void scenario_name(const report_data *d, char *out, size_t size)
 	                         "'scenario_text'");
 	if (st && sqlite3_step(st) == SQLITE_ROW) {
 		const char *t = col_text(st, 0);
-		const char *n = !strncmp(t, "name:", 5) ? t : strstr(t, "\nname:");
-		if (n) {
-			n += *n == '\n' ? 6 : 5;
-			n += strspn(n, " \t\"'");
-			size_t len = strcspn(n, "\"'\r\n#");
-			while (len && n[len - 1] == ' ')
-				len--;
-			snprintf(out, size, "%.*s", (int)len, n);
+		vs_error err = {{0}};
+		vs_ydoc *doc = vs_ydoc_parse("scenario_text", t, strlen(t), &err);
+		const vs_ynode *n = doc ? vs_ymap_get(doc->root, "name") : NULL;
+		if (n && n->kind == VS_Y_SCALAR && n->str[0]) {
+			size_t len = strlen(n->str);
+			if (len >= size) {  /* cut before a whole character */
+				len = size - 1;
+				while (len && ((unsigned char)n->str[len] &
+				               0xc0) == 0x80)
+					len--;
+			}
+			snprintf(out, size, "%.*s", (int)len, n->str);
 		}
+		vs_ydoc_destroy(doc);
 	}
 	sqlite3_finalize(st);
 }

@@ -241,11 +241,14 @@ static void event_marks(FILE *f, const report_data *d, int64_t id,
 			else       /* a triangle */
 				snprintf(shape, sizeof shape, "M%.1f %.1fl5 9h-10z",
 				         x, y - 6);
-			fprintf(f, "<path class=\"event-mark\" data-kind=\"%s\" "
-			        "d=\"%s\" stroke=\"%s\" stroke-width=\"2\" fill="
-			        "\"none\" data-tip=\"%s, actor %lld, t = %.3g s\"/>"
-			        "\n", kind ? kind : "", shape, coll ? "#d00" : "#000",
-			        kind ? kind : "", (long long)a, te);
+			fputs("<path class=\"event-mark\" data-kind=\"", f);
+			report_text(f, kind);
+			fprintf(f, "\" d=\"%s\" stroke=\"%s\" stroke-width=\"2\" "
+			        "fill=\"none\" data-tip=\"", shape,
+			        coll ? "#d00" : "#000");
+			report_text(f, kind);
+			fprintf(f, ", actor %lld, t = %.3g s\"/>\n", (long long)a,
+			        te);
 		}
 	}
 	fputs("</g>\n", f);
@@ -317,21 +320,29 @@ static void params_text(FILE *f, const report_data *d, int64_t id)
 void report_worst(FILE *f, const report_data *d)
 {
 	const report_kpi *by = &d->kpis[d->by];
-	fprintf(f, "<section id=\"worst\"><h2>The %d worst variants by %s (%s "
-	        "first)</h2>\n", d->worst, by->name,
-	        by->lower_is_worse ? "smallest" : "largest");
+	fprintf(f, "<section id=\"worst\"><h2>The %d worst variants by ",
+	        d->worst);
+	report_text(f, by->name);
+	fprintf(f, " (%s first)</h2>\n", by->lower_is_worse ? "smallest" :
+	        "largest");
 	if (!d->worst) {
 		fputs("</section>\n", f);
 		return;
 	}
 	int64_t *pick = vs_xcalloc((size_t)d->worst, sizeof *pick);
 	int n = pick_worst(d, d->by, d->worst, pick);
-	if (!n)
-		fprintf(f, "<p>No variant has a value of %s.</p>\n", by->name);
+	if (!n) {
+		fputs("<p>No variant has a value of ", f);
+		report_text(f, by->name);
+		fputs(".</p>\n", f);
+	}
 	fputs("<table id=\"worst-table\"><thead><tr><th>rank</th><th>variant"
 	      "</th>", f);
-	for (int k = 0; k < d->n_kpis; k++)
-		fprintf(f, "<th>%s</th>", d->kpis[k].name);
+	for (int k = 0; k < d->n_kpis; k++) {
+		fputs("<th>", f);
+		report_text(f, d->kpis[k].name);
+		fputs("</th>", f);
+	}
 	fputs("<th>params</th></tr></thead><tbody>\n", f);
 	for (int r = 0; r < n; r++) {
 		int64_t i = pick[r];
