@@ -52,7 +52,8 @@ typedef struct odr_link {
 typedef struct odr_lane {
 	int id;              /* OpenDRIVE lane id: > 0 left, < 0 right */
 	char *type;          /* "driving", "border", ... */
-	int is_border;       /* widths are border (outer offset) records */
+	int is_border;       /* widths are <border> records: the outer
+	                        edge's t (m, from the reference line) */
 	int n_width;
 	odr_poly *width;     /* s0 relative to the section's start */
 	int has_pred, has_succ;
@@ -66,6 +67,7 @@ typedef struct odr_section {
 	odr_lane *lanes;     /* left lanes outward (1, 2, ...), then right
 	                        lanes outward (-1, -2, ...); no centre lane */
 	int n_left;
+	int single_side;     /* singleSide="true" */
 	vs_mark mark;
 } odr_section;
 
@@ -135,6 +137,9 @@ double odr_boundary(const odr_road *r, int sec, int k, double s,
 
 /* Prepares a poly3 record's arc-length table (odr_read calls it). */
 void odr_geom_prepare(odr_geom *g);
+
+/* A paramPoly3 record's curve length (m) over its range of p. */
+double odr_pp3_arc_length(const odr_geom *g);
 
 /* Does this lane type take part in MapLocation? */
 int odr_type_is_lane(const char *type);

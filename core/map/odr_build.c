@@ -4,7 +4,8 @@
  * and its area the patches between consecutive stations (map_internal.h).
  * Stations are the section's ends, every geometry joint and width or
  * laneOffset record start inside it, and enough points between them that
- * no lane edge strays more than SAG_TOL from its chord. Also the road
+ * no lane edge strays more than SAG_TOL from its chord nor a lane's
+ * direction more than HEADING_TOL from its tangent. Also the road
  * surface under a point (vs_map_surface) and loading a .xodr as a map. */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,10 @@
 #define SAG_TOL 0.02    /* m: a lane edge's chord to curve distance
                            (bent back to the curve, map_internal.h) */
 #define RESIDUAL_TOL 5e-4 /* m: what the bent chords leave */
+#define HEADING_TOL 2.5e-4 /* rad: a lane's travel direction, taken as
+                              linear between stations (map_slane h0,
+                              dh), from its tangent: a quarter of the
+                              1e-3 rad promised for MapLocation Angle */
 #define MAX_PIECE 100.0 /* m: the longest patch, even on a straight */
 #define MAX_STATIONS 200000 /* per section: a bound on bad geometry */
 
@@ -104,6 +109,16 @@ static void stations(const odr_road *r, int sec, dvec *st)
 			step = fmin(step, sqrt(8 * SAG_TOL / c2));
 		if (c3 > 0) /* what the bent chords leave: ~ c3·step³/24 */
 			step = fmin(step, cbrt(24 * RESIDUAL_TOL / c3));
+		/* The heading θ(s) (rad) of an edge, drawn as the straight
+		 * line from its value at one station to the next, is off by
+		 * at most max|θ''|·step²/8 (linear interpolation's
+		 * remainder), and θ'' is the edge's curvature rate, c3
+		 * (1/m²): step = sqrt(8·HEADING_TOL/c3) m keeps it within
+		 * HEADING_TOL. A clothoid of k0 -> k1 (1/m) over L (m)
+		 * has c3 = |k1 - k0|/L: -0.02 -> 0.02 over 0.5 m was one
+		 * piece, off by 2.5e-3 rad; now four. */
+		if (c3 > 0)
+			step = fmin(step, sqrt(8 * HEADING_TOL / c3));
 		double n = ceil((v - u) / step);
 		if (n > MAX_STATIONS - st->n)
 			n = MAX_STATIONS - st->n > 1 ? MAX_STATIONS - st->n : 1;
@@ -199,10 +214,13 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 	for (int j = 0; j < n; j++)
 		g->st[j].p = len > 0 ? cum[j] / len : (double)j / (n - 1);
 	free(cum);
-	char name[256];
-	snprintf(name, sizeof name, "vsweep:odr:%.200s:%d:%d", r->id, sec,
-	         ol->id);
+	/* the whole id: two ids alike in their first 200 bytes were one
+	 * UUID (and the results file's lane_id is unique) */
+	size_t size = strlen(r->id) + 64;
+	char *name = vs_xcalloc(size, 1);
+	snprintf(name, size, "vsweep:odr:%s:%d:%d", r->id, sec, ol->id);
 	map_uuid5(name, l->uuid);
+	free(name);
 	l->road = r->id;
 	l->road_index = -1;
 	l->lane = ol->id;

@@ -112,6 +112,23 @@ void odr_geom_prepare(odr_geom *g)
 	g->u_of_s = t;
 }
 
+double odr_pp3_arc_length(const odr_geom *g)
+{
+	/* 64 panels of 8-point Gauss-Legendre: the speed is the root of a
+	 * quartic in p, smooth unless it nearly stops */
+	const int n = 64;
+	double p1 = g->normalized ? 1 : g->len, h = p1 / n, sum = 0;
+	for (int i = 0; i < n; i++) {
+		double mid = (i + 0.5) * h;
+		for (int k = 0; k < 8; k++) {
+			double p = mid + (k < 4 ? -1 : 1) * gl_x[k % 4] * h / 2;
+			sum += gl_w[k % 4] * hypot(cubic_d(g->a, p),
+			                           cubic_d(g->b, p));
+		}
+	}
+	return sum * h / 2;
+}
+
 /* Position, heading and curvature at ds along one record. */
 static void geom_eval(const odr_geom *g, double ds, double *x, double *y,
                       double *hdg, double *k)
@@ -229,10 +246,11 @@ double odr_boundary(const odr_road *r, int sec, int k, double s, double *dt)
 	for (int j = from; j <= k; j++) {
 		const odr_lane *l = &q->lanes[j];
 		double d, w = odr_poly_at(l->width, l->n_width, rel, &d);
-		if (l->is_border) { /* the outer edge itself, from the centre */
-			t = odr_poly_at(r->offset, r->n_offset, s, dt) +
-			    sign * w;
-			*dt += sign * d;
+		if (l->is_border) { /* the outer edge's t itself (ASAM:
+		                       the lane's outer limit, whatever the
+		                       lanes inside it) */
+			t = w;
+			*dt = d;
 		} else {
 			t += sign * w;
 			*dt += sign * d;

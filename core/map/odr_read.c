@@ -3,11 +3,11 @@
  * lateralProfile superelevation, laneOffset, laneSections with lane
  * widths or borders and lane links) and junctions with their connections.
  * Objects, signals, surface, railroad and user data are skipped. What
- * vsweep would get wrong (an unknown geometry, s going backwards, a
- * negative width, a missing attribute, a link, junction or lane link
- * naming nothing, broken XML) is an error at FILE:LINE:COL; libxml2
- * keeps element lines but not columns, so an element's column is 1
- * (parse errors carry libxml2's own column). */
+ * vsweep would get wrong (an unknown geometry, s going backwards or
+ * leaving a gap, a negative width, a missing attribute, a link, junction
+ * or lane link naming nothing, broken XML) is an error at FILE:LINE:COL;
+ * libxml2 keeps element lines but not columns, so an element's column
+ * is 1 (parse errors carry libxml2's own column). */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <errno.h>
@@ -71,6 +71,11 @@ static int str_attr(reader *rd, const xmlNode *n, const char *name,
 }
 
 #define MAX_NUMBER (VS_MAP_MAX_COORD * 10) /* any number's size */
+/* m: how far two values of s (or a length and s) that should meet may
+ * miss, at s: the rounding of an exporter that works in float
+ * (relative 6e-8 a number, a few roundings a sum) or prints 7
+ * significant digits (5e-7), relative to s, and 1e-6 m near s = 0 */
+#define S_TOL(s) (1e-6 * (1 + fabs((double)(s))))
 #define MAX_INT 1000000 /* an integer's: lane ids sort below 2·MAX_INT */
 
 /* A number attribute of at most lim in size; def NAN means required.
@@ -90,8 +95,15 @@ static int num_in(reader *rd, const xmlNode *n, const char *name,
 	double d = strtod(v, &end);
 	while (*end == ' ' || *end == '\t')
 		end++;
-	int bad = end == v || *end || !isfinite(d);
-	if (bad)
+	/* strtod also reads C's hexadecimal (0x1p-2), which is no XML
+	 * Schema double: decimal only, as the YAML reader */
+	int hex = end != v && strpbrk(v, "xX") != NULL;
+	int bad = end == v || *end || !isfinite(d) || hex;
+	if (hex)
+		fail(rd, n, "<%s>: attribute %s=\"%.40s\" is not a decimal "
+		     "number (hexadecimal is not read)", (const char *)n->name,
+		     name, v);
+	else if (bad)
 		fail(rd, n, "<%s>: attribute %s=\"%.40s\" is not a finite "
 		     "number", (const char *)n->name, name, v);
 	else if ((bad = fabs(d) > lim))
@@ -209,12 +221,20 @@ static int read_geometry(reader *rd, const xmlNode *n, odr_road *r, int *cap)
 		return -1;
 	if (g.len < 0)
 		return fail(rd, n, "<geometry>: length=%g is negative", g.len);
+	/* the records tile the road from s = 0: a gap would be bridged by
+	 * nothing the file says */
+	if (r->n_geom == 0 && fabs(g.s) > S_TOL(0))
+		return fail(rd, n, "<geometry>: s=%.12g: the first geometry "
+		            "must start at s=0", g.s);
 	if (r->n_geom) {
 		const odr_geom *p = &r->geom[r->n_geom - 1];
-		if (g.s < p->s + p->len - 1e-6 * (1 + p->s))
+		double end = p->s + p->len;
+		if (g.s < end - S_TOL(end))
 			return fail(rd, n, "<geometry>: s=%g goes back: the "
-			            "one before ends at s=%g", g.s,
-			            p->s + p->len);
+			            "one before ends at s=%g", g.s, end);
+		if (g.s > end + S_TOL(end))
+			return fail(rd, n, "<geometry>: s=%.12g leaves a gap: "
+			            "the one before ends at s=%.12g", g.s, end);
 	}
 	const xmlNode *k = NULL;
 	for (const xmlNode *c = n->children; c; c = c->next)
@@ -265,6 +285,16 @@ static int read_geometry(reader *rd, const xmlNode *n, odr_road *r, int *cap)
 	}
 	if (rc)
 		return -1;
+	/* s along the record is p's share of its range: a curve of
+	 * another length (a point, for coefficients all 0; twice the
+	 * road for bU = 2 under arcLength) puts s where the road is not.
+	 * Allowed: 0.1 % and 1 mm, more than an exporter's own
+	 * integration of the length misses by. */
+	double arc = g.kind == ODR_PARAM_POLY3 ? odr_pp3_arc_length(&g) : 0;
+	if (g.kind == ODR_PARAM_POLY3 && fabs(arc - g.len) > 1e-3 * (1 + g.len))
+		return fail(rd, k, "<paramPoly3>: the curve is %.6g m long "
+		            "over its pRange but its <geometry> length=%.6g",
+		            arc, g.len);
 	if (fabs(g.k0) * 1e-3 > 1 || fabs(g.k1) * 1e-3 > 1)
 		return fail(rd, k, "<%s>: a curvature above 1000 1/m",
 		            (const char *)k->name);
@@ -286,14 +316,17 @@ static int read_lane(reader *rd, const xmlNode *n, odr_lane *l)
 	l->mark = mark_of(n);
 	if (int_attr(rd, n, "id", &l->id) || str_attr(rd, n, "type", &l->type))
 		return -1;
-	int cap = 0, n_border = 0;
+	int cap = 0, n_border = 0, cap_b = 0;
+	odr_poly *border = NULL;
 	for (const xmlNode *c = n->children; c; c = c->next) {
 		if (is(c, "width") || is(c, "border")) {
-			if (is(c, "border"))
-				n_border++;
-			if (read_poly(rd, c, "sOffset", &l->width, &l->n_width,
-			              &cap))
+			int w = is(c, "width");
+			if (read_poly(rd, c, "sOffset", w ? &l->width : &border,
+			              w ? &l->n_width : &n_border,
+			              w ? &cap : &cap_b)) {
+				free(border);
 				return -1;
+			}
 		} else if (is(c, "link")) {
 			for (const xmlNode *e = c->children; e; e = e->next) {
 				int *id = is(e, "predecessor") ? &l->pred
@@ -301,8 +334,10 @@ static int read_lane(reader *rd, const xmlNode *n, odr_lane *l)
 				                               : NULL;
 				if (!id)
 					continue;
-				if (int_attr(rd, e, "id", id))
+				if (int_attr(rd, e, "id", id)) {
+					free(border);
 					return -1;
+				}
 				*(id == &l->pred ? &l->has_pred
 				                 : &l->has_succ) = 1;
 				*(id == &l->pred ? &l->pred_mark
@@ -310,10 +345,14 @@ static int read_lane(reader *rd, const xmlNode *n, odr_lane *l)
 			}
 		}
 	}
-	if (n_border && n_border != l->n_width)
-		return fail(rd, n, "<lane id=\"%d\">: mixes <width> and "
-		            "<border> records", l->id);
-	l->is_border = n_border > 0;
+	/* ASAM 1.6 on: with both, the application uses the widths */
+	if (l->n_width == 0 && n_border) {
+		l->width = border;
+		l->n_width = n_border;
+		l->is_border = 1;
+	} else {
+		free(border);
+	}
 	if (l->id != 0 && l->n_width == 0)
 		return fail(rd, n, "<lane id=\"%d\">: no <width> or <border>",
 		            l->id);
@@ -334,6 +373,9 @@ static int read_section(reader *rd, const xmlNode *n, odr_section *q)
 	q->mark = mark_of(n);
 	if (num_attr(rd, n, "s", NAN, &q->s))
 		return -1;
+	char *one = attr(n, "singleSide");
+	q->single_side = one && strcmp(one, "true") == 0;
+	xmlFree(one);
 	int cap = 0;
 	for (const xmlNode *side = n->children; side; side = side->next) {
 		int sign = is(side, "left") ? 1 : is(side, "right") ? -1 : 0;
@@ -382,8 +424,11 @@ static int read_section(reader *rd, const xmlNode *n, odr_section *q)
 	return 0;
 }
 
-/* A width polynomial must not go below zero over its record's span. */
-static int check_widths(reader *rd, const xmlNode *road, const odr_road *r)
+/* No lane may have a negative width anywhere: a <width> polynomial going
+ * below zero, or a <border> (a t coordinate) on the inner side of the
+ * lane's inner edge, which would put a right lane on the left. Checked
+ * at 64 points of each record's span. */
+static int check_widths(reader *rd, const odr_road *r)
 {
 	for (int i = 0; i < r->n_sec; i++) {
 		const odr_section *q = &r->sec[i];
@@ -391,25 +436,44 @@ static int check_widths(reader *rd, const xmlNode *road, const odr_road *r)
 		             q->s;
 		for (int k = 0; k < q->n_lanes; k++) {
 			const odr_lane *l = &q->lanes[k];
-			if (l->is_border)
-				continue;
+			int inner = k == 0 || k == q->n_left ? -1 : k - 1;
+			double sign = k < q->n_left ? 1 : -1, dt;
 			for (int j = 0; j < l->n_width; j++) {
 				const odr_poly *p = &l->width[j];
 				double end = j + 1 < l->n_width
 				                     ? l->width[j + 1].s0
 				                     : len;
 				for (int t = 0; t <= 64; t++) {
-					double ds = (end - p->s0) * t / 64;
-					double w = odr_poly_at(p, 1, p->s0 + ds,
-					                       NULL);
+					double s = q->s + p->s0 +
+					           (end - p->s0) * t / 64;
+					double out = odr_boundary(r, i, k, s, &dt);
+					double in = odr_boundary(r, i, inner, s,
+					                         &dt);
+					double w = sign * (out - in);
 					if (w >= -1e-9)
 						continue;
-					vs_error_at(rd->err, rd->path, l->mark,
-					            "road '%.64s': lane %d: "
-					            "width %g m at s=%g (widths "
-					            "must be >= 0)", r->id, l->id,
-					            w, q->s + p->s0 + ds);
-					(void)road;
+					if (l->is_border)
+						vs_error_at(rd->err, rd->path,
+						            l->mark, "road "
+						            "'%.64s': lane %d: its "
+						            "<border> at t=%g m "
+						            "is %g m %s its inner "
+						            "edge (t=%g m) at "
+						            "s=%g (a border is "
+						            "the outer edge's t, "
+						            "left > 0)", r->id,
+						            l->id, out, -w,
+						            sign > 0 ? "right of"
+						                     : "left of",
+						            in, s);
+					else
+						vs_error_at(rd->err, rd->path,
+						            l->mark, "road "
+						            "'%.64s': lane %d: "
+						            "width %g m at s=%g "
+						            "(widths must be >= "
+						            "0)", r->id, l->id, w,
+						            s);
 					return -1;
 				}
 			}
@@ -463,9 +527,28 @@ static int read_lanes(reader *rd, const xmlNode *n, odr_road *r)
 			odr_section *q = &r->sec[r->n_sec++];
 			if (read_section(rd, c, q))
 				return -1;
+			if (r->n_sec == 1 && fabs(q->s) > S_TOL(0))
+				return fail(rd, c, "<laneSection>: s=%.12g: the "
+				            "first lane section must start at s=0",
+				            q->s);
 			if (r->n_sec > 1 && !(q->s > q[-1].s))
 				return fail(rd, c, "<laneSection>: s=%g does not "
 				            "go forward from %g", q->s, q[-1].s);
+			/* singleSide: the side left out would go on from
+			 * the section before, which vsweep does not do;
+			 * taken as it is, that side's lanes would end */
+			int right = q->n_lanes - q->n_left;
+			int prev_right = r->n_sec > 1 ? q[-1].n_lanes -
+			                                        q[-1].n_left
+			                              : 0;
+			if (r->n_sec > 1 && q->single_side &&
+			    ((!q->n_left && q[-1].n_left) ||
+			     (!right && prev_right)))
+				return fail(rd, c, "<laneSection s=\"%g\">: "
+				            "singleSide=\"true\" without its "
+				            "%s lanes is not supported (give "
+				            "both sides in each lane section)",
+				            q->s, q->n_left ? "right" : "left");
 		}
 	}
 	return 0;
@@ -524,6 +607,10 @@ static int read_road(reader *rd, const xmlNode *n, odr_road *r)
 					            (const char *)e->name);
 			}
 		} else if (is(c, "lanes")) {
+			if (has_lanes)
+				return fail(rd, c, "<road id=\"%.64s\">: a "
+				            "second <lanes> (a road has one)",
+				            r->id);
 			has_lanes = 1;
 			if (read_lanes(rd, c, r))
 				return -1;
@@ -536,14 +623,15 @@ static int read_road(reader *rd, const xmlNode *n, odr_road *r)
 		return fail(rd, n, "<road id=\"%.64s\">: no <laneSection>",
 		            r->id);
 	const odr_geom *last = &r->geom[r->n_geom - 1];
-	if (fabs(last->s + last->len - r->length) > 1e-3 * (1 + r->length))
-		return fail(rd, n, "<road id=\"%.64s\">: length=%g but the "
-		            "geometries end at s=%g", r->id, r->length,
-		            last->s + last->len);
+	if (fabs(last->s + last->len - r->length) > S_TOL(r->length))
+		return fail(rd, n, "<road id=\"%.64s\">: length=%.12g but the "
+		            "geometries end at s=%.12g (they may differ by "
+		            "1e-6 (1 + length) m of rounding)", r->id,
+		            r->length, last->s + last->len);
 	if (r->sec[r->n_sec - 1].s >= r->length)
 		return fail(rd, n, "<road id=\"%.64s\">: a laneSection starts "
 		            "at or after the road's end", r->id);
-	return check_widths(rd, n, r) || check_folds(rd, r) ? -1 : 0;
+	return check_widths(rd, r) || check_folds(rd, r) ? -1 : 0;
 }
 
 static int read_junction(reader *rd, const xmlNode *n, odr_junction *j)

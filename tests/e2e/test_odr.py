@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import unittest
+import uuid
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -312,6 +313,33 @@ class OpenDriveTest(TempDirCase):
                 self.write("ok.xodr", changed(path, old, new))
                 rc, _, err = run("check", scn)
                 self.assertEqual((rc, err), (0, ""))
+
+    def test_long_road_ids(self):
+        # the lane UUID's name took the first 200 bytes of the road id:
+        # two roads alike that far had one UUID, and run failed on the
+        # results file's unique lane_id ("writing lanes") while check
+        # passed. The UUIDs are uuid5 of the whole id.
+        road = ('<road id="%s" length="100"><planView><geometry s="0" '
+                'x="0" y="%d" hdg="0" length="100"><line/></geometry>'
+                '</planView><lanes><laneSection s="0"><center><lane '
+                'id="0" type="none"/></center><right><lane id="-1" '
+                'type="driving"><width sOffset="0" a="3" b="0" c="0" '
+                'd="0"/></lane></right></laneSection></lanes></road>\n')
+        ids = ["R" * 200 + "a", "R" * 200 + "b"]
+        self.write("long.xodr", '<?xml version="1.0"?>\n<OpenDRIVE>\n'
+                   '<header revMajor="1" revMinor="6"/>\n' +
+                   road % (ids[0], 0) + road % (ids[1], 10) +
+                   "</OpenDRIVE>\n")
+        db = self.path("long.db")
+        rc, _, err = run("run", self.write("l.yaml", CHECK %
+                                           self.path("long.xodr")),
+                         "-o", db)
+        self.assertEqual((rc, err), (0, ""))
+        got = query(db, "SELECT road, lane_id FROM lane_info ORDER BY road")
+        want = [(i, "{%s}" % uuid.uuid5(uuid.NAMESPACE_URL,
+                                        "vsweep:odr:%s:0:-1" % i))
+                for i in ids]
+        self.assertEqual([(r, u.lower()) for r, u in got], want)
 
     def test_directory(self):
         # libxml2 printed "I/O error : Is a directory" on stderr, and

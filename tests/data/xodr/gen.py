@@ -107,8 +107,10 @@ write("clothoid.xodr", [road("c", 90.0, [
     [section(0, left=[lane(1)], right=[lane(-1)])])])
 
 # paramPoly3 S-curve (normalized): U = 100 p, V = 30 p² - 20 p³: from the
-# origin heading +X to (100, 10) heading +X again. Road "pa": the same in
-# arcLength form (p = s, U = s, V = 0.003 s² - 0.00002 s³ over 100 m).
+# origin heading +X to (100, 10) heading +X again. Road "pa": the same
+# curve from (0, 50) in arcLength form, p in [0, Ln] for p/Ln in [0, 1]
+# (so the curve is as long as its record: U = 100 p/Ln, V = 30 (p/Ln)² -
+# 20 (p/Ln)³).
 # Road "p3": poly3 v = 0.003 u² - 0.00002 u³ from (0, 100), heading +X;
 # its length is the curve's arc length to u = 100 (Simpson, 20000 pieces).
 def arclen(f, a, b, n=20000):
@@ -125,8 +127,8 @@ write("parampoly.xodr", [
     road("pn", Ln, [geom(0, 0, 0, 0, Ln,
          '<paramPoly3 aU="0" bU="100" cU="0" dU="0" aV="0" bV="0" cV="30" dV="-20" pRange="normalized"/>')],
          [section(0, right=[lane(-1)])]),
-    road("pa", 100.0, [geom(0, 0, 50, 0, 100.0,
-         '<paramPoly3 aU="0" bU="1" cU="0" dU="0" aV="0" bV="0" cV="0.003" dV="-0.00002" pRange="arcLength"/>')],
+    road("pa", Ln, [geom(0, 0, 50, 0, Ln,
+         f'<paramPoly3 aU="0" bU="{100 / Ln!r}" cU="0" dU="0" aV="0" bV="0" cV="{30 / Ln**2!r}" dV="{-20 / Ln**3!r}" pRange="arcLength"/>')],
          [section(0, right=[lane(-1)])]),
     road("p3", Lp3, [geom(0, 0, 100, 0, Lp3, '<poly3 a="0" b="0" c="0.003" d="-0.00002"/>')],
          [section(0, right=[lane(-1)])])])

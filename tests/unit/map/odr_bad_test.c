@@ -21,6 +21,9 @@
 #define LANE(id, w) \
 	"<lane id=\"" id "\" type=\"driving\"><width sOffset=\"0\" a=\"" w \
 	"\" b=\"0\" c=\"0\" d=\"0\"/></lane>"
+#define BLANE(id, t) \
+	"<lane id=\"" id "\" type=\"driving\"><border sOffset=\"0\" a=\"" t \
+	"\" b=\"0\" c=\"0\" d=\"0\"/></lane>"
 #define SECTION(s, right)                                               \
 	"<laneSection s=\"" s "\"><center><lane id=\"0\" type=\"none\"/>" \
 	"</center><right>" right "</right></laneSection>\n"
@@ -64,7 +67,8 @@ static const bad_odr bad_odrs[] = {
 	{HEAD ROAD("rule=\"MHT\"", OK_PLAN, OK_LANES) END,
 	 "4:1: <road id=\"r\">: rule must be RHT or LHT"},
 	{HEAD ROAD("", GEOM("0", "8", "<line/>"), OK_LANES) END,
-	 "4:1: <road id=\"r\">: length=10 but the geometries end at s=8"},
+	 "4:1: <road id=\"r\">: length=10 but the geometries end at s=8 "
+	 "(they may differ by 1e-6 (1 + length) m of rounding)"},
 	{HEAD ROAD("", GEOM("0", "10", "<arc curvature=\"x1\"/>"), OK_LANES)
 	 END, "6:1: <arc>: attribute curvature=\"x1\" is not a finite number"},
 	{HEAD ROAD("", GEOM("0", "10", "<spiral curvStart=\"0\"/>"), OK_LANES)
@@ -168,6 +172,65 @@ static const bad_odr bad_odrs[] = {
 	 "</road>\n" END,
 	 "10:1: road 'r': lane -1: its successor, lane -2, is not a lane of "
 	 "road 'r' at either end"},
+	/* planView records tile the road from s = 0 (a gap was bridged by
+	 * a chord), within 1e-6 (1 + s) m */
+	{HEAD ROAD("", GEOM("0", "5", "<line/>") GEOM("6", "4", "<line/>"),
+	           OK_LANES) END,
+	 "7:1: <geometry>: s=6 leaves a gap: the one before ends at s=5"},
+	{HEAD ROAD("", GEOM("5", "5", "<line/>"), OK_LANES) END,
+	 "6:1: <geometry>: s=5: the first geometry must start at s=0"},
+	/* length against the geometries: 1e-6 (1 + length) m (it was
+	 * 0.1 %, the rest clamped) */
+	{HEAD ROAD("", GEOM("0", "9.9999", "<line/>"), OK_LANES) END,
+	 "4:1: <road id=\"r\">: length=10 but the geometries end at "
+	 "s=9.9999 (they may differ by 1e-6 (1 + length) m of rounding)"},
+	{HEAD ROAD("", OK_PLAN, SECTION("5", LANE("-1", "3"))) END,
+	 "9:1: <laneSection>: s=5: the first lane section must start at s=0"},
+	/* a paramPoly3 as long as its record, within 0.1 % */
+	{HEAD ROAD("", GEOM("0", "10", "<paramPoly3 aU=\"0\" bU=\"0\" "
+	               "cU=\"0\" dU=\"0\" aV=\"0\" bV=\"0\" cV=\"0\" "
+	               "dV=\"0\"/>"), OK_LANES) END,
+	 "6:1: <paramPoly3>: the curve is 0 m long over its pRange but its "
+	 "<geometry> length=10"},
+	{HEAD ROAD("", GEOM("0", "10", "<paramPoly3 aU=\"0\" bU=\"2\" "
+	               "cU=\"0\" dU=\"0\" aV=\"0\" bV=\"0\" cV=\"0\" "
+	               "dV=\"0\" pRange=\"arcLength\"/>"), OK_LANES) END,
+	 "6:1: <paramPoly3>: the curve is 20 m long over its pRange but its "
+	 "<geometry> length=10"},
+	{HEAD ROAD("", OK_PLAN, OK_LANES "</lanes>\n<lanes>\n" OK_LANES) END,
+	 "11:1: <road id=\"r\">: a second <lanes> (a road has one)"},
+	/* decimal only, as the YAML reader */
+	{HEAD ROAD("", "<geometry s=\"0\" x=\"0\" y=\"0\" hdg=\"0x1p-2\" "
+	               "length=\"10\"><line/></geometry>\n", OK_LANES) END,
+	 "6:1: <geometry>: attribute hdg=\"0x1p-2\" is not a decimal number "
+	 "(hexadecimal is not read)"},
+	/* singleSide: the side left out would go on from the section
+	 * before; it ended there */
+	{HEAD ROAD("", OK_PLAN, "<laneSection s=\"0\"><left>" LANE("1", "3")
+	           "</left><center><lane id=\"0\" type=\"none\"/></center>"
+	           "<right>" LANE("-1", "3") "</right></laneSection>\n"
+	           "<laneSection s=\"5\" singleSide=\"true\"><center><lane "
+	           "id=\"0\" type=\"none\"/></center><right>" LANE("-1", "3")
+	           "</right></laneSection>\n") END,
+	 "10:1: <laneSection s=\"5\">: singleSide=\"true\" without its left "
+	 "lanes is not supported (give both sides in each lane section)"},
+	/* a <border> is the outer edge's t: on the wrong side of the inner
+	 * edge is a negative width (the lane was drawn on the left) */
+	{HEAD ROAD("", OK_PLAN, SECTION("0", BLANE("-1", "3"))) END,
+	 "9:1: road 'r': lane -1: its <border> at t=3 m is 3 m left of its "
+	 "inner edge (t=0 m) at s=0 (a border is the outer edge's t, left "
+	 "> 0)"},
+	{HEAD ROAD("", OK_PLAN, SECTION("0", BLANE("-1", "-3")
+	                                     BLANE("-2", "-2"))) END,
+	 "9:1: road 'r': lane -2: its <border> at t=-2 m is 1 m left of its "
+	 "inner edge (t=-3 m) at s=0 (a border is the outer edge's t, left "
+	 "> 0)"},
+	{HEAD ROAD("", OK_PLAN, "<laneSection s=\"0\"><left>" BLANE("1",
+	           "-0.5") "</left><center><lane id=\"0\" type=\"none\"/>"
+	           "</center></laneSection>\n") END,
+	 "9:1: road 'r': lane 1: its <border> at t=-0.5 m is 0.5 m right of "
+	 "its inner edge (t=0 m) at s=0 (a border is the outer edge's t, "
+	 "left > 0)"},
 	{"<?xml version=\"1.0\"?>\n<Other/>\n",
 	 "2:1: the root element is not <OpenDRIVE>"},
 	{HEAD ROAD("", OK_PLAN, OK_LANES), /* truncated: no </OpenDRIVE> */

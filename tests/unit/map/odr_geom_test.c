@@ -163,10 +163,14 @@ START_TEST(odr_param_poly3)
 		ref_is(r, p * r->length, 100 * p, 30 * p * p - 20 * p * p * p,
 		       atan2(60 * p - 60 * p * p, 100));
 	}
+	/* the same curve from (0, 50), p = s in [0, length] */
 	r = odr_test_road(net, "pa");
-	for (double s = 0; s <= 100; s += 10)
-		ref_is(r, s, s, 50 + 0.003 * s * s - 0.00002 * s * s * s,
-		       atan(0.006 * s - 0.00006 * s * s));
+	for (int i = 0; i <= 10; i++) {
+		double p = i / 10.0;
+		ref_is(r, p * r->length, 100 * p,
+		       50 + 30 * p * p - 20 * p * p * p,
+		       atan2(60 * p - 60 * p * p, 100));
+	}
 	r = odr_test_road(net, "p3");
 	for (double u = 0; u <= 100; u += 12.5)
 		ref_is(r, poly3_len(u), u,

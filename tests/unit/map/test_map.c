@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "input/scenario.h"
 #include "map/map_internal.h"
@@ -27,6 +28,20 @@ vs_map *parse_map_at(const char *path, const char *yaml, vs_error *err)
 	if (vs_map_parse(doc, doc->root, &m, err))
 		m = NULL;
 	vs_ydoc_destroy(doc);
+	return m;
+}
+
+vs_map *load_xodr_text(const char *xml, vs_error *err)
+{
+	char path[] = "/tmp/vsweep_odr_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	FILE *f = fdopen(fd, "w");
+	fputs(xml, f);
+	fclose(f);
+	memset(err, 0, sizeof *err);
+	vs_map *m = vs_map_load_opendrive(path, err);
+	unlink(path);
 	return m;
 }
 
@@ -761,6 +776,7 @@ static Suite *map_suite(void)
 	suite_add_tcase(s, odr_geom_tcase());
 	suite_add_tcase(s, odr_locate_tcase());
 	suite_add_tcase(s, odr_bad_tcase());
+	suite_add_tcase(s, odr_lanes_tcase());
 	return s;
 }
 

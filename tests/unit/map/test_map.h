@@ -29,7 +29,12 @@ vs_map *parse_map(const char *yaml, vs_error *err);
 /* The same, the YAML read as if from the file at path. */
 vs_map *parse_map_at(const char *path, const char *yaml, vs_error *err);
 
+/* An OpenDRIVE map from the text of a .xodr, written to a temporary
+ * file; NULL with err set on error. */
+vs_map *load_xodr_text(const char *xml, vs_error *err);
+
 TCase *bad_map_tcase(void);    /* bad_maps.c */
+TCase *odr_lanes_tcase(void);  /* odr_lanes_test.c */
 TCase *odr_geom_tcase(void);   /* odr_geom_test.c */
 TCase *odr_locate_tcase(void); /* odr_locate_test.c */
 TCase *odr_bad_tcase(void);    /* odr_bad_test.c */
