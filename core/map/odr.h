@@ -110,6 +110,17 @@ typedef struct odr_net {
 	odr_junction *junctions;
 } odr_net;
 
+/* Where a reading's messages go: the file's path and the error. */
+typedef struct odr_reader {
+	const char *path;
+	vs_error *err;
+} odr_reader;
+
+/* Every id net's roads, links, connections and lane links name is there,
+ * and no two roads or two junctions share an id (odr_refs.c); 0, or -1
+ * with the first in file order said in rd->err. */
+int odr_check_refs(const odr_reader *rd, const odr_net *net);
+
 /* Reads an OpenDRIVE file. On error returns NULL and sets err to
  * "FILE:LINE:COL: message". */
 odr_net *odr_read(const char *path, vs_error *err);
