@@ -6,16 +6,30 @@
  * fields the FMU has; the rest are derived from differences over the
  * step. An FMU with x0, y0, yaw0 works in the world frame; any other
  * works in the actor's start frame, which is placed into the world here:
- * world = p0 + Rz(yaw0) local, yaw = yaw0 + local yaw.
+ * world = p0 + Rz(yaw0) local, yaw = yaw0 + local yaw, and every vector
+ * (velocity, angular velocity) turned by the same Rz(yaw0). Values pass
+ * through the unit conversion of their role (fmu.c): SI on vsweep's
+ * side, the FMU's declared units on its side.
  *
  * Status: Warning is logged; Discard, Error and Fatal fail the variant
  * with the FMU's own last message (the FMU's logger routes its messages
  * to the host's log, errors becoming the variant's reason). After Error
- * only the instance is freed, after Fatal nothing more is called. */
+ * only the instance is freed. After Fatal no function of that FMU is
+ * called again in this process, on any instance (FMI 2.0 and 3.0: all its
+ * instances are corrupted): its instances are leaked, later variants
+ * refuse it, and vs_fmu_process_spoiled() tells run/contain.c to replace
+ * the process. An FMI 3 FMU that sets terminateSimulation fails the
+ * variant at that step and is terminated and freed as usual; one that
+ * returns early although vsweep does not allow it is an error of the FMU.
+ *
+ * The FMU may call its logger from any thread while it is inside one of
+ * its functions: an instance's message state is under its own mutex, and
+ * the host's log takes the simulation's (sim.c). */
 #include "fmu/fmu_adapter.h"
 #include "common/util.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +43,23 @@ typedef struct fmu_inst {
 	double *out;           /* host-owned outputs, or NULL */
 	double x0, y0, z0, yaw0; /* m, rad: the start pose (start frame) */
 	double steering_ratio; /* for steer when the FMU has none */
-	int fatal;             /* a Fatal status: call nothing more */
+	int fatal;             /* this FMU returned Fatal: call nothing more */
 	int broken;            /* Error: free only */
+	int counted;           /* in f->live->instances */
+	pthread_mutex_t mu;    /* the three below: the FMU's logger may be
+	                          called from any of its threads */
 	int logged_error;      /* the FMU logged an error message */
 	long n_msgs;           /* messages the FMU logged */
 	char last[512];        /* the FMU's last message */
 } fmu_inst;
+
+/* Set once any FMU returned Fatal in this process (fmu.h). */
+static atomic_int process_spoiled;
+
+int vs_fmu_process_spoiled(void)
+{
+	return atomic_load(&process_spoiled);
+}
 
 static void host_say(fmu_inst *in, vs_log_level level, const char *msg)
 {
@@ -43,22 +68,37 @@ static void host_say(fmu_inst *in, vs_log_level level, const char *msg)
 }
 
 /* Both FMI versions' messages: kept, and passed to the host's log at the
- * matching level. */
+ * matching level (host_log is thread-safe). */
 static void take_message(fmu_inst *in, int status, const char *category,
                          const char *msg)
 {
-	snprintf(in->last, sizeof in->last, "%s", msg ? msg : "");
-	in->n_msgs++;
 	vs_log_level level = status >= FMI2_ERROR ? VS_LOG_ERROR
 	                     : status == FMI2_WARNING ? VS_LOG_WARNING
 	                                              : VS_LOG_INFO;
-	if (level == VS_LOG_ERROR)
-		in->logged_error = 1;
 	char line[600];
 	snprintf(line, sizeof line, "%s%s%s", category && *category ? category
 	                                                            : "",
-	         category && *category ? ": " : "", in->last);
+	         category && *category ? ": " : "", msg ? msg : "");
+	pthread_mutex_lock(&in->mu);
+	snprintf(in->last, sizeof in->last, "%s", msg ? msg : "");
+	in->n_msgs++;
+	if (level == VS_LOG_ERROR)
+		in->logged_error = 1;
+	pthread_mutex_unlock(&in->mu);
 	host_say(in, level, line);
+}
+
+/* The message state, read under its lock: last (size 512) may be NULL. */
+static long messages(fmu_inst *in, int *logged_error, char *last)
+{
+	pthread_mutex_lock(&in->mu);
+	long n = in->n_msgs;
+	if (logged_error)
+		*logged_error = in->logged_error;
+	if (last)
+		memcpy(last, in->last, sizeof in->last);
+	pthread_mutex_unlock(&in->mu);
+	return n;
 }
 
 static void fmi2_logger(void *env, const char *instance_name,
@@ -92,6 +132,14 @@ static const char *status_name(int st)
 	return st >= 0 && st <= 5 ? n[st] : "unknown";
 }
 
+/* Marks the FMU (every instance in this process) as beyond calling. */
+static void spoil(fmu_inst *in)
+{
+	in->fatal = 1;
+	atomic_store(&in->f->live->fatal, 1);
+	atomic_store(&process_spoiled, 1);
+}
+
 /* Maps an FMI status (same numbers in 2 and 3) to the plugin's; on
  * Discard or worse makes sure the variant's reason says what failed. */
 static vs_status check(fmu_inst *in, int st, const char *call, double t)
@@ -101,17 +149,38 @@ static vs_status check(fmu_inst *in, int st, const char *call, double t)
 	if (st == FMI2_WARNING)
 		return VS_WARNING;
 	if (st == FMI2_FATAL)
-		in->fatal = 1;
+		spoil(in);
 	in->broken = 1;
-	if (!in->logged_error) {
+	int logged;
+	char last[sizeof in->last];
+	messages(in, &logged, last);
+	if (!logged) {
 		char msg[700];
 		snprintf(msg, sizeof msg, "%s returned %s at t = %g s%s%s", call,
-		         status_name(st), t, in->last[0] ? ": " : "", in->last);
+		         status_name(st), t, last[0] ? ": " : "", last);
 		host_say(in, VS_LOG_ERROR, msg);
 	}
 	return st == FMI2_DISCARD ? VS_DISCARD
 	       : st == FMI2_FATAL ? VS_FATAL
 	                          : VS_ERROR;
+}
+
+/* Whether another instance of this FMU returned Fatal (in this variant,
+ * or on another thread): then this one may not be called either, and the
+ * variant fails saying so. */
+static int others_fatal(fmu_inst *in, double t)
+{
+	if (in->fatal)
+		return 1;
+	if (!atomic_load(&in->f->live->fatal))
+		return 0;
+	in->fatal = 1;
+	char msg[700];
+	snprintf(msg, sizeof msg, "%s: another instance of this FMU returned "
+	         "Fatal at t <= %g s, after which FMI allows no further call "
+	         "to any of its instances in this process", in->f->path, t);
+	host_say(in, VS_LOG_ERROR, msg);
+	return 1;
 }
 
 /* FMI 2 value references are unsigned int, FMI 3's uint32_t: the same
@@ -141,11 +210,14 @@ static int get_reals(fmu_inst *in, const uint32_t *vr, size_t n, double *v)
 	               : (int)f->f3.get_float64(in->c, vr, n, v, n);
 }
 
-/* Sets one role's variable when the FMU has it. */
+/* Sets one role's variable when the FMU has it: v in SI units, handed
+ * over in the variable's own (the inverse of factor * x + offset). */
 static int set_role(fmu_inst *in, int role, double v)
 {
-	const fmu_var *var = in->f->role[role];
-	return var ? set_reals(in, &var->vr, 1, &v) : FMI2_OK;
+	const vs_fmu *f = in->f;
+	const fmu_var *var = f->role[role];
+	double x = (v - f->unit_offset[role]) / f->unit_factor[role];
+	return var ? set_reals(in, &var->vr, 1, &x) : FMI2_OK;
 }
 
 static void *instantiate(fmu_inst *in, const char *name)
@@ -209,6 +281,37 @@ static vs_status initialise(fmu_inst *in, const vs_create_args *args)
 	             "fmi3ExitInitializationMode", 0);
 }
 
+/* Whether this process may instantiate the FMU: not after a Fatal of it
+ * (an earlier variant's, when variants run in this process one after
+ * another), nor a second live instance of one that may be instantiated
+ * only once per process. On refusal, says why. */
+static int may_instantiate(fmu_inst *in)
+{
+	const vs_fmu *f = in->f;
+	char msg[900];
+	if (atomic_load(&f->live->fatal)) {
+		snprintf(msg, sizeof msg, "%s: an earlier variant's call to this "
+		         "FMU returned Fatal in this process, after which FMI "
+		         "allows no further call to it; run with containment "
+		         "(without VSWEEP_NO_CONTAINMENT), which replaces the "
+		         "process after such a variant", f->path);
+		host_say(in, VS_LOG_ERROR, msg);
+		return 0;
+	}
+	if (!f->md.once)
+		return 1;
+	if (atomic_fetch_add(&f->live->instances, 1) > 0) {
+		atomic_fetch_sub(&f->live->instances, 1);
+		snprintf(msg, sizeof msg, "%s may be instantiated only once per "
+		         "process (canBeInstantiatedOnlyOncePerProcess), and an "
+		         "instance of it is alive in this process", f->path);
+		host_say(in, VS_LOG_ERROR, msg);
+		return 0;
+	}
+	in->counted = 1;
+	return 1;
+}
+
 vs_status vs_fmu_create(const vs_create_args *args, void **instance)
 {
 	*instance = NULL;
@@ -226,22 +329,29 @@ vs_status vs_fmu_create(const vs_create_args *args, void **instance)
 	in->host_ctx = args->host_ctx;
 	in->host = args->host;
 	in->out = args->outputs;
+	pthread_mutex_init(&in->mu, NULL);
 	const vs_state *s0 = &args->actor->start;
 	in->x0 = s0->x;
 	in->y0 = s0->y;
 	in->z0 = s0->z;
 	in->yaw0 = s0->yaw;
 	in->steering_ratio = args->actor->steering_ratio;
+	if (!may_instantiate(in)) {
+		vs_fmu_destroy(in);
+		return VS_ERROR;
+	}
 	char name[96];
 	snprintf(name, sizeof name, "actor%lld", (long long)args->actor->id);
 	in->c = instantiate(in, name);
 	if (!in->c) {
-		char msg[700];
+		int logged;
+		char last[sizeof in->last], msg[700];
+		messages(in, &logged, last);
 		snprintf(msg, sizeof msg, "cannot instantiate FMU %s%s%s",
-		         f->md.model_id, in->last[0] ? ": " : "", in->last);
-		if (!in->logged_error)
+		         f->md.model_id, last[0] ? ": " : "", last);
+		if (!logged)
 			host_say(in, VS_LOG_ERROR, msg);
-		free(in);
+		vs_fmu_destroy(in);
 		return VS_ERROR;
 	}
 	vs_status st = initialise(in, args);
@@ -269,8 +379,10 @@ static int read_outputs(fmu_inst *in, double *v)
 	}
 	double got[N_ROLES];
 	int st = get_reals(in, vr, (size_t)n, got);
-	for (int i = 0; i < n; i++)
-		v[idx[i]] = got[i];
+	for (int i = 0; i < n; i++) {
+		int r = idx[i] + OUT_X;
+		v[idx[i]] = f->unit_factor[r] * got[i] + f->unit_offset[r];
+	}
 	if (in->out && f->desc.n_outputs) {
 		int st2 = get_reals(in, f->output_vr, f->desc.n_outputs,
 		                    in->out);
@@ -308,10 +420,16 @@ static void place(fmu_inst *in, const double *v, const vs_state *prev,
 		s->vz = V(OUT_VZ);
 	else if (prev)
 		s->vz = (s->z - prev->z) / dt;
-	if (HAS(OUT_WX))
-		s->wx = V(OUT_WX);
-	if (HAS(OUT_WY))
-		s->wy = V(OUT_WY);
+	if (HAS(OUT_WX) || HAS(OUT_WY)) {
+		/* A vector like the velocity: turned by Rz(yaw0) out of the
+		 * start frame (the start frame is the world turned about Z
+		 * only, so wz stays); the component the FMU lacks is 0 in its
+		 * frame. */
+		double wx = HAS(OUT_WX) ? V(OUT_WX) : 0.0;
+		double wy = HAS(OUT_WY) ? V(OUT_WY) : 0.0;
+		s->wx = c * wx - sn * wy;
+		s->wy = sn * wx + c * wy;
+	}
 	if (HAS(OUT_WZ))
 		s->wz = V(OUT_WZ);
 	else if (prev)
@@ -329,6 +447,8 @@ vs_status vs_fmu_reset(void *instance, vs_state *s)
 {
 	fmu_inst *in = instance;
 	double v[N_ROLES];
+	if (others_fatal(in, 0))
+		return VS_ERROR;
 	vs_status st = check(in, read_outputs(in, v), "reading outputs", 0);
 	if (st >= VS_DISCARD)
 		return st;
@@ -348,11 +468,51 @@ vs_status vs_fmu_reset(void *instance, vs_state *s)
 	return st;
 }
 
+/* The FMI 3 doStep's flags, which vsweep does not let the FMU use (it
+ * asks for no early return and no event mode): a step that ended before
+ * t, or terminateSimulation, fails the variant. Returns VS_OK, or
+ * VS_ERROR after saying why. */
+static vs_status step_flags(fmu_inst *in, double t, double dt, bool term,
+                            bool early, double reached)
+{
+	const vs_fmu *f = in->f;
+	char msg[900];
+	long long k = llround(t / dt);
+	/* lastSuccessfulTime is currentCommunicationPoint + step when the
+	 * step is whole; an FMU that keeps its own clock may round it
+	 * (1e-6 of a step is far below any meaningful early return). */
+	double end = (t - dt) + dt;
+	if (early || !(fabs(reached - end) <= 1e-6 * dt)) {
+		in->broken = 1;
+		snprintf(msg, sizeof msg, "%s: fmi3DoStep at step %lld (t = %g s) "
+		         "returned early (earlyReturn %s, lastSuccessfulTime "
+		         "%.17g s instead of %.17g s) although vsweep "
+		         "instantiated it with earlyReturnAllowed = false: an "
+		         "error of the FMU", f->path, k, t, early ? "true" : "false",
+		         reached, end);
+		host_say(in, VS_LOG_ERROR, msg);
+		return VS_ERROR;
+	}
+	if (term) {
+		/* Not an error status: the instance is terminated and freed
+		 * as usual (vs_fmu_destroy). */
+		snprintf(msg, sizeof msg, "%s: the FMU asked to terminate the "
+		         "simulation (fmi3DoStep's terminateSimulation) at step "
+		         "%lld (t = %g s); the variant ends there, failed, its "
+		         "rows up to the step before", f->path, k, t);
+		host_say(in, VS_LOG_ERROR, msg);
+		return VS_ERROR;
+	}
+	return VS_OK;
+}
+
 vs_status vs_fmu_step(void *instance, double t, double dt,
                       const vs_control *control, vs_state *s)
 {
 	fmu_inst *in = instance;
 	const vs_fmu *f = in->f;
+	if (others_fatal(in, t))
+		return VS_ERROR;
 	int w = set_role(in, IN_SPEED, control->speed);
 	int w2 = set_role(in, IN_STEERING_WHEEL, control->steering_wheel);
 	/* An FMU with an accel input gets the behaviour's accel; 0 when
@@ -364,19 +524,23 @@ vs_status vs_fmu_step(void *instance, double t, double dt,
 	vs_status st = check(in, w > w3 ? w : w3, "setting inputs", t);
 	if (st >= VS_DISCARD)
 		return st;
-	long before = in->n_msgs;
+	long before = messages(in, NULL, NULL);
 	int ds;
+	bool term = false, early = false;
+	double reached = t - dt + dt;
 	if (f->md.fmi == 2) {
 		ds = (int)f->f2.do_step(in->c, t - dt, dt, 1);
 	} else {
-		bool event = false, term = false, early = false;
-		double reached = t;
+		/* eventHandlingNeeded: with eventModeUsed = false the FMU
+		 * handles its events inside the step; the flag asks nothing
+		 * of vsweep. */
+		bool event = false;
 		ds = (int)f->f3.do_step(in->c, t - dt, dt, true, &event, &term,
 		                        &early, &reached);
 	}
 	const char *call = f->md.fmi == 2 ? "fmi2DoStep" : "fmi3DoStep";
 	vs_status st2 = check(in, ds, call, t);
-	if (st2 == VS_WARNING && in->n_msgs == before) {
+	if (st2 == VS_WARNING && messages(in, NULL, NULL) == before) {
 		/* A Warning is logged even when the FMU said nothing. */
 		char msg[96];
 		snprintf(msg, sizeof msg, "%s returned Warning at t = %g s", call,
@@ -385,6 +549,8 @@ vs_status vs_fmu_step(void *instance, double t, double dt,
 	}
 	if (st2 >= VS_DISCARD)
 		return st2;
+	if (f->md.fmi == 3 && step_flags(in, t, dt, term, early, reached))
+		return VS_ERROR;
 	double v[N_ROLES];
 	vs_state prev = *s;
 	vs_status st3 = check(in, read_outputs(in, v), "reading outputs", t);
@@ -400,6 +566,11 @@ void vs_fmu_destroy(void *instance)
 	if (!in)
 		return;
 	const vs_fmu *f = in->f;
+	/* After a Fatal of this FMU (this instance's or another's) nothing
+	 * of it is called, not even fmi*FreeInstance: the instance leaks,
+	 * and stays counted. */
+	if (!in->fatal && atomic_load(&f->live->fatal))
+		in->fatal = 1;
 	if (in->c && !in->fatal) {
 		if (f->md.fmi == 2) {
 			if (!in->broken)
@@ -411,5 +582,8 @@ void vs_fmu_destroy(void *instance)
 			f->f3.free_instance(in->c);
 		}
 	}
+	if (in->counted && !(in->c && in->fatal))
+		atomic_fetch_sub(&f->live->instances, 1);
+	pthread_mutex_destroy(&in->mu);
 	free(in);
 }

@@ -5,10 +5,12 @@
  *
  * Everything that can be wrong with the file is found here, before any
  * variant runs, and said with the FMU's path. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "fmu/fmu_adapter.h"
 
 #include <dlfcn.h>
 #include <dirent.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +200,109 @@ static int find_roles(vs_fmu *f, const char *const *from,
 	return 0;
 }
 
+/* The dimension each role needs, as BaseUnit exponents (kg, m, s, A, K,
+ * mol, cd, rad): lengths m, speeds m/s, accel m/s^2, angles rad, angular
+ * velocities rad/s. */
+enum { D_LEN, D_SPEED, D_ACCEL, D_ANGLE, D_RATE };
+static const int dims[][8] = {
+	[D_LEN] = {0, 1, 0, 0, 0, 0, 0, 0},
+	[D_SPEED] = {0, 1, -1, 0, 0, 0, 0, 0},
+	[D_ACCEL] = {0, 1, -2, 0, 0, 0, 0, 0},
+	[D_ANGLE] = {0, 0, 0, 0, 0, 0, 0, 1},
+	[D_RATE] = {0, 0, -1, 0, 0, 0, 0, 1},
+};
+static const char *const dim_names[] = {"m", "m/s", "m/s2", "rad",
+                                        "rad/s"};
+static const int role_dim[N_ROLES] = {
+	D_SPEED, D_ANGLE, D_ACCEL,
+	D_LEN, D_LEN, D_ANGLE, D_LEN, D_ANGLE, D_ANGLE,
+	D_SPEED, D_SPEED, D_SPEED, D_RATE, D_RATE, D_RATE, D_SPEED, D_ANGLE,
+	D_LEN, D_LEN, D_ANGLE};
+
+/* Whether exponents e are dimension d. SI counts the radian as
+ * dimensionless: an angle's unit may leave rad out. */
+static int same_dim(const int *e, int d)
+{
+	for (int k = 0; k < 8; k++)
+		if (e[k] != dims[d][k] && !(k == 7 && e[k] == 0))
+			return 0;
+	return 1;
+}
+
+/* "kg^a m^b ..." of exponents e into buf ("1": none). */
+static void dim_text(const int *e, char *buf, size_t cap)
+{
+	static const char *const n[8] = {"kg", "m", "s", "A", "K", "mol", "cd",
+	                                 "rad"};
+	size_t len = 0;
+	buf[0] = 0;
+	for (int k = 0; k < 8 && len < cap; k++)
+		if (e[k]) {
+			int w = snprintf(buf + len, cap - len, "%s%s", len ? " " : "",
+			                 n[k]);
+			if (w > 0)
+				len += (size_t)w;
+			if (e[k] != 1 && len < cap) {
+				w = snprintf(buf + len, cap - len, "^%d", e[k]);
+				if (w > 0)
+					len += (size_t)w;
+			}
+		}
+	if (!buf[0])
+		snprintf(buf, cap, "1 (dimensionless)");
+}
+
+/* Each role's unit: none, or the role's SI unit by name ("m/s" for a
+ * speed: nothing to convert, whether UnitDefinitions has it or not), or
+ * a unit of UnitDefinitions whose BaseUnit is the role's dimension, whose
+ * factor and offset convert. Any other unit that is not defined, defined
+ * without a BaseUnit, or of another dimension is refused: taking it as
+ * SI would be silently wrong. */
+static int role_units(vs_fmu *f, vs_error *err)
+{
+	for (int r = 0; r < N_ROLES; r++) {
+		f->unit_factor[r] = 1.0;
+		f->unit_offset[r] = 0.0;
+		const fmu_var *v = f->role[r];
+		if (!v || !*v->unit)
+			continue;
+		const char *need = dim_names[role_dim[r]];
+		const fmu_unit *u = vs_fmu_md_unit(&f->md, v->unit);
+		if ((!u || !u->has_base) && !strcmp(v->unit, need))
+			continue;
+		if (!u) {
+			vs_error_set(err, "%s: modelDescription.xml:%d: variable '%s' "
+			             "has unit \"%s\", which UnitDefinitions does not "
+			             "define, so vsweep cannot tell what it is; as %s "
+			             "it needs %s (or a unit defined with that "
+			             "BaseUnit)", f->path, v->line, v->name, v->unit,
+			             vs_fmu_role_names[r], need);
+			return -1;
+		}
+		if (!u->has_base) {
+			vs_error_set(err, "%s: modelDescription.xml:%d: variable '%s' "
+			             "has unit \"%s\", whose definition has no "
+			             "BaseUnit, so vsweep cannot convert it; as %s it "
+			             "needs %s", f->path, v->line, v->name, v->unit,
+			             vs_fmu_role_names[r], need);
+			return -1;
+		}
+		if (!same_dim(u->exp, role_dim[r])) {
+			char have[96];
+			dim_text(u->exp, have, sizeof have);
+			vs_error_set(err, "%s: modelDescription.xml:%d: variable '%s' "
+			             "has unit \"%s\" (BaseUnit %s), but vsweep uses "
+			             "it as %s, which needs %s", f->path, v->line,
+			             v->name, v->unit, have, vs_fmu_role_names[r],
+			             need);
+			return -1;
+		}
+		f->unit_factor[r] = u->factor;
+		f->unit_offset[r] = u->offset;
+	}
+	return 0;
+}
+
 static int has_role(const vs_fmu *f, const fmu_var *v)
 {
 	for (int r = 0; r < N_ROLES; r++)
@@ -257,6 +362,44 @@ static void build_descriptor(vs_fmu *f)
 	};
 }
 
+/* The resources directory as FMI wants it, from the unpacked directory
+ * made absolute: FMI 2.0's fmuResourceLocation is an RFC 3986 URI,
+ * file:///PATH with every byte of PATH other than an unreserved character
+ * (ALPHA DIGIT - . _ ~) or '/' percent-encoded, so that a space, '%', '#'
+ * or a UTF-8 byte in $TMPDIR reads back as it is; FMI 3.0's resourcePath
+ * is an absolute native path ending in '/'. */
+static int resource_location(vs_fmu *f, vs_error *err)
+{
+	char *abs = realpath(f->dir, NULL);
+	if (!abs) {
+		vs_error_set(err, "%s: cannot resolve the directory it was "
+		             "unpacked into (%s)", f->path, f->dir);
+		return -1;
+	}
+	size_t n = strlen(abs);
+	f->resource_path = vs_xcalloc(n + 16, 1);
+	snprintf(f->resource_path, n + 16, "%s/resources/", abs);
+	char *u = vs_xcalloc(3 * n + 32, 1);
+	size_t k = (size_t)sprintf(u, "file://");
+	static const char hex[] = "0123456789ABCDEF";
+	for (const unsigned char *p = (const unsigned char *)abs; *p; p++) {
+		unsigned char c = *p;
+		if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+		    c == '~' || c == '/') {
+			u[k++] = (char)c;
+		} else {
+			u[k++] = '%';
+			u[k++] = hex[c >> 4];
+			u[k++] = hex[c & 15];
+		}
+	}
+	strcpy(u + k, "/resources");
+	f->resource_uri = u;
+	free(abs);
+	return 0;
+}
+
 vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
                     const char *const *map_to, int n_map, vs_error *err)
 {
@@ -268,11 +411,11 @@ vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
 		vs_fmu_close(f);
 		return NULL;
 	}
-	size_t n = strlen(f->dir) + 32;
-	f->resource_uri = vs_xcalloc(n, 1);
-	snprintf(f->resource_uri, n, "file://%s/resources", f->dir);
-	f->resource_path = vs_xcalloc(n, 1);
-	snprintf(f->resource_path, n, "%s/resources/", f->dir);
+	if (role_units(f, err) || resource_location(f, err)) {
+		vs_fmu_close(f);
+		return NULL;
+	}
+	f->live = vs_xcalloc(1, sizeof *f->live);
 	build_descriptor(f);
 	return f;
 }
@@ -297,15 +440,26 @@ static const char *causality_name(int c)
 	}
 }
 
-/* What vsweep does with a variable, for the listing. */
-static const char *use_of(const vs_fmu *f, const fmu_var *v)
+/* What vsweep does with a variable, for the listing (into buf). */
+static const char *use_of(const vs_fmu *f, const fmu_var *v, char *buf,
+                          size_t cap)
 {
 	for (int r = 0; r < N_ROLES; r++)
 		if (f->role[r] == v) {
-			if (r >= START_X0)
-				return f->world ? "set from the start pose"
-				                : "start pose (needs x0, y0, yaw0)";
-			return r <= IN_ACCEL ? "vsweep control" : "vsweep state";
+			const char *what =
+				r >= START_X0
+					? (f->world ? "set from the start pose"
+					            : "start pose (needs x0, y0, yaw0)")
+				: r <= IN_ACCEL ? "vsweep control"
+				                : "vsweep state";
+			if (f->unit_factor[r] == 1.0 && f->unit_offset[r] == 0.0)
+				return what;
+			snprintf(buf, cap, "%s, in %s: %s = %.10g * %s%s%.10g", what,
+			         v->unit, dim_names[role_dim[r]],
+			         f->unit_factor[r], v->unit,
+			         f->unit_offset[r] < 0 ? " - " : " + ",
+			         fabs(f->unit_offset[r]));
+			return buf;
 		}
 	if (v->array)
 		return "not used (an array)";
@@ -334,13 +488,14 @@ void vs_fmu_print(const vs_fmu *f, FILE *out)
 			const fmu_var *v = &f->md.vars[i];
 			if (v->causality != order[k])
 				continue;
-			char start[32] = "";
+			char start[32] = "", use[160];
 			if (v->has_start)
 				snprintf(start, sizeof start, "%g", v->start);
 			fprintf(out, "  %-16s %-8s start %-10s %-8s %s%s%s%s\n",
 			        v->name, v->type, *start ? start : "-",
 			        *v->unit ? v->unit : "-", v->doc,
-			        *v->doc ? " " : "", "— ", use_of(f, v));
+			        *v->doc ? " " : "", "— ",
+			        use_of(f, v, use, sizeof use));
 		}
 	}
 }
@@ -358,6 +513,7 @@ void vs_fmu_close(vs_fmu *f)
 	}
 	free(f->resource_uri);
 	free(f->resource_path);
+	free(f->live);
 	free(f->params);
 	free(f->param_vr);
 	free(f->outputs);

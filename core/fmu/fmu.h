@@ -33,6 +33,11 @@ const char *vs_fmu_dir(const vs_fmu *f);
 /* canBeInstantiatedOnlyOncePerProcess: variants must run one at a time. */
 int vs_fmu_once(const vs_fmu *f);
 
+/* True once any FMU returned Fatal in this process: FMI then allows no
+ * further call to any instance of that FMU, so a process that is to run
+ * more variants with it must be replaced (run/contain.c does). */
+int vs_fmu_process_spoiled(void);
+
 /* `vsweep plugins --fmu`: parameters (name, start, unit, description),
  * inputs and outputs. */
 void vs_fmu_print(const vs_fmu *f, FILE *out);

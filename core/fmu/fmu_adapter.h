@@ -2,6 +2,8 @@
 #ifndef VS_FMU_ADAPTER_H
 #define VS_FMU_ADAPTER_H
 
+#include <stdatomic.h>
+
 #include "fmu/fmi_decls.h"
 #include "fmu/fmu.h"
 #include "fmu/fmu_internal.h"
@@ -16,16 +18,29 @@ enum {
 };
 extern const char *const vs_fmu_role_names[N_ROLES];
 
+/* What the instances of one FMU share in a process, changed while they
+ * run (the vs_fmu itself is read-only once open). */
+typedef struct vs_fmu_live {
+	atomic_int fatal;        /* an instance returned Fatal: call nothing */
+	atomic_int instances;    /* alive, for canBeInstantiatedOnlyOnce... */
+} vs_fmu_live;
+
 struct vs_fmu {
 	vs_plugin desc;          /* first: create() finds the FMU from it */
 	char *path;              /* the .fmu, as given */
 	char *dir;               /* unpacked, removed at close */
-	char *resource_uri;      /* FMI 2: file:// URI of resources/ */
-	char *resource_path;     /* FMI 3: path of resources/, ending '/' */
+	char *resource_uri;      /* FMI 2: file:/// URI of resources, the
+	                            absolute path percent-encoded */
+	char *resource_path;     /* FMI 3: absolute path of resources/,
+	                            ending '/' */
 	fmu_md md;
 	void *so;                /* dlopen handle of the binary */
 	int world;               /* x0, y0, yaw0 all present */
 	const fmu_var *role[N_ROLES]; /* NULL: the FMU lacks it */
+	/* The role's value in SI units from the FMU's: factor * v + offset
+	 * (its unit's BaseUnit; 1 and 0 without a unit). */
+	double unit_factor[N_ROLES], unit_offset[N_ROLES];
+	vs_fmu_live *live;       /* owned */
 	vs_param *params;        /* desc.params */
 	uint32_t *param_vr;
 	vs_output *outputs;      /* desc.outputs */

@@ -17,8 +17,10 @@ enum {
 /* One variable of modelDescription.xml. */
 typedef struct fmu_var {
 	char *name;
-	char *unit;        /* "" when none */
+	char *unit;        /* "" when none (its declaredType's if it has
+	                      none of its own) */
 	char *doc;         /* description, "" when none */
+	char *declared;    /* declaredType, "" when none */
 	uint32_t vr;       /* valueReference */
 	int causality;     /* FMU_CAUS_* */
 	int is_real;       /* a scalar Real (FMI 2) or Float64 (FMI 3) */
@@ -30,6 +32,15 @@ typedef struct fmu_var {
 	int line;          /* of the variable's element */
 } fmu_var;
 
+/* One <Unit> of UnitDefinitions: SI value = factor * value + offset, in
+ * the dimension kg^exp[0] m^exp[1] s^exp[2] A K mol cd rad^exp[7]. */
+typedef struct fmu_unit {
+	char *name;
+	int has_base;      /* a <BaseUnit> was given */
+	int exp[8];
+	double factor, offset;
+} fmu_unit;
+
 typedef struct fmu_md {
 	int fmi;           /* 2 or 3 */
 	char *model_name;
@@ -39,6 +50,8 @@ typedef struct fmu_md {
 	int once;          /* canBeInstantiatedOnlyOncePerProcess */
 	int n_vars;
 	fmu_var *vars;
+	int n_units;
+	fmu_unit *units;   /* UnitDefinitions */
 } fmu_md;
 
 /* Reads dir/modelDescription.xml; fmu names the archive in messages.
@@ -47,6 +60,8 @@ typedef struct fmu_md {
 int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
                    vs_error *err);
 void vs_fmu_md_free(fmu_md *md);
+/* The unit of that name in UnitDefinitions, or NULL. */
+const fmu_unit *vs_fmu_md_unit(const fmu_md *md, const char *name);
 /* The variable of that name, or NULL. */
 const fmu_var *vs_fmu_md_find(const fmu_md *md, const char *name);
 

@@ -429,6 +429,7 @@ static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
 		v->array |= is(d, "Dimension");
 	v->is_real = t && (is(t, "Real") || is(t, "Float64")) && !v->array;
 	v->unit = t ? attr(t, "unit", "") : vs_strdup("");
+	v->declared = t ? attr(t, "declaredType", "") : vs_strdup("");
 	v->min = -HUGE_VAL;
 	v->max = HUGE_VAL;
 	if (read_start(where, t, type_of(t, fmi), fmi, v, err))
@@ -604,6 +605,97 @@ static int read_vars(const char *where, const xmlNode *mv, int fmi,
 	return rc;
 }
 
+/* The BaseUnit exponents' attribute names, in fmu_unit.exp order. */
+static const char *const base_names[8] = {"kg", "m", "s", "A", "K", "mol",
+                                          "cd", "rad"};
+
+/* UnitDefinitions: each <Unit name=...> with its <BaseUnit> (exponents
+ * are integers, factor and offset numbers; defaults 0, 1, 0). */
+static int read_units(const char *where, const xmlNode *ud, fmu_md *md,
+                      vs_error *err)
+{
+	int cap = 0;
+	for (const xmlNode *u = ud->children; u; u = u->next) {
+		if (!is(u, "Unit"))
+			continue;
+		if (md->n_units == cap) {
+			cap = cap ? 2 * cap : 8;
+			md->units = vs_xrealloc(md->units,
+			                        (size_t)cap * sizeof *md->units);
+		}
+		fmu_unit *un = &md->units[md->n_units++];
+		memset(un, 0, sizeof *un);
+		un->factor = 1.0;
+		un->name = attr(u, "name", "");
+		const xmlNode *b = u->children;
+		while (b && !is(b, "BaseUnit"))
+			b = b->next;
+		if (!b)
+			continue;
+		un->has_base = 1;
+		for (int k = 0; k < 10; k++) {
+			const char *name = k < 8 ? base_names[k]
+			                   : k == 8 ? "factor" : "offset";
+			char *v = attr(b, name, NULL);
+			if (!v)
+				continue;
+			size_t n = strlen(v);
+			double x = 0;
+			int st = k < 8 ? xs_integer(v, n, INT32_MIN, INT32_MAX, &x)
+			               : xs_double(v, n, &x);
+			if (st != NUM_OK || (k == 8 && x == 0)) {
+				char buf[48];
+				vs_error_set(err, "%s:%d: unit '%s' has BaseUnit %s "
+				             "\"%s\", which is not %s", where,
+				             line_of(b), un->name, name,
+				             shown(v, n, buf),
+				             k < 8 ? "an integer exponent"
+				                   : "a finite non-zero number");
+				free(v);
+				return -1;
+			}
+			free(v);
+			if (k < 8)
+				un->exp[k] = (int)x;
+			else if (k == 8)
+				un->factor = x;
+			else
+				un->offset = x;
+		}
+	}
+	return 0;
+}
+
+/* A variable without a unit of its own takes its declaredType's (FMI 2:
+ * <SimpleType name=...><Real unit=.../>; FMI 3: <Float64Type name=...
+ * unit=...>). */
+static void type_units(const xmlNode *td, int fmi, fmu_md *md)
+{
+	for (int i = 0; td && i < md->n_vars; i++) {
+		fmu_var *v = &md->vars[i];
+		if (*v->unit || !*v->declared)
+			continue;
+		for (const xmlNode *t = td->children; t; t = t->next) {
+			if (t->type != XML_ELEMENT_NODE)
+				continue;
+			char *name = attr(t, "name", "");
+			int match = !strcmp(name, v->declared);
+			free(name);
+			if (!match)
+				continue;
+			const xmlNode *r = t;
+			if (fmi == 2)
+				for (r = t->children; r && !is(r, "Real");)
+					r = r->next;
+			if (r) {
+				free(v->unit);
+				v->unit = attr(r, "unit", "");
+			}
+			break;
+		}
+	}
+}
+
 typedef struct first_error {
 	int line;
 	char msg[200];
@@ -678,12 +770,16 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	md->token = attr(root, md->fmi == 2 ? "guid" : "instantiationToken",
 	                 "");
 	md->version = attr(root, "version", "");
-	const xmlNode *cs = NULL, *mv = NULL;
+	const xmlNode *cs = NULL, *mv = NULL, *ud = NULL, *td = NULL;
 	for (const xmlNode *e = root->children; e; e = e->next) {
 		if (is(e, "CoSimulation"))
 			cs = e;
 		else if (is(e, "ModelVariables"))
 			mv = e;
+		else if (is(e, "UnitDefinitions"))
+			ud = e;
+		else if (is(e, "TypeDefinitions"))
+			td = e;
 	}
 	if (!cs) {
 		vs_error_set(err, "%s: the FMU has no CoSimulation interface "
@@ -705,6 +801,10 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 		goto out;
 	}
 	rc = read_vars(where, mv, md->fmi, md, err);
+	if (!rc && ud)
+		rc = read_units(where, ud, md, err);
+	if (!rc)
+		type_units(td, md->fmi, md);
 out:
 	xmlFreeDoc(doc);
 	return rc;
@@ -715,9 +815,13 @@ void vs_fmu_md_free(fmu_md *md)
 	for (int i = 0; i < md->n_vars; i++) {
 		free(md->vars[i].name);
 		free(md->vars[i].unit);
+		free(md->vars[i].declared);
 		free(md->vars[i].doc);
 	}
 	free(md->vars);
+	for (int i = 0; i < md->n_units; i++)
+		free(md->units[i].name);
+	free(md->units);
 	free(md->model_name);
 	free(md->model_id);
 	free(md->token);
@@ -730,5 +834,13 @@ const fmu_var *vs_fmu_md_find(const fmu_md *md, const char *name)
 	for (int i = 0; i < md->n_vars; i++)
 		if (!strcmp(md->vars[i].name, name))
 			return &md->vars[i];
+	return NULL;
+}
+
+const fmu_unit *vs_fmu_md_unit(const fmu_md *md, const char *name)
+{
+	for (int i = 0; i < md->n_units; i++)
+		if (!strcmp(md->units[i].name, name))
+			return &md->units[i];
 	return NULL;
 }

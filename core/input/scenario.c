@@ -726,6 +726,36 @@ static int bind_character(vs_scenario *scn, const vs_registry *reg, int i,
 	return check_drives(scn, i, err);
 }
 
+/* Two actors on one FMU that may be instantiated only once per process
+ * (canBeInstantiatedOnlyOncePerProcess): a variant simulates all its
+ * actors in one process, so it could never create both instances. */
+static int check_once(const vs_scenario *scn, const vs_registry *reg,
+                      vs_error *err)
+{
+	for (int j = 0; j < scn->n_actors; j++) {
+		const vs_plugin_use *b = &scn->actors[j].vehicle_model;
+		if (!b->fmu || !b->loaded || !vs_registry_fmu_is_once(reg,
+		                                                      b->loaded))
+			continue;
+		for (int i = 0; i < j; i++) {
+			const vs_plugin_use *a = &scn->actors[i].vehicle_model;
+			if (!a->fmu || !a->loaded || strcmp(a->fmu, b->fmu))
+				continue;
+			vs_error_at(err, scn->path, b->mark,
+			            "actor %lld: vehicle_model: %s may be "
+			            "instantiated only once per process "
+			            "(canBeInstantiatedOnlyOncePerProcess), and "
+			            "actor %lld uses it too: a variant runs all its "
+			            "actors in one process, so it cannot have both "
+			            "instances; give one of them another model",
+			            (long long)scn->actors[j].id, b->fmu,
+			            (long long)scn->actors[i].id);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
                      vs_error *err)
 {
@@ -780,7 +810,7 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		    check_drives(scn, i, err))
 			return -1;
 	}
-	return 0;
+	return check_once(scn, reg, err);
 }
 
 /* ---- copies and look-ups ---------------------------------------------- */

@@ -96,3 +96,13 @@ const char *vs_registry_fmu_once(const vs_registry *reg)
 			return c->e[i]->lp.path;
 	return NULL;
 }
+
+int vs_registry_fmu_is_once(const vs_registry *reg,
+                            const vs_loaded_plugin *lp)
+{
+	const vs_fmu_cache *c = reg ? reg->fmus : NULL;
+	for (int i = 0; c && i < c->n; i++)
+		if (&c->e[i]->lp == lp)
+			return vs_fmu_once(c->e[i]->fmu);
+	return 0;
+}

@@ -104,6 +104,11 @@ const vs_loaded_plugin *vs_registry_fmu(const vs_registry *reg,
  * process (its variants must run one at a time), or NULL. */
 const char *vs_registry_fmu_once(const vs_registry *reg);
 
+/* Whether lp is an FMU of reg that may be instantiated only once per
+ * process. */
+int vs_registry_fmu_is_once(const vs_registry *reg,
+                            const vs_loaded_plugin *lp);
+
 vs_fmu_cache *vs_fmu_cache_create(void);
 void vs_fmu_cache_destroy(vs_fmu_cache *c);
 

@@ -90,6 +90,7 @@
 #include "common/hugemem.h"
 #include "common/quota.h"
 #include "common/util.h"
+#include "fmu/fmu.h"
 #include "input/sweep.h"
 #include "plugin/registry.h"
 #include "run/contain_check.h"
@@ -525,10 +526,18 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 		}
 		fflush(stdout); /* the variant's output before its result */
 		test_corrupt(&res);
+		/* An FMU's Fatal leaves this process unfit for it (fmu.h):
+		 * the request socket closes before the result goes, so the
+		 * parent's next request fails and it forks a new child. */
+		int spoiled = vs_fmu_process_spoiled();
+		if (spoiled)
+			close(in);
 		send_result(out, v, &res, rc);
 		c_variant = NULL;
 		vs_result_finish(&res);
 		vs_scenario_destroy(v);
+		if (spoiled)
+			break;
 	}
 	c_exiting = 1;
 	_exit(0);

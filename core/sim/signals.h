@@ -47,7 +47,9 @@ int vs_signal_selected(const char *select, const char *name);
 
 /* Stores a plugin message in res (up to a cap per variant) and prints it
  * on stderr, the first few per variant only, the rest counted in one
- * line: a model that warns every step must not drown the terminal. */
+ * line: a model that warns every step must not drown the terminal.
+ * Not thread-safe on one res: its caller (sim.c's host_log) holds the
+ * variant's log lock, plugins logging from threads of their own. */
 void vs_log_add(vs_result *res, int64_t actor_id, double t, int level,
                 const char *plugin, const char *msg);
 

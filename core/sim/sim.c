@@ -43,6 +43,7 @@
 #include "sim/sim.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,10 @@ typedef struct sim {
 	vs_monitor *monitor;    /* events and summary */
 	vs_safety *safety;      /* TTC, headway, deceleration, jerk */
 	vs_attach_plan att;     /* attached actors, parents first */
+	/* A plugin (an FMU's logger above all) may log from threads of its
+	 * own while the host is inside one of its calls: error and res's
+	 * log rows are written under this lock. */
+	pthread_mutex_t log_mu;
 	char error[1024];       /* the first ERROR a plugin logged */
 	vs_error att_err;       /* why attach.c stopped the variant */
 	vs_signals sig;         /* plugin outputs (ABI 1.1) */
@@ -131,10 +136,11 @@ static void fail(sim *S, const char *fmt, ...)
 	if (r->status == VS_VARIANT_FAILED)
 		return;
 	r->status = VS_VARIANT_FAILED;
-	if (S->error[0]) {
-		snprintf(r->error, sizeof r->error, "%s", S->error);
+	pthread_mutex_lock(&S->log_mu);
+	snprintf(r->error, sizeof r->error, "%s", S->error);
+	pthread_mutex_unlock(&S->log_mu);
+	if (r->error[0])
 		return;
-	}
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(r->error, sizeof r->error, fmt, ap);
@@ -170,11 +176,13 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 	if (!in || !in->sim)
 		return;
 	sim *S = in->sim;
+	pthread_mutex_lock(&S->log_mu);
 	if (level >= VS_LOG_ERROR && !S->error[0])
 		instance_message(in, S->error, sizeof S->error, msg);
 	if ((int)level >= S->log_level)
 		vs_log_add(S->res, S->scn->actors[in->actor].id, S->t,
 		           (int)level, in->desc->name, msg);
+	pthread_mutex_unlock(&S->log_mu);
 }
 
 static size_t host_actor_ids(void *host_ctx, const int64_t **ids)
@@ -632,6 +640,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
                vs_result *res)
 {
 	sim S = {0};
+	pthread_mutex_init(&S.log_mu, NULL);
 	S.scn = scn;
 	S.res = res;
 	S.n = scn->n_actors;
@@ -716,5 +725,6 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	if (opts && opts->no_wheels)
 		res->n_wheels = 0;
 	teardown(&S);
+	pthread_mutex_destroy(&S.log_mu);
 	return stopped ? -1 : 0;
 }

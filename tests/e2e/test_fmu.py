@@ -381,6 +381,8 @@ class FmuTest(TempDirCase):
                            "  - grid:\n      - {actor: 1, param: "
                            "vehicle_model.m, values: [1500, 1800, 2100, "
                            "2400]}\n")
+        # Uncontained, every worker is this process: one at a time.
+        self.env["VSWEEP_NO_CONTAINMENT"] = "1"
         db = self.path("r.db")
         rc, _, err = self.vsweep("run", self.scenario(
             fmu_model(self.fmu("st3_once")), 2), "--sweep", sweep, "-o", db,
@@ -401,6 +403,43 @@ class FmuTest(TempDirCase):
         for l in lines:
             self.assertTrue(l.endswith("; one at a time: st3_once.fmu runs "
                                        "once per process"), l)
+        # Contained, each worker's child is a process of its own: -j 2
+        # holds, and the rows are those of -j 1.
+        del self.env["VSWEEP_NO_CONTAINMENT"]
+        db3 = self.path("r3.db")
+        saved = os.environ.pop("VSWEEP_NO_CONTAINMENT", None)  # sanitizers
+        try:
+            rc, _, err = self.vsweep("run", self.scenario(
+                fmu_model(self.fmu("st3_once")), 2), "--sweep", sweep, "-o",
+                db3, "-j", "2")
+        finally:
+            if saved is not None:
+                os.environ["VSWEEP_NO_CONTAINMENT"] = saved
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("one at a time", err)
+        rows = "SELECT * FROM actor_state ORDER BY variant_id, step"
+        self.assertEqual(query(db3, rows), query(db, rows))
+
+    def test_once_per_process_two_actors_refused(self):
+        # Two actors on one such FMU: a variant would need two instances
+        # in its process. Refused when the scenario is read.
+        s = self.scenario(fmu_model(self.fmu("st3_once")), 1)
+        text = open(s).read()
+        actor = text[text.index("  - id: 1"):]
+        second = actor.replace("id: 1", "id: 2").replace(
+            "position: [10, -5, 0]", "position: [10, 5, 0]")
+        s = self.write("two.yaml", text + second)
+        line = text.count("\n") + second[:second.index("vehicle_model")] \
+            .count("\n") + 1
+        for cmd in (("check", s), ("run", s, "-o", self.path("r.db"))):
+            rc, out, err = self.vsweep(*cmd)
+            self.assertEqual(rc, 2, out + err)
+            self.assertIn("two.yaml:%d:" % line, err)
+            self.assertIn("actor 2: vehicle_model: %s may be instantiated "
+                          "only once per process" % self.fmu("st3_once"),
+                          err)
+            self.assertIn("actor 1 uses it too", err)
+        self.assertFalse(os.path.exists(self.path("r.db")))
 
     def test_resume_refuses_changed_fmu(self):
         fmu = self.path("mine.fmu")

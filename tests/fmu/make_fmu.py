@@ -43,6 +43,16 @@ ACCEL = [("accel", "input", 0.0, "m/s2", "longitudinal acceleration"),
          ("accel_seen", "output", None, "m/s2", "the accel input, echoed")]
 
 
+# Every unit the variables use, defined as the standard asks (a unit
+# attribute names a <Unit> of UnitDefinitions): BaseUnit exponents and
+# factor to SI.
+UNITS = {"m": 'm="1"', "m/s": 'm="1" s="-1"', "m/s2": 'm="1" s="-2"',
+         "rad": 'rad="1"', "rad/s": 'rad="1" s="-1"', "s": 's="1"',
+         "N": 'kg="1" m="1" s="-2"', "kg": 'kg="1"', "kg.m2": 'kg="1" m="2"',
+         "N/rad": 'kg="1" m="1" s="-2" rad="-1"',
+         "deg": 'rad="1" factor="0.017453292519943295"'}
+
+
 def variables(fmi, start, fail, accel=False):
     """(name, vr, causality, start, unit, doc) in value-reference order,
     the enum of single_track.c."""
@@ -76,6 +86,11 @@ def description(fmi, ident, start, fail, once, accel=False):
                      '"single_track" instantiationToken="%s" version="1.0">'
                      % TOKEN)
     lines.append('  <CoSimulation modelIdentifier="%s"%s/>' % (ident, once_attr))
+    used = sorted({v[4] for v in variables(fmi, start, fail, accel) if v[4]})
+    lines.append('  <UnitDefinitions>')
+    for u in used:
+        lines.append('    <Unit name="%s"><BaseUnit %s/></Unit>' % (u, UNITS[u]))
+    lines.append('  </UnitDefinitions>')
     lines.append('  <ModelVariables>')
     for name, vr, caus, s, unit, doc in variables(fmi, start, fail, accel):
         var = ' variability="tunable"' if caus == "parameter" else ""

@@ -97,7 +97,8 @@ int cli_parse_plugin_log(const char *v, cli_run_args *a);
 int cli_plugins_fmu(const char *path);
 
 /* -j for a run: 1 when an FMU the scenario uses may be instantiated only
- * once per process (said on stderr), else jobs. */
+ * once per process and variants run uncontained (VSWEEP_NO_CONTAINMENT;
+ * said on stderr), else jobs. */
 long cli_fmu_jobs(const vs_registry *reg, long jobs);
 /* Why the run goes one variant at a time ("" when it does not), for the
  * end of every progress line; set by cli_fmu_jobs. */

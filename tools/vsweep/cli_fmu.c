@@ -1,6 +1,8 @@
 /* FMUs on the command line: `vsweep plugins --fmu FILE` and the one-at-a-
- * time rule for FMUs that may be instantiated only once per process. */
+ * time rule for FMUs that may be instantiated only once per process,
+ * when variants run in this process (VSWEEP_NO_CONTAINMENT). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -23,8 +25,12 @@ char cli_progress_note[320];
 
 long cli_fmu_jobs(const vs_registry *reg, long jobs)
 {
+	/* Contained, each worker's variants run in a child process of its
+	 * own, one at a time, and a scenario never has two actors on such
+	 * an FMU (scenario.c): one instance per process holds at any -j.
+	 * Without containment every worker shares this process. */
 	const char *once = vs_registry_fmu_once(reg);
-	if (!once || jobs <= 1)
+	if (!once || jobs <= 1 || !getenv("VSWEEP_NO_CONTAINMENT"))
 		return jobs;
 	fprintf(stderr, "vsweep: %s may be instantiated only once per "
 	        "process: variants run one at a time (-j 1)\n", once);
