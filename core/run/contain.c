@@ -95,6 +95,7 @@
 #include "plugin/registry.h"
 #include "run/contain_check.h"
 #include "run/forkserver.h"
+#include "sim/monitor.h"
 
 #define MAGIC 0x76737770u /* "vswp": a result */
 #define CHUNK_MAGIC 0x76736368u /* "vsch": a chunk of a result's rows */
@@ -332,7 +333,7 @@ static int send_indices(int fd, const vs_scenario *v, const vs_result *r,
                         int64_t n_logs_kept)
 {
 	for (int64_t j = 0; j < r->n_events; j++) {
-		int32_t k = vs_contain_kind_index(r->events[j].kind);
+		int32_t k = vs_event_kind_index(r->events[j].kind);
 		if (write_all(fd, &k, sizeof k))
 			return -1;
 	}

@@ -11,7 +11,7 @@
  * Invariants:
  * - No pointer of the child's is used: actor rows' strings are the
  *   parent's own variant's, event kinds and log rows' plugin names come
- *   as indices (kind_names, the variant's plugin uses) and are looked up
+ *   as indices (monitor.h's event kinds, the variant's plugin uses) and are looked up
  *   here; actor IDs, steps, levels and name indices are checked against
  *   the variant.
  * - Rows are step-major in scenario order (sim.c's record): each recorded
@@ -25,21 +25,7 @@
 
 #include "input/attach.h"
 #include "plugin/registry.h"
-
-/* Every kind an event row may carry (monitor.c, safety.c: static
- * strings). A kind missing here fails its variants when contained. */
-static const char *const kind_names[] = {"collision", "lane_change",
-                                         "off_road", "back_on_road",
-                                         "near_miss"};
-#define N_KINDS (int32_t)(sizeof kind_names / sizeof kind_names[0])
-
-int32_t vs_contain_kind_index(const char *kind)
-{
-	for (int32_t k = 0; kind && k < N_KINDS; k++)
-		if (strcmp(kind, kind_names[k]) == 0)
-			return k;
-	return -1;
-}
+#include "sim/monitor.h"
 
 /* The plugin use index 2 i + r (actor i, r 0 vehicle model, 1
  * behaviour) of v, or NULL when none. */
@@ -203,14 +189,14 @@ int vs_contain_check(const vs_scenario *v, vs_result *res,
 	}
 	for (int64_t j = 0; j < res->n_events; j++) {
 		vs_event_row *e = &res->events[j];
-		if (kinds[j] < 0 || kinds[j] >= N_KINDS ||
+		if (!vs_event_kind_name(kinds[j]) ||
 		    actor_index(v, e->actor_id) < 0 ||
 		    (e->other_id && actor_index(v, e->other_id) < 0) ||
 		    !terminated(e->detail, sizeof e->detail)) {
 			snprintf(why, size, "event row %lld", (long long)j);
 			return -1;
 		}
-		e->kind = kind_names[kinds[j]];
+		e->kind = vs_event_kind_name(kinds[j]);
 	}
 	for (int64_t j = 0; j < n_logs_kept; j++) {
 		vs_log_row *l = &res->logs[j];

@@ -9,12 +9,12 @@
 #include "input/scenario.h"
 #include "sim/result.h"
 
-/* Child side: the index that travels instead of an event row's kind, or
- * a log row's plugin name in variant v; -1 when it is none of the known
- * ones (the parent then fails the variant). A plugin name's pointer is
- * compared, not read (a scribbled one is not followed); a kind is read
- * (a static string: a wild one faults the child, a crash as any). */
-int32_t vs_contain_kind_index(const char *kind);
+/* Child side: the index that travels instead of a log row's plugin name
+ * in variant v (an event row's kind travels as vs_event_kind_index's);
+ * -1 when it is none of the known ones (the parent then fails the
+ * variant). A plugin name's pointer is compared, not read (a scribbled
+ * one is not followed); a kind is read (a static string: a wild one
+ * faults the child, a crash as any). */
 int32_t vs_contain_plugin_index(const vs_scenario *v, const char *name);
 
 /* Parent side: whether counts from a result's header fit variant v

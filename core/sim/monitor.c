@@ -95,6 +95,22 @@ void vs_monitor_actor(vs_monitor *m, int i, const vs_actor_info *info,
 	m->radius[i] = hypot(w->hw, w->hl);
 }
 
+static const char *const event_kinds[VS_EVENT_KINDS] = {
+    "collision", "lane_change", "off_road", "back_on_road", "near_miss"};
+
+int32_t vs_event_kind_index(const char *kind)
+{
+	for (int32_t k = 0; kind && k < VS_EVENT_KINDS; k++)
+		if (strcmp(kind, event_kinds[k]) == 0)
+			return k;
+	return -1;
+}
+
+const char *vs_event_kind_name(int32_t k)
+{
+	return k >= 0 && k < VS_EVENT_KINDS ? event_kinds[k] : NULL;
+}
+
 vs_event_row *vs_monitor_add_event(vs_result *res, int64_t step,
                                    int64_t actor, const char *kind,
                                    int64_t other)

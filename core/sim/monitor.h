@@ -31,8 +31,16 @@ void vs_monitor_actor(vs_monitor *m, int i, const vs_actor_info *info,
 int vs_monitor_step(vs_monitor *m, int64_t step, const vs_state *cur,
                     const vs_map_row *loc, vs_result *res);
 
-/* Appends an event of kind (a static string) to res; returns it, zeroed
- * but for these fields, for its detail. */
+/* Every kind an event row may carry, in one list (monitor.c) for the
+ * monitor and safety.c that make them and for crash containment, whose
+ * child sends a kind as its index here: the kind's index, or -1 for
+ * none of them; the name of index k (0 <= k < VS_EVENT_KINDS). */
+enum { VS_EVENT_KINDS = 5 };
+int32_t vs_event_kind_index(const char *kind);
+const char *vs_event_kind_name(int32_t k);
+
+/* Appends an event of kind (a static string, one of the list above) to
+ * res; returns it, zeroed but for these fields, for its detail. */
 vs_event_row *vs_monitor_add_event(vs_result *res, int64_t step,
                                    int64_t actor, const char *kind,
                                    int64_t other);
