@@ -5,8 +5,10 @@
  * gap along the lane to the lead and dv = v - v_lead; without a lead the
  * last term is 0 (free road). The lead is the nearest actor ahead whose
  * footprint, at the previous step, overlaps this actor's lane or the lane
- * after it (lane_common.h), so a car changing into the gap is followed as
- * soon as it reaches into the lane, and one parked off the road is not. The result goes out as vs_control.accel;
+ * after it (lane_common.h), whatever its heading (one stopped across
+ * the lane is in the way), so a car changing into the gap is followed as
+ * soon as it reaches into the lane, and one parked off the road is not.
+ * The result goes out as vs_control.accel;
  * the vehicle model clamps it (max_accel, max_decel) and keeps the speed
  * >= 0. At or below a zero gap it asks for the hardest braking.
  */

@@ -396,18 +396,22 @@ static inline int lc_reaches_in(const lc_lane *lc, const vs_state *st,
 	return st && lc_overlaps(lc, st, a, lc->lane, o->position * length);
 }
 
-/* The lead: the nearest other actor ahead, travelling this lane's way
- * (|angle| < 90 deg), whose footprint overlaps the reference lane or the
- * lane after it — as its MapLocation's lane (which may be the nearest
- * lane to a car off the road: that one is not in the way, however near
- * the lane says it is), or as a neighbour it reaches over the edge of (a
- * car cutting in, or pulling in from the kerb) — or a character (a
- * pedestrian) on such a lane whichever way it walks, crossing too, while
- * its origin is on the lane (at the kerb it is not in the way). *gap is
- * bumper to bumper along s (m): the centres' distance minus half of each
- * length; *v_lead its speed along the lane (m/s; a character's speed
- * times cos angle, 0 across the lane). Returns its ID, or 0 when the lane
- * ahead is free (within the lane and its successor). */
+/* The lead: the nearest other actor ahead whose footprint overlaps the
+ * reference lane or the lane after it — as its MapLocation's lane (which
+ * may be the nearest lane to a car off the road: that one is not in the
+ * way, however near the lane says it is), at any heading (a car stopped
+ * across the lane, or coming the other way in it, is in the way as much
+ * as one ahead), or as a neighbour travelling this lane's way
+ * (|angle| < 90 deg) it reaches over the edge of (a car cutting in, or
+ * pulling in from the kerb; one coming the other way in its own lane is
+ * not, however wide) — or a character (a pedestrian) on such a lane
+ * whichever way it walks, crossing too, while its origin is on the lane
+ * (at the kerb it is not in the way). *gap is bumper to bumper along s
+ * (m): the centres' distance less half of each one's extent along the
+ * lane (the lead's length and width, turned by its angle to the lane);
+ * *v_lead its velocity along the lane (m/s: speed times cos angle, 0
+ * across the lane, negative coming the other way). Returns its ID, or 0
+ * when the lane ahead is free (within the lane and its successor). */
 static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
                               double length, double *gap, double *v_lead)
 {
@@ -430,10 +434,12 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 		if (!a || a->parent_id)
 			continue; /* a trailer is behind its tractor */
 		int person = a->kind && strcmp(a->kind, "character") == 0;
-		if (person ? !o.is_on_lane : fabs(o.angle) >= LC_PI / 2)
+		if (person && !o.is_on_lane)
 			continue;
 		int own = strcmp(o.lane, lc->lane) == 0,
 		    after = !own && next && strcmp(o.lane, next) == 0;
+		if (!own && !after && !person && fabs(o.angle) >= LC_PI / 2)
+			continue; /* in the neighbour lane, the other way */
 		const vs_state *st = lc->host->previous_state(lc->ctx, ids[i]);
 		if ((own || after) && !person &&
 		    !(st && lc_overlaps(lc, st, a, o.lane, o.s)))
@@ -451,10 +457,12 @@ static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
 			continue;
 		}
 		if (ds > 0 && ds < best_ds) {
+			double c = cos(o.angle), sn = sin(o.angle);
 			best_ds = ds;
 			best = ids[i];
-			*gap = ds - 0.5 * (length + a->length);
-			best_along = person ? cos(o.angle) : 1.0;
+			*gap = ds - 0.5 * (length + a->length * fabs(c) +
+			                   a->width * fabs(sn));
+			best_along = c;
 		}
 	}
 	if (best) {

@@ -470,6 +470,29 @@ blocks:
         self.assertEqual(query(db, "SELECT count(*) FROM event WHERE "
                                    "kind = 'collision'"), [(0,)])
 
+    def test_a_car_stopped_across_the_lane_is_a_lead(self):
+        # A sedan stopped across lane -1 (turned 90 deg, its 1.9 m width
+        # along the lane) at x = 200: the follower stops with s0 between
+        # its front bumper and the car's near side, x = 200 - 0.95; at
+        # 90 deg (and beyond) it was no lead and was driven into.
+        scn = IDM_ROAD % 30 + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [100, -1.75, 0], yaw: %r},
+     speed: 15, behaviour: {plugin: idm, params: {v0: 15}}}
+  - {id: 2, asset: sedan, start: {position: [200, -1.75, 0], yaw: 0},
+     speed: 0}
+""" % EAST
+        db = self.path("across.db")
+        rc, _, err = run("run", self.write("across.yaml", scn), "-o", db)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM event WHERE "
+                                   "kind = 'collision'"), [(0,)])
+        x, v = query(db, "SELECT x, sqrt(vx * vx + vy * vy) FROM "
+                         "actor_state WHERE actor_id = 1 ORDER BY step "
+                         "DESC LIMIT 1")[0]
+        self.assertLess(v, 0.05)
+        self.assertAlmostEqual((200 - 0.95) - (x + 2.4), S0, delta=0.3)
+
 
 class CutInTest(TempDirCase):
     def test_cut_in_at_the_gap_and_idm_follows(self):
