@@ -61,6 +61,24 @@ int vs_fmu_process_spoiled(void)
 	return atomic_load(&process_spoiled);
 }
 
+/* FMI instances left after a Fatal (vs_fmu_destroy): FMI allows not even
+ * their freeing, so they are kept here, for the process's life — held,
+ * not lost (a leak checker sees memory still pointed to). */
+static pthread_mutex_t abandoned_mu = PTHREAD_MUTEX_INITIALIZER;
+static void **abandoned;
+static size_t n_abandoned;
+
+static void abandon(void *c)
+{
+	pthread_mutex_lock(&abandoned_mu);
+	void **a = realloc(abandoned, (n_abandoned + 1) * sizeof *a);
+	if (a) {
+		abandoned = a;
+		abandoned[n_abandoned++] = c;
+	}
+	pthread_mutex_unlock(&abandoned_mu);
+}
+
 static void host_say(fmu_inst *in, vs_log_level level, const char *msg)
 {
 	if (in->host && in->host->log)
@@ -582,6 +600,8 @@ void vs_fmu_destroy(void *instance)
 			f->f3.free_instance(in->c);
 		}
 	}
+	if (in->c && in->fatal)
+		abandon(in->c);
 	if (in->counted && !(in->c && in->fatal))
 		atomic_fetch_sub(&f->live->instances, 1);
 	pthread_mutex_destroy(&in->mu);
