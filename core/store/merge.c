@@ -735,6 +735,19 @@ static vs_rc set_unsharded(copier *c, vs_error *err)
 	sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(q);
 	sqlite3_finalize(q);
+	/* the merged file is a file of its own: not the first shard's */
+	char id[40];
+	vs_store_new_file_id(id);
+	q = NULL;
+	if (rc == SQLITE_DONE &&
+	    sqlite3_prepare_v2(c->out, "INSERT OR REPLACE INTO meta VALUES "
+	                       "('file_id', ?)", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+		rc = sqlite3_step(q);
+	} else if (rc == SQLITE_DONE) {
+		rc = SQLITE_ERROR;
+	}
+	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
 		return fail_db(err, c->tmp, c->out, "writing the sweep record");
 	return exec(c->out, c->tmp, "COMMIT", err);

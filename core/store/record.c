@@ -101,7 +101,7 @@ static int entries(const vs_store_def *d, const vs_meta_made *made,
 /* 16 random bytes in hex: the kernel's, or, where getrandom fails
  * (no entropy source in a container at boot), the clock's nanoseconds
  * and the process id, which no two files made on one machine share. */
-static void random_id(char out[40])
+void vs_store_new_file_id(char out[40])
 {
 	unsigned char b[16] = {0};
 	if (getrandom(b, sizeof b, GRND_NONBLOCK) != (ssize_t)sizeof b) {
@@ -125,7 +125,7 @@ int vs_store_def_meta(const vs_store_def *d, vs_meta_made *made,
 	gmtime_r(&t, &tm);
 	strftime(made->created, sizeof made->created, "%Y-%m-%dT%H:%M:%SZ",
 	         &tm);
-	random_id(made->file_id);
+	vs_store_new_file_id(made->file_id);
 	entry e[VS_STORE_META_MAX];
 	/* gcc -O2 cannot see that entries() fills every row read below */
 	memset(e, 0, sizeof e);

@@ -95,6 +95,9 @@ typedef struct vs_meta_made {
 	char file_id[40];
 } vs_meta_made;
 
+/* A new file_id: 32 random hex digits (and the terminating 0). */
+void vs_store_new_file_id(char out[40]);
+
 /* The meta rows of def in the order they are written, with their making
  * in *made (which the rows point into). Sets *n_identity to the number
  * of leading rows that are identity. Returns the number of rows. */

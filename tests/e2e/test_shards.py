@@ -40,6 +40,11 @@ class ShardTest(TempDirCase):
             self.assertEqual(dict(query(out, "SELECT key, value FROM meta "
                                         "WHERE key = 'shard'")),
                              {"shard": "0/1"})
+            # a file of its own: no shard's identity
+            ids = [query(f, "SELECT value FROM meta WHERE key = "
+                         "'file_id'")[0][0] for f in shards + [out]]
+            self.assertEqual(len(set(ids)), n + 1, ids)
+            self.assertRegex(ids[-1], "^[0-9a-f]{32}$")
 
     def test_refusals(self):
         s0, s1, s2 = (self.shard(k, 3) for k in range(3))
