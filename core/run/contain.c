@@ -440,9 +440,8 @@ static int read_exact(vs_contain *c, int fd, void *p, size_t n,
  * the first log row), log_level, row_actor (the first row's actor ID),
  * row_count (one row too few), signal_name (an index past the names),
  * event_kind (a kind no event has). */
-static void test_corrupt(vs_result *r)
+static void test_corrupt(const char *spec, vs_result *r)
 {
-	const char *spec = getenv("VSWEEP_TEST_CORRUPT_RESULT");
 	char *what = NULL;
 	if (!spec || strtoull(spec, &what, 10) != r->variant || *what != ':')
 		return;
@@ -507,6 +506,8 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 		sink = (vs_row_sink){send_chunk, &out, so->sink->chunk_bytes};
 		cso.sink = &sink;
 	}
+	/* read once, not per variant */
+	const char *corrupt = getenv("VSWEEP_TEST_CORRUPT_RESULT");
 	uint64_t i;
 	while (read_exact(NULL, in, &i, sizeof i, NULL, 0) == 0) {
 		vs_result res;
@@ -526,7 +527,7 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 			snprintf(res.error, sizeof res.error, "%s", err.msg);
 		}
 		fflush(stdout); /* the variant's output before its result */
-		test_corrupt(&res);
+		test_corrupt(corrupt, &res);
 		/* An FMU's Fatal leaves this process unfit for it (fmu.h):
 		 * the request socket closes before the result goes, so the
 		 * parent's next request fails and it forks a new child. */
