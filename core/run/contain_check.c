@@ -21,8 +21,10 @@
 #include "run/contain_check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "input/attach.h"
 #include "plugin/registry.h"
 #include "sim/monitor.h"
@@ -49,12 +51,34 @@ int32_t vs_contain_plugin_index(const vs_scenario *v, const char *name)
 }
 
 /* The index of actor id in v, or -1. */
-static int actor_index(const vs_scenario *v, int64_t id)
+/* The variant's actor IDs, sorted, for a look-up per row: a crowd of
+ * 512 actors records thousands of pair rows a step, and a linear search
+ * of each would cost more than storing them. */
+typedef struct ids {
+	int64_t *id;
+	int n;
+} ids;
+
+static int id_cmp(const void *a, const void *b)
 {
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static ids ids_of(const vs_scenario *v)
+{
+	ids s = {vs_xcalloc((size_t)v->n_actors + 1, sizeof *s.id),
+	         v->n_actors};
 	for (int i = 0; i < v->n_actors; i++)
-		if (v->actors[i].id == id)
-			return i;
-	return -1;
+		s.id[i] = v->actors[i].id;
+	qsort(s.id, (size_t)s.n, sizeof *s.id, id_cmp);
+	return s;
+}
+
+/* Whether id is one of the variant's actors. */
+static int known(const ids *s, int64_t id)
+{
+	return bsearch(&id, s->id, (size_t)s->n, sizeof *s->id, id_cmp) != NULL;
 }
 
 /* Whether text[size] ends within its buffer. */
@@ -107,39 +131,43 @@ static int check_rows(const vs_scenario *v, const vs_result *r,
 		         (long long)r->n_rows, n);
 		return -1;
 	}
-	for (int64_t j = 0; j < r->n_rows; j++) {
-		const vs_state_row *s = &r->rows[j];
-		int64_t step = r->rows[j - j % n].step;
-		if (s->actor_id != v->actors[j % n].id || s->step != step ||
-		    (j % n == 0 && (step <= *last_step || step >= steps))) {
-			snprintf(why, size, "row %lld: actor %lld, step %lld",
-			         (long long)j, (long long)s->actor_id,
-			         (long long)s->step);
-			return -1;
+	/* step-major, the actors in scenario order at every step */
+	for (int64_t b = 0; b < r->n_rows; b += n) {
+		int64_t step = r->rows[b].step;
+		for (int k = 0; k < n; k++) {
+			const vs_state_row *s = &r->rows[b + k];
+			if (s->actor_id != v->actors[k].id || s->step != step ||
+			    step <= *last_step || step >= steps) {
+				snprintf(why, size, "row %lld: actor %lld, step "
+				         "%lld", (long long)(b + k),
+				         (long long)s->actor_id, (long long)s->step);
+				return -1;
+			}
 		}
-		if (j % n == n - 1)
-			*last_step = step;
+		*last_step = step;
 	}
-	for (int64_t j = 0; j < r->n_signals; j++) {
+	if (r->n_signals == 0 && r->n_pairs == 0)
+		return 0;
+	ids a = ids_of(v);
+	int rc = 0;
+	for (int64_t j = 0; j < r->n_signals && !rc; j++) {
 		const vs_signal_row *s = &r->signals[j];
 		if (s->name < 0 || s->name >= r->n_signal_names ||
-		    actor_index(v, s->actor_id) < 0 || s->step < 0 ||
-		    s->step >= steps) {
+		    !known(&a, s->actor_id) || s->step < 0 || s->step >= steps) {
 			snprintf(why, size, "signal row %lld", (long long)j);
-			return -1;
+			rc = -1;
 		}
 	}
-	for (int64_t j = 0; j < r->n_pairs; j++) {
+	for (int64_t j = 0; j < r->n_pairs && !rc; j++) {
 		const vs_pair_row *p = &r->pairs[j];
-		if (p->actor_id >= p->other_id ||
-		    actor_index(v, p->actor_id) < 0 ||
-		    actor_index(v, p->other_id) < 0 || p->step < 0 ||
-		    p->step >= steps) {
+		if (p->actor_id >= p->other_id || !known(&a, p->actor_id) ||
+		    !known(&a, p->other_id) || p->step < 0 || p->step >= steps) {
 			snprintf(why, size, "pair row %lld", (long long)j);
-			return -1;
+			rc = -1;
 		}
 	}
-	return 0;
+	free(a.id);
+	return rc;
 }
 
 int vs_contain_check_part(const vs_scenario *v, const vs_result *part,
@@ -179,22 +207,23 @@ int vs_contain_check(const vs_scenario *v, vs_result *res,
 		                       ? s->behaviour.loaded->desc->name
 		                       : NULL;
 	}
+	ids a = ids_of(v);
 	for (int64_t j = 0; j < res->n_wheels; j++) {
 		const vs_wheel_row *w = &res->wheels[j];
-		if (actor_index(v, w->actor_id) < 0 || w->wheel < 0 ||
+		if (!known(&a, w->actor_id) || w->wheel < 0 ||
 		    w->wheel >= 2 * VS_MAX_AXLES) {
 			snprintf(why, size, "wheel row %lld", (long long)j);
-			return -1;
+			goto bad;
 		}
 	}
 	for (int64_t j = 0; j < res->n_events; j++) {
 		vs_event_row *e = &res->events[j];
 		if (!vs_event_kind_name(kinds[j]) ||
-		    actor_index(v, e->actor_id) < 0 ||
-		    (e->other_id && actor_index(v, e->other_id) < 0) ||
+		    !known(&a, e->actor_id) ||
+		    (e->other_id && !known(&a, e->other_id)) ||
 		    !terminated(e->detail, sizeof e->detail)) {
 			snprintf(why, size, "event row %lld", (long long)j);
-			return -1;
+			goto bad;
 		}
 		e->kind = vs_event_kind_name(kinds[j]);
 	}
@@ -202,14 +231,18 @@ int vs_contain_check(const vs_scenario *v, vs_result *res,
 		vs_log_row *l = &res->logs[j];
 		const vs_plugin_use *u = use_at(v, plugins[j]);
 		if (!u || l->level < VS_LOG_DEBUG || l->level > VS_LOG_ERROR ||
-		    actor_index(v, l->actor_id) < 0 ||
+		    !known(&a, l->actor_id) ||
 		    !terminated(l->message, sizeof l->message)) {
 			snprintf(why, size, "log row %lld: plugin %s, level %d",
 			         (long long)j, u ? "known" : "unknown",
 			         l->level);
-			return -1;
+			goto bad;
 		}
 		l->plugin = u->loaded->desc->name;
 	}
+	free(a.id);
 	return 0;
+bad:
+	free(a.id);
+	return -1;
 }
