@@ -439,7 +439,9 @@ static int read_exact(vs_contain *c, int fd, void *p, size_t n,
  * checks can be seen to hold: log_plugin (a wild plugin-name pointer in
  * the first log row), log_level, row_actor (the first row's actor ID),
  * row_count (one row too few), signal_name (an index past the names),
- * event_kind (a kind no event has). */
+ * event_kind (a kind no event has), pair_twice, signal_twice and
+ * wheel_twice (the second row a copy of the first: a key stored twice),
+ * pair_back (the first two pair rows swapped: steps out of order). */
 static void test_corrupt(const char *spec, vs_result *r)
 {
 	char *what = NULL;
@@ -458,6 +460,17 @@ static void test_corrupt(const char *spec, vs_result *r)
 		r->signals[0].name = r->n_signal_names;
 	else if (!strcmp(what, "event_kind") && r->n_events > 0)
 		r->events[0].kind = "no such kind";
+	else if (!strcmp(what, "pair_twice") && r->n_pairs > 1)
+		r->pairs[1] = r->pairs[0];
+	else if (!strcmp(what, "signal_twice") && r->n_signals > 1)
+		r->signals[1] = r->signals[0];
+	else if (!strcmp(what, "pair_back") && r->n_pairs > 1) {
+		vs_pair_row p = r->pairs[0];
+		r->pairs[0] = r->pairs[1];
+		r->pairs[1] = p;
+	}
+	else if (!strcmp(what, "wheel_twice") && r->n_wheels > 1)
+		r->wheels[1] = r->wheels[0];
 }
 
 /* The child: variants in, results out, until the request socket closes. */

@@ -119,12 +119,84 @@ const char *vs_contain_check_counts(const vs_scenario *v, int n_actors,
 	return NULL;
 }
 
+/* A row's key within its step, for the duplicate check below. */
+typedef struct key2 {
+	int64_t a, b;
+} key2;
+
+static int key2_cmp(const void *x, const void *y)
+{
+	const key2 *p = x, *q = y;
+	if (p->a != q->a)
+		return (p->a > q->a) - (p->a < q->a);
+	return (p->b > q->b) - (p->b < q->b);
+}
+
+/* Whether keys[n] (sorted here) holds no key twice. */
+static int distinct(key2 *keys, size_t n)
+{
+	qsort(keys, n, sizeof *keys, key2_cmp);
+	for (size_t k = 1; k < n; k++)
+		if (!key2_cmp(&keys[k - 1], &keys[k]))
+			return 0;
+	return 1;
+}
+
+/* The step and key of row j of a signal or pair array. */
+typedef int64_t (*step_of_fn)(const void *rows, int64_t j, key2 *key);
+
+static int64_t signal_step(const void *rows, int64_t j, key2 *key)
+{
+	const vs_signal_row *s = (const vs_signal_row *)rows + j;
+	*key = (key2){s->actor_id, s->name};
+	return s->step;
+}
+
+static int64_t pair_step(const void *rows, int64_t j, key2 *key)
+{
+	const vs_pair_row *p = (const vs_pair_row *)rows + j;
+	*key = (key2){p->actor_id, p->other_id};
+	return p->step;
+}
+
+/* Signal and pair rows are written step by step with the state rows of
+ * their step (sim.c's record), so their steps rise within the chunk,
+ * lie in (after, upto], and within a step no key repeats: a repeated
+ * key would fail the store's INSERT and with it the whole run. Returns
+ * the first row out of line, or -1. */
+static int64_t keys_in_line(const void *rows, int64_t n, step_of_fn at,
+                            int64_t after, int64_t upto, key2 **scratch,
+                            size_t *cap)
+{
+	int64_t lo = 0;
+	while (lo < n) {
+		key2 k;
+		int64_t step = at(rows, lo, &k), hi = lo;
+		if (step <= after || step > upto)
+			return lo;
+		while (hi < n && at(rows, hi, &k) == step)
+			hi++;
+		if (hi < n && at(rows, hi, &k) < step)
+			return hi;
+		if ((size_t)(hi - lo) > *cap) {
+			*cap = (size_t)(hi - lo);
+			*scratch = vs_xrealloc(*scratch, *cap * sizeof **scratch);
+		}
+		for (int64_t j = lo; j < hi; j++)
+			at(rows, j, &(*scratch)[j - lo]);
+		if (!distinct(*scratch, (size_t)(hi - lo)))
+			return lo;
+		lo = hi;
+	}
+	return -1;
+}
+
 /* Checks the rows, signal and pair rows of r (a chunk or the whole
  * result's last part); 0 or -1 with why. */
 static int check_rows(const vs_scenario *v, const vs_result *r,
                       int64_t *last_step, char *why, size_t size)
 {
-	int64_t steps = vs_scenario_steps(v);
+	int64_t steps = vs_scenario_steps(v), before = *last_step;
 	int n = v->n_actors;
 	if (n == 0 ? r->n_rows != 0 : r->n_rows % n != 0) {
 		snprintf(why, size, "%lld rows for %d actors",
@@ -167,6 +239,22 @@ static int check_rows(const vs_scenario *v, const vs_result *r,
 		}
 	}
 	free(a.id);
+	key2 *scratch = NULL;
+	size_t cap = 0;
+	int64_t j;
+	if (!rc && (j = keys_in_line(r->signals, r->n_signals, signal_step,
+	                             before, *last_step, &scratch, &cap)) >= 0) {
+		snprintf(why, size, "signal row %lld: step or key out of line",
+		         (long long)j);
+		rc = -1;
+	}
+	if (!rc && (j = keys_in_line(r->pairs, r->n_pairs, pair_step, before,
+	                             *last_step, &scratch, &cap)) >= 0) {
+		snprintf(why, size, "pair row %lld: step or key out of line",
+		         (long long)j);
+		rc = -1;
+	}
+	free(scratch);
 	return rc;
 }
 
@@ -213,6 +301,18 @@ int vs_contain_check(const vs_scenario *v, vs_result *res,
 		if (!known(&a, w->actor_id) || w->wheel < 0 ||
 		    w->wheel >= 2 * VS_MAX_AXLES) {
 			snprintf(why, size, "wheel row %lld", (long long)j);
+			goto bad;
+		}
+	}
+	if (res->n_wheels > 0) { /* (actor, wheel) is the table's key */
+		key2 *k = vs_xcalloc((size_t)res->n_wheels, sizeof *k);
+		for (int64_t j = 0; j < res->n_wheels; j++)
+			k[j] = (key2){res->wheels[j].actor_id,
+			              res->wheels[j].wheel};
+		int ok = distinct(k, (size_t)res->n_wheels);
+		free(k);
+		if (!ok) {
+			snprintf(why, size, "wheel rows: a wheel twice");
 			goto bad;
 		}
 	}

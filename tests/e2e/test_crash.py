@@ -762,26 +762,31 @@ class MalformedResultTest(TempDirCase):
         in a log row (once the whole run stopped at "NOT NULL constraint
         failed: log_row.plugin"), an impossible log level, a row of an
         actor that does not exist, a row too few, a signal name index
-        past the names, an unknown event kind. Each time vsweep neither
+        past the names, an unknown event kind, a pair, signal or wheel
+        row repeating another's key (the store's INSERT then failed and
+        the whole run stopped), pair rows out of step order. Each time vsweep neither
         crashes nor stops: variant 1 fails as crashed, saying it sent a
         malformed result, and variants 0 and 2 are stored exactly as in
         a run without the damage."""
         scn = self.write("s.yaml", CORRUPT_SCENARIO)
         sw = self.write("w.yaml", CORRUPT_SWEEP)
-        args = ("--sweep", sw, "-j", "2", "--record", "state,signals,pairs",
+        args = ("--sweep", sw, "-j", "2", "--record",
+                "state,wheels,signals,pairs",
                 "--plugin-path", TEST_PLUGINS)
         ref = self.path("ref.db")
         rc, _, err = run("run", scn, *args, "-o", ref)
         self.assertEqual(rc, 1, err)  # fail_at fails every variant
         # the reference holds what each damage needs to land on
-        for table in ("state", "signal_row", "pair_row", "log_row"):
+        for table in ("state", "signal_row", "pair_row", "log_row",
+                      "wheel"):
             self.assertTrue(query(ref, "SELECT count(*) FROM %s WHERE "
                                   "variant_id = 1" % table)[0][0], table)
         self.assertEqual(query(ref, "SELECT kind FROM event_row WHERE "
                                "variant_id = 1"), [("collision",)])
         b = by_variant(ref)
         for what in ("log_plugin", "log_level", "row_actor", "row_count",
-                     "signal_name", "event_kind"):
+                     "signal_name", "event_kind", "pair_twice",
+                     "signal_twice", "pair_back", "wheel_twice"):
             with self.subTest(what=what):
                 db = self.path(what + ".db")
                 rc, out, err = run(
