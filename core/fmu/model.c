@@ -437,6 +437,23 @@ static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
 	if (v->is_real && (read_bound(where, t, "min", v, &v->min, err) ||
 	                   read_bound(where, t, "max", v, &v->max, err)))
 		return -1;
+	/* A parameter's start is the value vsweep sets when no sweep
+	 * changes it; the standards ask min <= start <= max, and an FMU
+	 * that checks its inputs would refuse it at every variant. */
+	if (v->is_real && v->causality == FMU_CAUS_PARAMETER &&
+	    v->has_start && (v->start < v->min || v->start > v->max)) {
+		vs_error_set(err, "%s:%d: parameter '%s' has start %.17g, "
+		             "outside its range [%.17g, %.17g] (min and max): "
+		             "FMI asks min <= start <= max", where, v->line,
+		             v->name, v->start, v->min, v->max);
+		return -1;
+	}
+	if (v->is_real && v->min > v->max) {
+		vs_error_set(err, "%s:%d: variable '%s' has min %.17g above "
+		             "its max %.17g", where, v->line, v->name, v->min,
+		             v->max);
+		return -1;
+	}
 	return 0;
 }
 

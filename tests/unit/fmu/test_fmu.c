@@ -247,6 +247,17 @@ static const struct {
 	 ":4: variable 'm' has min \"abc\", which is not a number"},
 	{MD2(SV("m", "1", "parameter", "<Real start=\"1\" max=\"inf\"/>")),
 	 ":4: variable 'm' has max \"inf\", which is not an XML number"},
+	/* a parameter's start within its min and max; min <= max */
+	{MD2(SV("m", "1", "parameter",
+	        "<Real start=\"50\" min=\"100\" max=\"5000\"/>")),
+	 ":4: parameter 'm' has start 50, outside its range [100, 5000] "
+	 "(min and max)"},
+	{MD3("<Float64 name=\"m\" valueReference=\"1\" causality="
+	     "\"parameter\" variability=\"fixed\" start=\"6000\" "
+	     "max=\"5000\"/>\n"),
+	 ":4: parameter 'm' has start 6000, outside its range [-inf, 5000]"},
+	{MD2(SV("y", "1", "output", "<Real min=\"2\" max=\"1\"/>")),
+	 ":4: variable 'y' has min 2 above its max 1"},
 	/* names are unique: the second is named, with the first's line */
 	{MD2(PAR2("Iz", "1", "1") PAR2("m", "2", "1") PAR2("Iz", "3", "2")),
 	 "car.fmu: modelDescription.xml:6: the name 'Iz' is declared twice "
