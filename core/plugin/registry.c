@@ -582,6 +582,16 @@ vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
 	return reg;
 }
 
+/* The broken file that took the name NAME (the first NAME.so on the path
+ * that was tried and did not load), or NULL. */
+static const char *broken_named(const vs_registry *reg, const char *name)
+{
+	for (int i = 0; name && i < reg->n_broken; i++)
+		if (stem_equals(reg->broken[i].path, name))
+			return reg->broken[i].path;
+	return NULL;
+}
+
 static int is_broken(const vs_registry *reg, const char *path)
 {
 	for (int i = 0; i < reg->n_broken; i++)
@@ -600,10 +610,17 @@ void vs_registry_load_all(vs_registry *reg)
 			names[j][strlen(names[j]) - 3] = 0;
 			const vs_loaded_plugin *won =
 				vs_registry_find_loaded(reg, names[j]);
-			if (won && !is_broken(reg, path))
+			const char *bad = broken_named(reg, names[j]);
+			/* As vs_registry_find: the first NAME.so takes the
+			 * name, whether or not it loads. */
+			if (won && strcmp(won->path, path) != 0)
 				add_note(reg, "note: plugin '%s': %s shadows %s",
 				         names[j], won->path, path);
-			else if (!won)
+			else if (bad && strcmp(bad, path) != 0)
+				add_note(reg, "note: plugin '%s': %s does not "
+				         "load, and %s is not used in its place",
+				         names[j], bad, path);
+			else if (!won && !bad)
 				load_file(reg, path, reg->host);
 			free(path);
 			free(names[j]);
@@ -649,10 +666,18 @@ const vs_loaded_plugin *vs_registry_find(const vs_registry *creg,
 	reg->tried[reg->n_tried++] = vs_strdup(name);
 	char file[256];
 	snprintf(file, sizeof file, "%s.so", name);
-	for (int i = 0; i < reg->n_dirs && !lp; i++) {
+	for (int i = 0; i < reg->n_dirs; i++) {
 		char *path = join_path(reg->dirs[i], file);
-		if (exists(path))
-			lp = load_file(reg, path, reg->host);
+		if (!exists(path)) {
+			free(path);
+			continue;
+		}
+		/* The first NAME.so on the path is the one meant (a build
+		 * just made, put first to override an installed one): when
+		 * it does not load, a later copy is not used in its place,
+		 * or the run would use another build than the user's
+		 * without a word. vs_registry_explain_missing names both. */
+		lp = load_file(reg, path, reg->host);
 		/* Say which file wins over which: an override should be
 		 * visible, not a surprise. */
 		for (int j = i + 1; lp && j < reg->n_dirs; j++) {
@@ -663,6 +688,7 @@ const vs_loaded_plugin *vs_registry_find(const vs_registry *creg,
 			free(other);
 		}
 		free(path);
+		break;
 	}
 	return lp;
 }
@@ -703,6 +729,23 @@ void vs_registry_explain_missing(const vs_registry *reg, const char *name,
 		       reg->broken[i].reason);
 		said = 1;
 	}
+	/* Copies further on the path: not used in place of a broken first
+	 * one (vs_registry_find), which the user should hear rather than
+	 * wonder why the copy that works did not run. */
+	int later = 0;
+	for (int i = 0; said && valid_plugin_name(name) && i < reg->n_dirs;
+	     i++) {
+		char file[256];
+		snprintf(file, sizeof file, "%s.so", name);
+		char *path = join_path(reg->dirs[i], file);
+		if (exists(path) && !is_broken(reg, path))
+			append(msg, sizeof msg, "%s %s", later++ ? "," :
+			       "; not used in its place:", path);
+		free(path);
+	}
+	if (later)
+		append(msg, sizeof msg, " (the first %s.so on the plugin path "
+		       "is the one meant: fix that one or remove it)", name);
 	/* A file called NAME.so that loaded under another name. */
 	for (int i = 0; name && i < reg->n; i++)
 		if (stem_equals(reg->plugins[i]->path, name))

@@ -70,8 +70,9 @@ vs_registry *vs_registry_create(const char *const *dirs, int n_dirs,
                                 const vs_host *host);
 
 /* The plugin NAME: the first NAME.so in the directories, loaded on first
- * use; a later NAME.so it shadows is named in notes. A file that fails to
- * load is listed in broken and the search goes on. NULL if none loads. */
+ * use; a later NAME.so it shadows is named in notes. When that first file
+ * fails to load it is listed in broken and NULL returned: a later copy is
+ * not used in its place (vs_registry_explain_missing names it). */
 const vs_loaded_plugin *vs_registry_find(const vs_registry *reg,
                                          const char *name);
 
@@ -80,11 +81,13 @@ const vs_loaded_plugin *vs_registry_find_loaded(const vs_registry *reg,
                                                 const char *name);
 
 /* Loads every "*.so" in the directories, in order (`vsweep plugins`):
- * this runs every such library's code. */
+ * this runs every such library's code. As vs_registry_find, only the
+ * first file of a name, loaded or broken; a later one is named in notes. */
 void vs_registry_load_all(vs_registry *reg);
 
-/* Why the name is not found: mentions broken files of that name and the
- * directories searched. Writes into err. */
+/* Why the name is not found: mentions the broken file of that name and
+ * the later copies not used in its place, and the directories searched.
+ * Writes into err. */
 void vs_registry_explain_missing(const vs_registry *reg, const char *name,
                                  vs_error *err);
 

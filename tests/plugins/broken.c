@@ -1,8 +1,10 @@
 /* Deliberately broken plugins for the loader's tests: one source, built
  * once per flaw with -DBROKEN_<FLAW> (tests/plugins/meson.build), each
- * into broken_<flaw>.so. Apart from its one flaw each is a valid
- * behaviour named after its file, so a test failing here points at the
- * check for that flaw and nothing else. */
+ * into broken_<flaw>.so (and, calling itself fail_at, into
+ * first_broken/fail_at_<flaw>.so, which its test copies to fail_at.so).
+ * Apart from its one flaw each is a valid behaviour named after its file,
+ * so a test failing here points at the check for that flaw and nothing
+ * else. */
 #include <stddef.h>
 
 #include <vsweep/plugin.h>
@@ -68,6 +70,8 @@ static const vs_plugin descriptor = {
 #endif
 #ifdef BROKEN_ABI_MINOR
 	.abi_minor = 99,
+#elif defined(BROKEN_ABI_NEXT)
+	.abi_minor = VS_ABI_MINOR + 1, /* built against a newer SDK */
 #else
 	.abi_minor = VS_ABI_MINOR,
 #endif
