@@ -707,6 +707,20 @@ static void append(char *buf, size_t cap, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Whether dir/NAME.so passes load_file's checks that run no code: a
+ * regular file (a link to one), not writable by every user. */
+static int loadable_file(const char *dir, const char *name)
+{
+	char file[256];
+	snprintf(file, sizeof file, "%s.so", name);
+	char *path = join_path(dir, file);
+	struct stat st;
+	int ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	         !(st.st_mode & S_IWOTH);
+	free(path);
+	return ok;
+}
+
 void vs_registry_explain_missing(const vs_registry *reg, const char *name,
                                  vs_error *err)
 {
@@ -759,22 +773,41 @@ void vs_registry_explain_missing(const vs_registry *reg, const char *name,
 		append(msg, sizeof msg, "%s %s%s", i ? "," : "", reg->dirs[i],
 		       exists ? "" : " (not a directory)");
 	}
-	/* What could be named, from file names: listing them runs no
-	 * plugin code. */
-	int listed = 0;
+	/* What could be named, from file names: loading the rest to see
+	 * which would load would run their code, which run and check never
+	 * do for a library the scenario does not name. Left out: a name
+	 * whose first file was tried and did not load (no later copy
+	 * stands in for it), and files load_file refuses unopened (a
+	 * directory, a world-writable file). Each name is said once. */
+	int listed = 0, n_seen = 0;
+	char **seen = NULL; /* names met, in the first file's folder */
 	for (int i = 0; i < reg->n_dirs; i++) {
 		int n = 0;
 		char **names = list_so_files(reg->dirs[i], &n);
 		for (int j = 0; j < n; j++) {
 			names[j][strlen(names[j]) - 3] = 0;
-			if (valid_plugin_name(names[j]))
+			int dup = 0;
+			for (int k = 0; k < n_seen && !dup; k++)
+				dup = strcmp(seen[k], names[j]) == 0;
+			if (dup || !valid_plugin_name(names[j])) {
+				free(names[j]);
+				continue;
+			}
+			/* the first file of a name decides for the name */
+			if (!broken_named(reg, names[j]) &&
+			    loadable_file(reg->dirs[i], names[j]))
 				append(msg, sizeof msg, "%s %s",
 				       listed++ ? "," : "; available:",
 				       names[j]);
-			free(names[j]);
+			seen = vs_xrealloc(seen, (size_t)(n_seen + 1) *
+			                             sizeof *seen);
+			seen[n_seen++] = names[j];
 		}
 		free(names);
 	}
+	for (int k = 0; k < n_seen; k++)
+		free(seen[k]);
+	free(seen);
 	vs_error_set(err, "%s", msg);
 }
 

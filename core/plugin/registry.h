@@ -86,8 +86,10 @@ const vs_loaded_plugin *vs_registry_find_loaded(const vs_registry *reg,
 void vs_registry_load_all(vs_registry *reg);
 
 /* Why the name is not found: mentions the broken file of that name and
- * the later copies not used in its place, and the directories searched.
- * Writes into err. */
+ * the later copies not used in its place, the directories searched, and
+ * the names available (by file name, without loading them: those whose
+ * first file failed or would be refused unopened are left out). Writes
+ * into err. */
 void vs_registry_explain_missing(const vs_registry *reg, const char *name,
                                  vs_error *err);
 

@@ -89,6 +89,32 @@ class FirstBrokenTest(TempDirCase):
                     self.assertIn("not used in its place: %s" % GOOD, err)
                     self.assertFalse(os.path.exists(db))
 
+    def test_available_lists_no_broken_plugin(self):
+        # "available:" leaves out the name whose file did not load, and
+        # still says why it did not; the folder's good plugin is listed.
+        scn = self.write("s.yaml", SCENARIO)
+        folder = self.broken_first("bad_param")
+        shutil.copy(os.path.join(TEST_PLUGINS, "nan_model.so"), folder)
+        rc, _, err = run("check", scn, "--plugin-path", folder)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("%s/fail_at.so: %s" % (folder, reasons()["bad_param"]),
+                      err)
+        listed = err.split("available:", 1)[1].strip().split(", ")
+        self.assertNotIn("fail_at", listed, err)
+        self.assertIn("nan_model", listed, err)
+
+    def test_available_names_each_once(self):
+        # Two good copies: a name, not a file, so listed once.
+        mine = self.path("mine")
+        os.mkdir(mine)
+        shutil.copy(GOOD, os.path.join(mine, "fail_at.so"))
+        scn = self.write("s.yaml", SCENARIO.replace("fail_at", "nosuch"))
+        rc, _, err = run("check", scn, "--plugin-path", mine,
+                         "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 2, err)
+        listed = err.split("available:", 1)[1].strip().split(", ")
+        self.assertEqual(listed.count("fail_at"), 1, err)
+
     def test_plugins_says_the_later_copy_is_not_used(self):
         folder = self.broken_first("abi_next")
         rc, out, err = run("plugins", "--plugin-path", folder,
