@@ -2,8 +2,8 @@
 run must store, view by view and to the bit, the rows variant I stores in
 a run of the whole sweep (the variant's own params aside: the exported
 file is a seed, so its params are {}). Covers list changes of speed, a
-speed vector, waypoints with yaw, plugin params and start, and a random
-draw; a dimension change, which a scenario file cannot give one actor, is
+speed vector, waypoints with yaw, plugin params and start, attached
+actors' attach offset, heading and slope, and a random draw; a dimension change, which a scenario file cannot give one actor, is
 refused."""
 import hashlib
 import os
@@ -39,6 +39,43 @@ blocks:
   - grid:
       - {actor: 1, param: vehicle_model.m, values: [1800, 2200]}
       - {actor: 1, speed: {values: [10, 12]}}
+"""
+
+
+# A box carried on a car (fixed, offset set, no heading in the seed) and a
+# trailer towed by it; their attach changes, with the car's speed.
+ATTACH_SEED = """vsweep: 1
+step: 0.1
+duration: 2
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          track: 1.6, wheel_radius: 0.34, front_overhang: 0.9}
+  box: {length: 2, width: 1, height: 1, points: {hitch: [0, 0.9, 0.5]}}
+  cart: {length: 3, width: 1.6, height: 1.2, wheelbase: 1.0, track: 1.4,
+         front_overhang: 1.5, points: {hitch: [0, 1.5, 0.4]}}
+actors:
+  - id: 1
+    asset: sedan
+    waypoints: [[0, 0, 0], [30, 0, 0], [60, 10, 0]]
+    speed: 10
+  - id: 3
+    name: load
+    asset: box
+    attach: {parent: 1, type: fixed, offset: [0, 0, 1.5],
+             parent_point: Origin}
+  - id: 4
+    asset: cart
+    attach: {parent: 1, type: trailer}
+"""
+ATTACH_SWEEP = """vsweep: 1
+blocks:
+  - list:
+      - []
+      - [{actor: 3, attach.offset: [0.1, 0.2, 1.7]},
+         {actor: 3, attach.heading: 90}]
+      - [{actor: 3, attach.slope: 12.5}, {actor: 3, attach.heading: -30},
+         {actor: 4, attach.offset: [0, -0.3, 0]}, {actor: 1, speed: 12}]
+      - [{actor: 4, attach.heading: 7}]
 """
 
 
@@ -113,6 +150,29 @@ class ExportTest(TempDirCase):
         self.check(self.write("fmu.yaml", FMU_SEED),
                    self.write("fmu_sweep.yaml", FMU_SWEEP), [0, 1, 2, 3],
                    out_dir="out")
+
+    def test_attach_variants(self):
+        """Found in review: an attached actor's attach.offset and
+        attach.heading changes were dropped (the seed's attach: copied)
+        and a speed: 0 added, which the run of the file refused."""
+        seed = self.write("attach.yaml", ATTACH_SEED)
+        self.check(seed, self.write("attach_sweep.yaml", ATTACH_SWEEP),
+                   [0, 1, 2, 3])
+        # the changes moved the load: its rows differ from the seed's
+        whole = self.path("whole.db")
+        c = sqlite3.connect(whole)
+        poses = [tuple(c.execute("SELECT x, y, z, yaw FROM actor_state "
+                                 "WHERE variant_id = ? AND actor_id IN "
+                                 "(3, 4) AND step = 20 ORDER BY actor_id",
+                                 (i,)).fetchall())
+                 for i in range(4)]
+        c.close()
+        self.assertEqual(len(set(poses)), 4, poses)
+        with open(self.path("v1.yaml"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("offset: [0.10000000000000001, 0.20000000000000001, "
+                      "1.7]", text)
+        self.assertIn("heading: 90", text)
 
     def test_refusals(self):
         out = self.path("v.yaml")

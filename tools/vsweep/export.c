@@ -5,7 +5,8 @@
  * actors the variant changes rewritten from the variant's scenario: their
  * route (speed, waypoints, yaw), start and plugins (every bound param, so
  * the values are the variant's whatever the defaults; an FMU by its
- * absolute path). Numbers are
+ * absolute path), or an attached actor's attach: with the variant's
+ * offset, heading and slope. Numbers are
  * written with %.17g, so each reads back to the same double. A dimension
  * change cannot be said per actor in a scenario file (assets carry the
  * dimensions, and a length change keeps the variant's axles, which an
@@ -189,10 +190,65 @@ static void put_use(FILE *f, const char *key, const vs_plugin_use *u)
 	fputs("}}", f);
 }
 
+/* The variant's attach.KEY change of actor id, or NULL. */
+static const vs_change *attach_change(const vs_change_set *set, int64_t id,
+                                      const char *key)
+{
+	for (int i = 0; i < set->n; i++) {
+		const vs_change *ch = &set->changes[i];
+		if (ch->actor == id && ch->prop == VS_PROP_ATTACH &&
+		    !strcmp(ch->field, key))
+			return ch;
+	}
+	return NULL;
+}
+
+static void put_attach_value(FILE *f, const vs_change *ch)
+{
+	if (ch->n == 1)
+		fprintf(f, "%.17g", ch->values[0]);
+	else
+		put_numbers(f, ch->values, ch->n);
+}
+
+/* attach: the seed's mapping m with the variant's offset, heading and
+ * slope. These are written as the change gave them (degrees for the
+ * angles), not from the actor's radians, so that the file's reader
+ * converts them to the same doubles the variant holds. */
+static void put_attach(FILE *f, const vs_ynode *m, const vs_change_set *set,
+                       int64_t id)
+{
+	static const char *const varied[] = {"offset", "heading", "slope",
+	                                     NULL};
+	fputs("attach: {", f);
+	for (int i = 0; i < m->n; i++) {
+		const vs_ynode *k = vs_ymap_key(m, i);
+		const vs_change *ch = attach_change(set, id, k->str);
+		fputs(i ? ", " : "", f);
+		put_scalar(f, k);
+		fputs(": ", f);
+		if (ch)
+			put_attach_value(f, ch);
+		else
+			put_node(f, vs_ymap_value(m, i));
+	}
+	for (int r = 0; varied[r]; r++) {
+		const vs_change *ch = attach_change(set, id, varied[r]);
+		if (!ch || vs_ymap_get(m, varied[r]))
+			continue;
+		fprintf(f, "%s%s: ", m->n ? ", " : "", varied[r]);
+		put_attach_value(f, ch);
+	}
+	fputc('}', f);
+}
+
 /* An actor the variant changes (or one with an FMU): the seed's keys,
- * with route, start and plugins taken from the variant's actor. */
+ * with route, start, plugins and attach taken from the variant. An
+ * attached actor gets no route or plugins: its parent moves it, and a
+ * scenario refuses them on it (the speed its spec holds is a default). */
 static void put_changed_actor(FILE *f, const vs_ynode *m,
-                              const vs_actor_spec *a)
+                              const vs_actor_spec *a,
+                              const vs_change_set *set)
 {
 	static const char *const rewritten[] = {
 		"speed", "waypoints", "yaw", "start", "vehicle_model",
@@ -201,6 +257,7 @@ static void put_changed_actor(FILE *f, const vs_ynode *m,
 	int first = 1;
 	for (int i = 0; i < m->n; i++) {
 		const vs_ynode *k = vs_ymap_key(m, i);
+		const vs_ynode *val = vs_ymap_value(m, i);
 		int skip = 0;
 		for (int r = 0; rewritten[r] && !skip; r++)
 			skip = !strcmp(k->str, rewritten[r]);
@@ -208,14 +265,22 @@ static void put_changed_actor(FILE *f, const vs_ynode *m,
 			continue;
 		fputs(first ? "" : ", ", f);
 		first = 0;
+		if (!strcmp(k->str, "attach") && val->kind == VS_Y_MAP) {
+			put_attach(f, val, set, a->id);
+			continue;
+		}
 		put_scalar(f, k);
 		fputs(": ", f);
-		put_node(f, vs_ymap_value(m, i));
+		put_node(f, val);
 	}
 	if (a->has_start) {
 		fputs(", start: {position: ", f);
 		put_numbers(f, a->start_pos, 3);
 		fprintf(f, ", yaw: %.17g}", a->start_yaw);
+	}
+	if (a->attach.present) {
+		fputc('}', f);
+		return;
 	}
 	if (a->n_speed == 1) /* a speed, not a one-entry speed vector */
 		fprintf(f, ", speed: %.17g", a->speed[0]);
@@ -277,7 +342,7 @@ static void put_scenario(FILE *f, const export_args *a, const vs_ydoc *doc,
 				vs_scenario_find_actor(v, strtoll(id->str, NULL, 10))];
 			fputs("  - ", f);
 			if (written_anew(set, act))
-				put_changed_actor(f, m, act);
+				put_changed_actor(f, m, act, set);
 			else
 				put_node(f, m);
 			fputc('\n', f);
