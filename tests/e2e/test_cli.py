@@ -2,6 +2,7 @@
 import os
 import re
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -41,6 +42,29 @@ class CliTest(TempDirCase):
             rc, _, err = run(*args)
             self.assertEqual(rc, 2, (args, err))
             self.assertIn(msg, err, args)
+
+    def test_an_option_given_twice_is_refused(self):
+        """A later value silently winning is how a wrapper script's
+        default overrides what its user typed: an option with a value
+        given twice (under either of its names) is a usage error naming
+        both values; --plugin-path adds up."""
+        for args, msg in [
+            (("--record", "summary", "--record", "state"),
+             "--record given twice ('summary', then 'state')"),
+            (("-o", "a.db", "--output", "b.db"),
+             "--output given twice ('a.db', then 'b.db')"),
+            (("-j", "2", "--jobs", "1"), "--jobs given twice ('2', then '1')"),
+            (("--variants", "1", "--variants", "2"),
+             "--variants given twice ('1', then '2')"),
+        ]:
+            for cmd in ("run", "check"):
+                rc, _, err = run(cmd, CIRCLE, *args)
+                self.assertEqual(rc, 2, (cmd, args, err))
+                self.assertIn(msg, err, (cmd, args))
+        with tempfile.TemporaryDirectory() as d:
+            rc, out, err = run("check", CIRCLE, "--plugin-path", d,
+                               "--plugin-path", d)
+            self.assertEqual(rc, 0, err)
 
     def test_missing_input_file_is_named(self):
         missing = self.path("nope.yaml")

@@ -252,6 +252,31 @@ static int word(const cli_prog *p, cli_run_args *a, const char *o)
 	return 0;
 }
 
+/* The option's one name: -o is --output, -j is --jobs. */
+static const char *canonical(const char *o)
+{
+	return !strcmp(o, "-o") ? "--output" : !strcmp(o, "-j") ? "--jobs" : o;
+}
+
+/* An option that takes a value, given a second time: refused, as the
+ * later value silently winning is how a script's default overrides what
+ * its user typed (`--record summary ... --record state`). Only
+ * --plugin-path adds up. argv[i] is the option, seen[n] the indices of
+ * the options with a value before it; 0 when first given. */
+static int repeated(const cli_prog *p, char **argv, int i, const int *seen,
+                    int n)
+{
+	const char *o = canonical(argv[i]);
+	if (!strcmp(o, "--plugin-path"))
+		return 0;
+	for (int k = 0; k < n; k++)
+		if (!strcmp(canonical(argv[seen[k]]), o))
+			return cli_bad_usage(p, "%s given twice ('%s', then "
+			                     "'%s'): give it once", o,
+			                     argv[seen[k] + 1], argv[i + 1]);
+	return 0;
+}
+
 int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
                   cli_own_option own_fn, void *own)
 {
@@ -261,6 +286,7 @@ int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
 	a->record_every = 1;
 	strcpy(a->record, "state,wheels,map,pairs");
 	a->pairs = 1;
+	int seen[64], n_seen = 0; /* argv indices of options with a value */
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -276,6 +302,12 @@ int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
 		}
 		if (rc)
 			return rc;
+		if (takes && i + 1 < argc) {
+			if ((rc = repeated(p, argv, i, seen, n_seen)))
+				return rc;
+			if (n_seen < (int)(sizeof seen / sizeof seen[0]))
+				seen[n_seen++] = i;
+		}
 		i += takes;
 	}
 	if (a->resume && a->overwrite)
