@@ -2,6 +2,7 @@
  * ranges, and the uniform, normal and choice distributions, each checked
  * against the property's domain over its whole support. Calls
  * sweep_values.c (one value, one number) and nothing above it. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ static int parse_range(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 	}
 	p->n_range = (uint64_t)floor(q + 1e-9) + 1;
 	p->kind = VS_DIST_RANGE;
-	return 0;
+	return vs_sweep_actor_span(c, pk, p->from, p->to, m->mark);
 }
 
 static int parse_uniform(ctx *c, const vs_propkey *pk, const vs_ynode *n,
@@ -137,7 +138,7 @@ static int parse_uniform(ctx *c, const vs_propkey *pk, const vs_ynode *n,
 	p->lo = p->a;
 	p->hi = p->b;
 	p->kind = VS_DIST_UNIFORM;
-	return 0;
+	return vs_sweep_actor_span(c, pk, p->a, p->b, n->mark);
 }
 
 /* The bounds a normal must have so that no draw leaves the property's
@@ -161,6 +162,19 @@ static int normal_bounds(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 		            "%s: give the normal a min %s 0: %s must be %s 0 and "
 		            "an unbounded normal is not", pk->name, op, pk->name,
 		            op);
+		return -1;
+	}
+	/* The actor's part of the domain: a road's length, an angle's
+	 * [-180, 180] deg. */
+	char dom[512];
+	for (int side = 0; !pd && side < 2; side++) {
+		if ((side ? has_max : has_min) ||
+		    !vs_sweep_actor_bound(c, pk, side ? DBL_MAX : -DBL_MAX, dom,
+		                          sizeof dom))
+			continue;
+		vs_error_at(c->err, c->doc->path, m->mark,
+		            "%s: give the normal a %s: %s, and an unbounded "
+		            "normal does not", pk->name, side ? "max" : "min", dom);
 		return -1;
 	}
 	return 0;
@@ -206,7 +220,7 @@ static int parse_normal(ctx *c, const vs_propkey *pk, const vs_ynode *m,
 		return -1;
 	}
 	p->kind = VS_DIST_NORMAL;
-	return 0;
+	return vs_sweep_actor_span(c, pk, p->lo, p->hi, m->mark);
 }
 
 static int parse_choice(ctx *c, const vs_propkey *pk, const vs_ynode *m,

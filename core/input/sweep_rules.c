@@ -67,27 +67,6 @@ int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
 			            ch->field);
 			return -1;
 		}
-		if (ch->prop == VS_PROP_ATTACH && strcmp(ch->field, "offset")) {
-			for (int k = 0; k < ch->n; k++) {
-				double deg = ch->values[k];
-				if (!(deg >= -180 && deg <= 180)) {
-					vs_error_at(c->err, path, ch->mark,
-					            "actor %lld: attach.%s must be "
-					            "in [-180, 180] deg, got %g",
-					            id, ch->field, deg);
-					return -1;
-				}
-				if (!strcmp(ch->field, "slope") && deg != 0 &&
-				    a->attach.type == VS_ATTACH_TRAILER) {
-					vs_error_at(c->err, path, ch->mark,
-					            "actor %lld: attach.slope: a "
-					            "trailer's wheels stay on the "
-					            "ground, so its slope must be 0",
-					            id);
-					return -1;
-				}
-			}
-		}
 		if (ch->prop == VS_PROP_WAYPOINTS) {
 			if (!vs_change_find(set, ch->actor, VS_PROP_SPEED)) {
 				vs_error_at(c->err, path, ch->mark,

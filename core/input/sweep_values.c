@@ -4,6 +4,7 @@
  * sweep_props.c of the sweep loader. */
 #include "input/sweep_values.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,13 @@
 #include "map/map.h"
 
 typedef vs_sweep_ctx ctx;
+
+/* start.s and start.offset: a start in lane coordinates, moved. */
+static int lane_prop(const vs_prop_def *d)
+{
+	return d->prop == VS_PROP_START &&
+	       (!strcmp(d->field, "s") || !strcmp(d->field, "offset"));
+}
 
 int vs_sweep_actor(ctx *c, const vs_ynode *m, const char *what,
                    const vs_actor_spec **a)
@@ -96,7 +104,8 @@ int vs_sweep_propkey(ctx *c, const vs_actor_spec *a, const vs_ynode *key,
                      const vs_ynode *pn, vs_propkey *pk)
 {
 	const vs_prop_def *d = vs_prop_def_find(key->str);
-	*pk = (vs_propkey){.def = d, .name = key->str, .mark = key->mark};
+	*pk = (vs_propkey){.def = d, .name = key->str, .actor = a,
+	                   .mark = key->mark};
 	if (!d) { /* the callers' key checks let nothing else through */
 		vs_error_at(c->err, c->doc->path, key->mark,
 		            "'%s' is not a property", key->str);
@@ -105,7 +114,94 @@ int vs_sweep_propkey(ctx *c, const vs_actor_spec *a, const vs_ynode *key,
 	if (d->prop == VS_PROP_PARAM)
 		return param_key(c, a, pn, pk);
 	pk->field = d->field;
+	if (lane_prop(d) && !a->start_road) {
+		/* Every variant would fail when it is built. */
+		vs_error_at(c->err, c->doc->path, key->mark,
+		            "actor %lld: %s needs a start position in lane "
+		            "coordinates ({road, lane, s, offset}); the "
+		            "scenario gives this actor's start %s", (long long)a->id,
+		            d->name, a->has_start ? "in x y z"
+		                                  : "by its waypoints");
+		return -1;
+	}
 	return 0;
+}
+
+int vs_sweep_actor_domain(ctx *c, const vs_propkey *pk, double x,
+                          char *why, size_t why_size)
+{
+	const vs_prop_def *d = pk->def;
+	const vs_actor_spec *a = pk->actor;
+	long long id = (long long)a->id;
+	if (lane_prop(d)) {
+		int s = !strcmp(d->field, "s");
+		double len;
+		char m[400];
+		if (!vs_map_lane_span(c->seed->map, a->start_road, a->start_lane,
+		                      s ? x : a->start_s, s ? x : a->start_s,
+		                      s ? a->start_offset : x, &len, m,
+		                      sizeof m))
+			return 0;
+		snprintf(why, why_size, "actor %lld: %s: %s", id, d->name, m);
+		return -1;
+	}
+	if (d->prop != VS_PROP_ATTACH || !strcmp(d->field, "offset") ||
+	    !a->attach.present) /* the rules refuse attach.* then */
+		return 0;
+	/* degrees, as the scenario's attach: takes them */
+	if (!(x >= -180 && x <= 180)) {
+		snprintf(why, why_size, "actor %lld: %s must be in [-180, 180] "
+		         "deg, got %g", id, d->name, x);
+		return -1;
+	}
+	if (!strcmp(d->field, "slope") && x != 0 &&
+	    a->attach.type == VS_ATTACH_TRAILER) {
+		snprintf(why, why_size, "actor %lld: attach.slope: a trailer's "
+		         "wheels stay on the ground, so its slope must be 0", id);
+		return -1;
+	}
+	return 0;
+}
+
+int vs_sweep_actor_span(ctx *c, const vs_propkey *pk, double lo, double hi,
+                        vs_mark mark)
+{
+	const vs_actor_spec *a = pk->actor;
+	double len;
+	char m[400];
+	/* The other domains are intervals: their ends say it all. */
+	if (!lane_prop(pk->def) || strcmp(pk->def->field, "s") ||
+	    !vs_map_lane_span(c->seed->map, a->start_road, a->start_lane, lo,
+	                      hi, a->start_offset, &len, m, sizeof m))
+		return 0;
+	vs_error_at(c->err, c->doc->path, mark, "actor %lld: start.s: for s "
+	            "in [%g, %g] m: %s", (long long)a->id, lo, hi, m);
+	return -1;
+}
+
+int vs_sweep_actor_bound(ctx *c, const vs_propkey *pk, double x, char *buf,
+                         size_t size)
+{
+	const vs_prop_def *d = pk->def;
+	const vs_actor_spec *a = pk->actor;
+	long long id = (long long)a->id;
+	char why[512];
+	double len;
+	if (!vs_sweep_actor_domain(c, pk, x, why, sizeof why))
+		return 0;
+	if (!lane_prop(d)) /* an attach angle */
+		snprintf(buf, size, "actor %lld: %s must be in [-180, 180] deg",
+		         id, d->name);
+	else if (!strcmp(d->field, "s") &&
+	         (vs_map_lane_span(c->seed->map, a->start_road, a->start_lane,
+	                           x, x, a->start_offset, &len, why,
+	                           sizeof why), isfinite(len)))
+		snprintf(buf, size, "actor %lld: start.s must keep the start on "
+		         "road '%s' (s from 0 to %g m)", id, a->start_road, len);
+	else
+		snprintf(buf, size, "actor %lld: %s must keep the start on "
+		         "road '%s'", id, d->name, a->start_road);
+	return 1;
 }
 
 int vs_sweep_in_domain(const vs_propkey *pk, double x)
@@ -131,6 +227,11 @@ int vs_sweep_read_number(ctx *c, const vs_propkey *pk, const vs_ynode *node,
 		            pk->name,
 		            *x, p->min, p->max, p->unit && *p->unit ? " " : "",
 		            p->unit ? p->unit : "");
+		return -1;
+	}
+	char why[512];
+	if (!pk->param && vs_sweep_actor_domain(c, pk, *x, why, sizeof why)) {
+		vs_error_at(c->err, c->doc->path, node->mark, "%s", why);
 		return -1;
 	}
 	return 0;

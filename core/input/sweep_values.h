@@ -41,6 +41,7 @@ typedef struct vs_propkey {
 	const char *name;     /* for messages: "speed", "dimension.length",
 	                         "vehicle_model.lf" */
 	const vs_param *param; /* VS_PROP_PARAM: its range and unit */
+	const vs_actor_spec *actor; /* the actor it changes (the seed's) */
 	vs_mark mark;         /* the key */
 } vs_propkey;
 
@@ -68,8 +69,30 @@ int vs_sweep_read_value(vs_sweep_ctx *c, const vs_propkey *pk,
 int vs_sweep_read_number(vs_sweep_ctx *c, const vs_propkey *pk,
                          const vs_ynode *node, const char *what, double *x);
 
-/* Whether x lies in the property's domain. */
+/* Whether x lies in the property's domain, as far as its sign or the
+ * param's range says (vs_sweep_actor_domain adds the actor's part). */
 int vs_sweep_in_domain(const vs_propkey *pk, double x);
+
+/* The part of a one-number property's domain that depends on the actor:
+ * start.s and start.offset keep the start on its road and lane (s within
+ * the road's length), attach.heading and attach.slope lie in [-180, 180]
+ * deg and a trailer's slope is 0. Returns 0 when x lies in it, or -1
+ * with why (a message naming the actor). */
+int vs_sweep_actor_domain(vs_sweep_ctx *c, const vs_propkey *pk, double x,
+                          char *why, size_t why_size);
+
+/* The same for every value in [lo, hi] (a range, a uniform, a truncated
+ * normal), reported at mark; the ends were read with
+ * vs_sweep_read_number. Returns 0, or -1 with c->err set. */
+int vs_sweep_actor_span(vs_sweep_ctx *c, const vs_propkey *pk, double lo,
+                        double hi, vs_mark mark);
+
+/* What an unbounded normal misses in the actor's part of the domain,
+ * for "give the normal a min" and "... a max": into buf (the domain in
+ * words) when x (-DBL_MAX or DBL_MAX) lies outside it; returns 1 then,
+ * else 0. */
+int vs_sweep_actor_bound(vs_sweep_ctx *c, const vs_propkey *pk, double x,
+                         char *buf, size_t size);
 
 /* Fails with "WHAT: missing required key 'KEY'" when m lacks key. */
 int vs_sweep_need(vs_sweep_ctx *c, const vs_ynode *m, const char *key,

@@ -38,6 +38,17 @@ static void list_roads(const vs_map *m, char *buf, size_t size)
 	}
 }
 
+double map_yaml_road_length(const vs_map *m, const char *road)
+{
+	for (int r = 0; m && r < m->n_roads; r++) {
+		const map_road *g = &m->roads[r];
+		if (!strcmp(g->id, road))
+			return g->is_circle ? 2 * MAP_PI * g->radius
+			                    : ref_length(g);
+	}
+	return NAN;
+}
+
 int map_yaml_lane_point(const vs_map *m, const char *road, int lane,
                         double s, double offset, double xyz[3],
                         double *heading, char *why, size_t why_size)

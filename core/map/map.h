@@ -240,6 +240,16 @@ int vs_map_odr_point(const vs_map *map, const char *road, int lane, double s,
                      double offset, double xyz[3], double *heading,
                      char *why, size_t why_size);
 
+/* Whether lane coordinates (road, lane, s, offset) are a point for every
+ * s in [s0, s1] (m), as vs_map_odr_point takes them: the road exists, s0
+ * and s1 lie on it, and the lane is in every lane section the interval
+ * meets. *length receives the road's length (m along its reference
+ * line), NAN when the map has no such road. Returns 0, or -1 with why
+ * (vs_map_odr_point's message at the first s that fails). */
+int vs_map_lane_span(const vs_map *map, const char *road, int lane,
+                     double s0, double s1, double offset, double *length,
+                     char *why, size_t why_size);
+
 /* A point where the scenario takes one: `[x, y, z]` (heading NAN), or
  * `{road: ID, lane: N, s: S, offset: O}` on the map's roads
  * (vs_map_odr_point; offset defaults to 0; heading is the lane's travel direction). Returns

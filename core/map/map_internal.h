@@ -257,6 +257,9 @@ int map_yaml_lane_point(const vs_map *m, const char *road, int lane,
                         double s, double offset, double xyz[3],
                         double *heading, char *why, size_t why_size);
 
+/* The length (m) of the hand-written road with this id, or NAN. */
+double map_yaml_road_length(const vs_map *m, const char *road);
+
 /* Wraps an angle to (-pi, pi]. */
 double map_wrap(double a);
 

@@ -511,6 +511,32 @@ int vs_map_odr_point(const vs_map *m, const char *road, int lane, double s,
 	return 0;
 }
 
+int vs_map_lane_span(const vs_map *m, const char *road, int lane,
+                     double s0, double s1, double offset, double *length,
+                     char *why, size_t why_size)
+{
+	const odr_net *net = m ? m->odr : NULL;
+	const odr_road *r = NULL;
+	double xyz[3], heading;
+	for (int i = 0; net && i < net->n_roads && !r; i++)
+		if (strcmp(net->roads[i].id, road) == 0)
+			r = &net->roads[i];
+	*length = r ? r->length : map_yaml_road_length(m, road);
+	if (vs_map_odr_point(m, road, lane, s0, offset, xyz, &heading, why,
+	                     why_size) ||
+	    vs_map_odr_point(m, road, lane, s1, offset, xyz, &heading, why,
+	                     why_size))
+		return -1;
+	/* A hand-written road has the same lanes all along; an OpenDRIVE
+	 * road's lane sections may drop the lane between s0 and s1. */
+	for (int k = 0; r && k < r->n_sec; k++)
+		if (r->sec[k].s > s0 && r->sec[k].s < s1 &&
+		    vs_map_odr_point(m, road, lane, r->sec[k].s, offset, xyz,
+		                     &heading, why, why_size))
+			return -1;
+	return 0;
+}
+
 void vs_map_settle(const vs_map *m, vs_state *s)
 {
 	if (m && m->odr)

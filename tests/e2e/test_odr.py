@@ -195,6 +195,27 @@ blocks:
 """
 
 
+# Road s3: lane -2 in the sections from 0 and from 80 m, not in the one
+# from 60 m between them.
+SECTIONS = text_of(os.path.join(SRC, "tests", "data", "xodr",
+                                "sections.xodr")).replace('"s2"', '"s3"')
+SECTIONS = SECTIONS.replace(
+    "</laneSection></lanes>",
+    "</laneSection>" + re.search(r"<laneSection s=\"0\">.*?</laneSection>",
+                                 SECTIONS).group(0).replace(
+        'laneSection s="0"', 'laneSection s="80.0"').replace(
+        "<link><successor id=\"-1\"/></link>", "") + "</lanes>", 1)
+
+RANDOM_S = """\
+vsweep: 1
+blocks:
+  - random:
+      count: 4
+      axes:
+        - {actor: 1, start.s: %s}
+"""
+
+
 class OpenDriveTest(TempDirCase):
     def test_start_s_and_offset_axes(self):
         db = self.path("p.db")
@@ -213,26 +234,33 @@ class OpenDriveTest(TempDirCase):
             self.assertAlmostEqual(y, -1.75 + off, delta=1e-9)
             self.assertAlmostEqual(z, hill(s)[0], delta=1e-6)
             self.assertAlmostEqual(yaw, -math.pi / 2, delta=1e-12)
-        # off the road's end, and on an actor started in x y z: those
-        # variants fail, saying why
+        # off the road's end, on an actor started in x y z, and over a
+        # lane section without the lane: refused when the sweep is read
+        # (sweep.md, "Rules"), at the value or the distribution
+        sections = self.write("sec.xodr", SECTIONS)
+        gap = PARKED.replace(XODR, sections).replace(
+            '{road: "2", lane: -1, s: 20}', '{road: "s3", lane: -2, s: 10}')
         for scn, sweep, why in [
                 (PARKED, PARKED_SWEEP.replace("to: 180", "to: 220"),
-                 "bad.yaml:4:20: actor 1: start.s: s = 220 m is off road "
+                 "bad.yaml:4:44: actor 1: start.s: s = 220 m is off road "
                  "'2' (0 to 200 m)"),
                 (PARKED.replace('{road: "2", lane: -1, s: 20}',
                                 "[40, -1.75, 0]"), PARKED_SWEEP,
                  "bad.yaml:4:20: actor 1: start.s needs a start position "
-                 "in lane coordinates ({road, lane, s, offset})")]:
-            bad = self.path("bad.db")
-            if os.path.exists(bad):
-                os.remove(bad)
-            rc, _, err = run("run", self.write("bad_s.yaml", scn), "--sweep",
-                             self.write("bad.yaml", sweep), "-o", bad)
-            self.assertEqual(rc, 1, err)
-            errors = {e for (e,) in query(bad, "SELECT error FROM "
-                                          "variant_info WHERE status = "
-                                          "'failed'")}
-            self.assertEqual(errors, {self.path(why)})
+                 "in lane coordinates ({road, lane, s, offset}); the "
+                 "scenario gives this actor's start in x y z"),
+                (gap, RANDOM_S % "{uniform: [0, 90]}",
+                 "bad.yaml:6:41: actor 1: start.s: for s in [0, 90] m: road "
+                 "'s3' has no lane -2 at s = 60 m (lane section 1: lanes -1 "
+                 "to 1)"),
+                (gap, RANDOM_S % "{choice: {values: [10, 85]}}", None)]:
+            rc, _, err = run("check", self.write("bad_s.yaml", scn),
+                             "--sweep", self.write("bad.yaml", sweep))
+            if why is None:
+                self.assertEqual(rc, 0, err)
+                continue
+            self.assertEqual(rc, 2, err)
+            self.assertEqual(err, "vsweep: %s\n" % self.path(why))
 
     def test_junction_and_hill(self):
         db = self.path("o.db")
