@@ -548,9 +548,19 @@ static int check_block(ctx *c, const vs_block *b, int n_changes)
 {
 	vs_change_set tmpl = {0, vs_xcalloc((size_t)n_changes + 1,
 	                                    sizeof *tmpl.changes), b->mark, NULL};
+	/* The template's n is the longest value's (a speed vector is a
+	 * rule of its own); it holds no values, which the rules do not
+	 * read. */
 	for (int j = 0; j < b->n_axes; j++)
-		for (int i = 0; i < b->axes[j].n_props; i++)
-			tmpl.changes[tmpl.n++] = b->axes[j].props[i].proto;
+		for (int i = 0; i < b->axes[j].n_props; i++) {
+			const vs_axis_prop *p = &b->axes[j].props[i];
+			vs_change *t = &tmpl.changes[tmpl.n++];
+			*t = p->proto;
+			t->n = 1; /* a range or a draw: one number */
+			for (int k = 0; p->off && k < p->n_values; k++)
+				if (entry_len(p, k) > t->n)
+					t->n = entry_len(p, k);
+		}
 	int rc = vs_sweep_check_rules(c, &tmpl, "block");
 	for (int j = 0; !rc && j < b->n_axes; j++)
 		for (int i = 0; !rc && i < b->axes[j].n_props; i++) {

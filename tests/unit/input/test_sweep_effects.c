@@ -110,6 +110,13 @@ typedef struct bad_case {
 static const bad_case bad_cases[] = {
 	/* a speed vector on a behaviour without routes, in every form */
 	{L "[{actor: 1, speed: [5, 10]}]\n", "w.yaml:4:21: " VECTOR},
+	{G "{actor: 1, speed: {values: [[5, 10], [6, 7]]}}\n",
+	 "w.yaml:4:20: " VECTOR},
+	{G "{actor: 1, speed: {values: [5, [6, 7]]}}\n", "w.yaml:4:20: " VECTOR},
+	{G "{actor: 1, speed: [5, 10], dimension.height: {values: [1.4]}}\n",
+	 "w.yaml:4:20: " VECTOR},
+	{R "{actor: 1, speed: {choice: {values: [[5, 10], [6, 7]]}}}\n",
+	 "w.yaml:6:22: " VECTOR},
 	/* start.s past the road's end (a value, a range's to, a uniform's
 	 * b, a normal's max; a normal without one) */
 	{L "[{actor: 1, start.s: 400}]\n",
