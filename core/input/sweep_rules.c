@@ -20,6 +20,61 @@ static int start_overlap(const vs_change *a, const vs_change *b)
 	return pa != pb && strcmp(a->field, "yaw") && strcmp(b->field, "yaw");
 }
 
+/* "an object", "a character", "a vehicle": actor i's kind. */
+static const char *kind_text(const vs_scenario *seed, int i)
+{
+	const char *k = vs_actor_kind_name(seed, i);
+	return !strcmp(k, "object") ? "an object"
+	       : !strcmp(k, "character") ? "a character" : "a vehicle";
+}
+
+/* A change the actor's kind gives nothing to act on would be stored and
+ * have no effect: a speed for an actor that nothing moves (sim.c holds
+ * it at rest), an overhang for an asset without the axle it places
+ * (geom/geometry.c). */
+static int check_effect(vs_sweep_ctx *c, const vs_change *ch)
+{
+	const char *path = c->doc->path;
+	int idx = vs_scenario_find_actor(c->seed, ch->actor);
+	const vs_actor_spec *a = &c->seed->actors[idx];
+	const vs_asset *as = &c->seed->assets[a->asset];
+	int character = vs_actor_is_character(c->seed, idx);
+	long long id = (long long)ch->actor;
+	if (ch->prop == VS_PROP_SPEED && !a->attach.present &&
+	    !a->vehicle_model.loaded && !(character && a->behaviour.loaded)) {
+		vs_error_at(c->err, path, ch->mark,
+		            "actor %lld: %s%s%s%s without %s: nothing moves it, "
+		            "so a speed change has no effect", id,
+		            kind_text(c->seed, idx),
+		            character ? "" : " (asset '",
+		            character ? "" : as->name,
+		            character ? "" : "' has no axles)",
+		            character ? "waypoints or a behaviour"
+		                      : "a vehicle_model");
+		return -1;
+	}
+	if (ch->prop != VS_PROP_DIMENSION || !strstr(ch->field, "overhang"))
+		return 0;
+	int front = !strcmp(ch->field, "front_overhang");
+	if (as->n_axles == 0) {
+		vs_error_at(c->err, path, ch->mark,
+		            "actor %lld: %s, whose asset '%s' has no axles: "
+		            "%s places the %s axle, so a %s change has no "
+		            "effect",
+		            id, kind_text(c->seed, idx), as->name, ch->field,
+		            front ? "front" : "rearmost", ch->field);
+		return -1;
+	}
+	if (as->n_axles == 1 && !front) {
+		vs_error_at(c->err, path, ch->mark,
+		            "actor %lld: asset '%s' has one axle, which "
+		            "front_overhang places, so a rear_overhang change "
+		            "has no effect", id, as->name);
+		return -1;
+	}
+	return 0;
+}
+
 int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
                          const char *scope)
 {
@@ -109,5 +164,9 @@ int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
 			return -1;
 		}
 	}
+	/* After the rules above, whose messages say more about a route. */
+	for (int i = 0; i < set->n; i++)
+		if (check_effect(c, &set->changes[i]))
+			return -1;
 	return 0;
 }

@@ -155,6 +155,29 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:4:20: actor 4: start.offset" NOT_LANE},
 	{R "{actor: 4, start.s: {uniform: [0, 1]}}\n",
 	 "w.yaml:6:22: actor 4: start.s" NOT_LANE},
+	/* a speed on an actor that nothing moves */
+	{L "[{actor: 2, speed: 3}]\n", "w.yaml:4:21: " CONE_SPEED},
+	{G "{actor: 2, speed: {values: [1, 2]}}\n", "w.yaml:4:20: " CONE_SPEED},
+	{R "{actor: 2, speed: {uniform: [1, 2]}}\n", "w.yaml:6:22: " CONE_SPEED},
+	{L "[{actor: 3, speed: 1}]\n",
+	 "w.yaml:4:21: actor 3: a character without waypoints or a "
+	 "behaviour: nothing moves it, so a speed change has no effect"},
+	/* an overhang without the axle it places */
+	{L "[{actor: 2, dimension.front_overhang: 0.1}]\n",
+	 "w.yaml:4:21: actor 2: an object, whose asset 'cone' has no axles: "
+	 "front_overhang places the front axle, so a front_overhang change "
+	 "has no effect"},
+	{L "[{actor: 3, dimension: {rear_overhang: 0.1}}]\n",
+	 "w.yaml:4:33: actor 3: a character, whose asset 'walker' has no "
+	 "axles: rear_overhang places the rearmost axle, so a rear_overhang "
+	 "change has no effect"},
+	{G "{actor: 2, dimension.front_overhang: {values: [0.1, 0.2]}}\n",
+	 "w.yaml:4:20: actor 2: an object, whose asset 'cone' has no axles: "
+	 "front_overhang places the front axle, so a front_overhang change "
+	 "has no effect"},
+	{R "{actor: 4, dimension.rear_overhang: {uniform: [0.5, 1]}}\n",
+	 "w.yaml:6:22: actor 4: asset 'dolly' has one axle, which "
+	 "front_overhang places, so a rear_overhang change has no effect"},
 	/* an attached actor's angles over a whole block */
 	{G "{actor: 6, attach.heading: {values: [0, 200]}}\n",
 	 "w.yaml:4:49: actor 6: attach.heading must be in [-180, 180] deg, "
@@ -194,6 +217,8 @@ static const char *const good_cases[] = {
 	R "{actor: 1, start.s: {uniform: [0, 314]}}\n",
 	R "{actor: 1, start.s: {normal: {mean: 30, sd: 5, min: 0, max: 60}}}\n",
 	R "{actor: 1, start.offset: {normal: {mean: 0, sd: 1, max: 1}}}\n",
+	L "[{actor: 4, speed: 3, dimension.front_overhang: 0.5}]\n",
+	L "[{actor: 7, speed: 2}]\n",
 	G "{actor: 6, attach.heading: {values: [-180, 180]}}\n",
 	R "{actor: 6, attach.slope: {normal: {mean: 0, sd: 5, min: -10, "
 	"max: 10}}}\n",
