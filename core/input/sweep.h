@@ -84,7 +84,10 @@
  * are checked against their property's domain at load time: every value
  * of a list or range, a distribution's whole support (a uniform speed
  * with a < 0, or a normal speed without min >= 0, is an error; a normal
- * param needs min and max within the param's range). At most 10^9
+ * param needs min and max within the param's range; start.s stays on the
+ * seed start's road, within its length). A change that would have no
+ * effect is refused (a speed vector without a route-following behaviour,
+ * a speed on a static actor, an overhang without its axle). At most 10^9
  * variants in all. */
 #ifndef VS_SWEEP_H
 #define VS_SWEEP_H
