@@ -98,7 +98,7 @@ typedef struct sim {
 	actor *actors;
 	int64_t *ids;           /* actor IDs in scenario order (actor_ids) */
 	vs_state *prev, *cur;   /* step k-1, step k */
-	const struct vs_map *map; /* NULL: no map, or not recorded */
+	const struct vs_map *map; /* NULL: no map */
 	vs_map_row *loc;        /* map location at step k; lane -1 without */
 	vs_monitor *monitor;    /* events and summary */
 	vs_safety *safety;      /* TTC, headway, deceleration, jerk */
@@ -115,6 +115,11 @@ typedef struct sim {
 	int log_level;          /* plugin messages at or above it are kept */
 	int no_wheels;          /* record no wheel accumulators */
 	int no_state;           /* record no rows (--record summary) */
+	/* Store no map location (--record without map). The location is
+	 * still worked out: host services, the road's height under an
+	 * actor, lane events and lane KPIs need it, and leaving map out
+	 * of what is stored must not change what is simulated. */
+	int no_map_rows;
 	/* 1: advance the wheel accumulators, which only the stored rows
 	 * read (tan, atan2, sin and cos per steered wheel and step: 12-15 %
 	 * of a summary-only run's CPU, docs/results.md) */
@@ -408,7 +413,10 @@ static int record(sim *S, int64_t step)
 		row->actor_id = S->ids[i];
 		row->step = step;
 		row->s = S->cur[i];
-		row->m = S->loc[i];
+		if (S->no_map_rows)
+			row->m = (vs_map_row){.lane = -1};
+		else
+			row->m = S->loc[i];
 		if (!S->no_wheels)
 			row->w = S->actors[i].wacc;
 		else
@@ -654,7 +662,8 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 		S.ids[i] = scn->actors[i].id;
 		S.loc[i].lane = -1;
 	}
-	S.map = opts && opts->no_map ? NULL : scn->map;
+	S.map = scn->map;
+	S.no_map_rows = opts && opts->no_map;
 	vs_sim_world_init(&S.world, scn);
 	S.world.map = S.map;
 	S.world.n = S.n;
