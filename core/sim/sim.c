@@ -252,6 +252,14 @@ const vs_host *vs_sim_host(void)
 
 /* ---- calling a plugin --------------------------------------------------- */
 
+/* Whether st is one of the vs_status values: a plugin may return any
+ * int, and one outside VS_OK..VS_FATAL says nothing the host can rank
+ * (as an unsigned enum, -1 would outrank VS_FATAL). */
+static int status_known(vs_status st)
+{
+	return (int)st >= (int)VS_OK && (int)st <= (int)VS_FATAL;
+}
+
 static int status_bad(vs_status st)
 {
 	return st == VS_DISCARD || st == VS_ERROR || st == VS_FATAL;
@@ -260,41 +268,62 @@ static int status_bad(vs_status st)
 static const char *status_name(vs_status st)
 {
 	switch (st) {
+	case VS_OK: return "OK";
+	case VS_WARNING: return "WARNING";
 	case VS_DISCARD: return "DISCARD";
 	case VS_ERROR: return "ERROR";
 	case VS_FATAL: return "FATAL";
-	default: return "OK";
 	}
+	return "?"; /* not a vs_status: judge says so with its number */
 }
 
 typedef enum call_kind { CALL_CREATE, CALL_RESET, CALL_STEP } call_kind;
 
 /* Where every plugin call ends: records st as the instance's worst if it
- * is, and fails the variant when the call went wrong (a bad status, or
- * usable 0: an output the host cannot use). k is the step of a step call.
- * Returns 0, or -1 when the variant failed. */
+ * is, and fails the variant when the call went wrong (a bad status, a
+ * status that is none, or usable 0: an output the host cannot use). k is
+ * the step of a step call. Returns 0, or -1 when the variant failed. */
 static int judge(instance *in, call_kind call, vs_status st, int usable,
                  int64_t k)
 {
-	if (st > in->worst)
-		in->worst = st;
-	if (!status_bad(in->worst) && usable)
+	int known = status_known(st);
+	/* worst stays a severity: a plugin that answers out of the
+	 * contract is broken, as with VS_FATAL */
+	vs_status sev = known ? st : VS_FATAL;
+	if (sev > in->worst)
+		in->worst = sev;
+	if (known && !status_bad(in->worst) && usable)
 		return 0;
-	char what[256], msg[1024];
+	char what[256], bad[96] = "", msg[1024];
+	if (!known)
+		snprintf(bad, sizeof bad,
+		         "returned status %d, which is not a vs_status",
+		         (int)st);
 	switch (call) {
 	case CALL_CREATE:
-		snprintf(what, sizeof what, "create failed (%s)",
-		         status_name(st));
+		if (!known)
+			snprintf(what, sizeof what, "create %s", bad);
+		else if (status_bad(st))
+			snprintf(what, sizeof what, "create failed (%s)",
+			         status_name(st));
+		else
+			snprintf(what, sizeof what,
+			         "create returned %s but no instance",
+			         status_name(st));
 		break;
 	case CALL_RESET:
-		snprintf(what, sizeof what, "reset failed");
+		if (!known)
+			snprintf(what, sizeof what, "reset %s", bad);
+		else
+			snprintf(what, sizeof what, "reset failed");
 		break;
 	case CALL_STEP:
-		snprintf(what, sizeof what, "%s at step %lld (t = %g s)",
-		         status_bad(st) ? status_name(st)
+		snprintf(what, sizeof what, "%s%s at step %lld (t = %g s)",
+		         !known ? bad
+		         : status_bad(st) ? status_name(st)
 		         : in->role == VS_KIND_BEHAVIOUR ? "non-finite control"
 		                                         : "non-finite state",
-		         (long long)k, (double)k * in->sim->scn->step);
+		         !known ? "," : "", (long long)k, (double)k * in->sim->scn->step);
 		break;
 	}
 	instance_message(in, msg, sizeof msg, what);

@@ -163,5 +163,63 @@ blocks:
                                    "level = 'error'")[0][0], 150)
 
 
+class ContractTest(TempDirCase):
+    """What a plugin hands back outside the plugin contract (plugin.h):
+    a status that is no vs_status, a create that reports success without
+    an instance.
+    Each is judged alike whether the plugin runs contained or in
+    vsweep's own process."""
+
+    def variants(self, params, entries, env=None):
+        """Runs SCENARIO with fail_at's params and a list sweep of
+        entries (one fail_at param each); (rc, err, db)."""
+        scn = self.write("s.yaml", SCENARIO.replace(
+            "fail_step: -1}", params + "}").replace(
+            "  - id: 1\n", "  - id: 1\n    name: ego\n", 1))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n" + "".join(
+            "      - [{actor: 1, param: behaviour.%s, value: %s}]\n" % e
+            for e in entries))
+        db = self.path("r%d.db" % len(env or {}))
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--plugin-path", TEST_PLUGINS, env=env)
+        return rc, err, db
+
+    def reasons(self, db):
+        return query(db, "SELECT variant_id, status, error FROM "
+                     "variant_info ORDER BY 1")
+
+    def test_unknown_status_fails_its_variant(self):
+        """-1 and 7 at step 4 are no status: the variant fails there,
+        the reason naming the plugin, the actor, the step and the number
+        (-1 counted as success, 7 outranked VS_FATAL and hid the
+        failures after it). WARNING (1) is no failure."""
+        for env in ({}, {"VSWEEP_NO_CONTAINMENT": "1"}):
+            rc, err, db = self.variants(
+                "fail_step: 4, log_level: 0",
+                [("status", -1), ("status", 7), ("status", 1)], env)
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(self.reasons(db), [
+                (0, "failed", "actor 1 (ego): fail_at: returned status "
+                 "-1, which is not a vs_status, at step 4 (t = 0.4 s)"),
+                (1, "failed", "actor 1 (ego): fail_at: returned status "
+                 "7, which is not a vs_status, at step 4 (t = 0.4 s)"),
+                (2, "done", None)], env)
+
+    def test_create_without_instance(self):
+        """A create that returns OK or WARNING but no instance failed as
+        "create failed (OK)"."""
+        rc, err, db = self.variants(
+            "fail_step: -1", [("create_status", 0), ("create_status", 1),
+                              ("create_status", 7)])
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(self.reasons(db), [
+            (0, "failed", "actor 1 (ego): fail_at: create returned OK but "
+             "no instance"),
+            (1, "failed", "actor 1 (ego): fail_at: create returned WARNING "
+             "but no instance"),
+            (2, "failed", "actor 1 (ego): fail_at: create returned status "
+             "7, which is not a vs_status")])
+
+
 if __name__ == "__main__":
     unittest.main()

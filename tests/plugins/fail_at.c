@@ -3,7 +3,13 @@
  * Drives straight at the route's first speed; at step fail_step (the step
  * whose time is fail_step * dt) it logs an error and returns VS_ERROR, so
  * the simulation tests can check that one variant fails with this reason
- * and the others are unaffected. fail_step = -1 never fails. */
+ * and the others are unaffected. fail_step = -1 never fails.
+ *
+ * For the host's checks of what a plugin hands it: `status` is what that
+ * step returns instead of VS_ERROR (any int: -1 or 7 are not vs_status
+ * values), `log_level` the level it logs at instead of VS_LOG_ERROR (4 is
+ * not a vs_log_level), and `create_status`, when 0 or more, what create
+ * returns while leaving the instance NULL. */
 #include <math.h>
 #include <time.h>
 #include <stdlib.h>
@@ -15,6 +21,11 @@ static const vs_param params[] = {
 	{"sleep_ms", 0.0, 0.0, 1e4, "ms", "wall time to waste per step"},
 	{"raw_bytes", 0.0, 0.0, 1.0, "",
 	 "1: the failure's message carries ESC, BEL and bytes not UTF-8"},
+	{"status", 3.0, -1e9, 1e9, "", "returned at fail_step (3: VS_ERROR)"},
+	{"log_level", 3.0, -1e9, 1e9, "",
+	 "level of the message at fail_step (3: VS_LOG_ERROR)"},
+	{"create_status", -1.0, -1.0, 1e9, "",
+	 "create returns it without an instance; -1: a normal create"},
 };
 
 static const vs_host *host; /* set at entry, read-only afterwards */
@@ -24,12 +35,16 @@ typedef struct fail_at {
 	long long fail_step;
 	double sleep_ms; /* ms per step, to test wall-clock limits */
 	int raw_bytes;   /* a message a terminal must not see raw */
+	int status;      /* returned at fail_step */
+	int log_level;   /* of the message at fail_step */
 	double speed; /* m/s */
 } fail_at;
 
 static vs_status fa_create(const vs_create_args *args, void **instance)
 {
 	*instance = NULL;
+	if (args->params[5] >= 0)
+		return (vs_status)llround(args->params[5]);
 	fail_at *f = calloc(1, sizeof *f);
 	if (!f)
 		return VS_ERROR;
@@ -37,6 +52,8 @@ static vs_status fa_create(const vs_create_args *args, void **instance)
 	f->fail_step = llround(args->params[0]);
 	f->sleep_ms = args->params[1];
 	f->raw_bytes = args->params[2] > 0;
+	f->status = (int)llround(args->params[3]);
+	f->log_level = (int)llround(args->params[4]);
 	const vs_actor_info *a = args->actor;
 	f->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
 	*instance = f;
@@ -61,15 +78,15 @@ static vs_status fa_step(void *instance, double t, double dt,
 		struct timespec ts = {(time_t)(f->sleep_ms / 1000), ns};
 		nanosleep(&ts, NULL);
 	}
-	if (k == f->fail_step) {
-		if (host && host->log)
-			host->log(f->host_ctx, VS_LOG_ERROR,
-			          "fail_at: failing at step %lld as asked%s", k,
-			          f->raw_bytes ? " \x1b[31m\x07\xff\xfe" : "");
-		return VS_ERROR;
-	}
 	control->speed = f->speed;
 	control->steering_wheel = 0.0;
+	if (k == f->fail_step) {
+		if (host && host->log)
+			host->log(f->host_ctx, (vs_log_level)f->log_level,
+			          "fail_at: failing at step %lld as asked%s", k,
+			          f->raw_bytes ? " \x1b[31m\x07\xff\xfe" : "");
+		return (vs_status)f->status;
+	}
 	return VS_OK;
 }
 
@@ -87,7 +104,7 @@ static const vs_plugin descriptor = {
 	.version = "0.0.1",
 	.doc = "test behaviour: straight ahead, fails at step fail_step",
 	.params = params,
-	.n_params = 3,
+	.n_params = 6,
 	.create = fa_create,
 	.reset = fa_reset,
 	.behaviour_step = fa_step,
