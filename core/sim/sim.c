@@ -172,9 +172,20 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 {
 	instance *in = host_ctx;
 	char msg[768];
+	size_t at = 0;
+	/* A level that is none of vs_log_level's: kept as an error (it may
+	 * be the plugin's worst news), saying so. Every level stored is one
+	 * of the four, contained or not (level 4 is the log view's
+	 * 'output', a contained plugin's printed lines). */
+	if ((int)level < (int)VS_LOG_DEBUG || (int)level > (int)VS_LOG_ERROR) {
+		at = (size_t)snprintf(msg, sizeof msg,
+		                      "logged at unknown level %d: ",
+		                      (int)level);
+		level = VS_LOG_ERROR;
+	}
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsnprintf(msg + at, sizeof msg - at, fmt, ap);
 	va_end(ap);
 	/* a plugin's text reaches the terminal and the results file */
 	vs_escape_controls(msg, sizeof msg);

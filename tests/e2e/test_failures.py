@@ -165,8 +165,8 @@ blocks:
 
 class ContractTest(TempDirCase):
     """What a plugin hands back outside the plugin contract (plugin.h):
-    a status that is no vs_status, a create that reports success without
-    an instance.
+    a status that is no vs_status, a message at a level that is no
+    vs_log_level, a create that reports success without an instance.
     Each is judged alike whether the plugin runs contained or in
     vsweep's own process."""
 
@@ -204,6 +204,24 @@ class ContractTest(TempDirCase):
                 (1, "failed", "actor 1 (ego): fail_at: returned status "
                  "7, which is not a vs_status, at step 4 (t = 0.4 s)"),
                 (2, "done", None)], env)
+
+    def test_unknown_log_level_is_kept_as_an_error(self):
+        """Messages at levels 4 and -1 (contained, 4 failed the variant
+        as a malformed result; in-process, it was stored as 'output',
+        and -1 was dropped): stored at level error, saying the level."""
+        for env in ({}, {"VSWEEP_NO_CONTAINMENT": "1"}):
+            rc, err, db = self.variants(
+                "fail_step: 4, status: 0",
+                [("log_level", 4), ("log_level", -1)], env)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual([r[1] for r in self.reasons(db)],
+                             ["done", "done"], env)
+            self.assertEqual(query(db, "SELECT variant_id, actor_id, "
+                                   "level, plugin, message FROM log "
+                                   "ORDER BY 1"), [
+                (v, 1, "error", "fail_at", "logged at unknown level %d: "
+                 "fail_at: failing at step 4 as asked" % n)
+                for v, n in ((0, 4), (1, -1))], env)
 
     def test_create_without_instance(self):
         """A create that returns OK or WARNING but no instance failed as
