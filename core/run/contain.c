@@ -36,9 +36,10 @@
  *   and passed those checks; anything else is a crash (and the chunks of it handed on are void:
  *   vs_result.rows_void, the writer drops them), described from a page the child shares with
  *   its parent: its crash handlers and its atexit hook name the plugin
- *   whose code is on the stack (backtrace + dladdr against the variant's
- *   plugin files), the actor using it, and the step, from the rows
- *   recorded so far. A dead child is reaped and replaced at the next
+ *   call in progress and its actor (sim.h's vs_sim_calling), or outside
+ *   any call the plugin whose code is on the stack (backtrace + dladdr
+ *   against the variant's plugin files) and an actor using it, and the
+ *   step, from the rows recorded so far. A dead child is reaped and replaced at the next
  *   variant.
  * - A stop (vs_run_stop) kills the child and returns -1, like a stopped
  *   vs_sim_run; a variant past so->timeout + 1 s is killed (the
@@ -96,6 +97,7 @@
 #include "run/contain_check.h"
 #include "run/forkserver.h"
 #include "sim/monitor.h"
+#include "sim/sim.h"
 
 #define MAGIC 0x76737770u /* "vswp": a result */
 #define CHUNK_MAGIC 0x76736368u /* "vsch": a chunk of a result's rows */
@@ -173,11 +175,43 @@ static int runs_from(const vs_loaded_plugin *lp, const char *file)
 	return lp->path && strcmp(lp->path, file) == 0;
 }
 
+/* How the plugin table names lp, into plugin[size]: the descriptor's
+ * name, or for an FMU "fmu:NAME.fmu" (every FMU runs through the one
+ * adapter descriptor "fmu"). */
+static void plugin_label(const vs_loaded_plugin *lp, char *plugin,
+                         size_t size)
+{
+	if (lp->dir) {
+		const char *base = lp->path ? strrchr(lp->path, '/') : NULL;
+		snprintf(plugin, size, "fmu:%s",
+		         base ? base + 1 : lp->path ? lp->path : "?");
+	} else {
+		snprintf(plugin, size, "%s", lp->desc->name);
+	}
+}
+
+/* The actor whose plugin call is in progress on this thread (sim.h's
+ * vs_sim_calling), its plugin's label in plugin[size]; -1 when none. */
+static int actor_calling(char *plugin, size_t size)
+{
+	int call = vs_sim_calling;
+	if (call <= 0)
+		return -1;
+	int i = (call - 1) / 2;
+	if (i >= c_variant->n_actors)
+		return -1;
+	const vs_actor_spec *a = &c_variant->actors[i];
+	const vs_loaded_plugin *lp = (call - 1) % 2 ? a->behaviour.loaded
+	                                            : a->vehicle_model.loaded;
+	if (!lp)
+		return -1;
+	plugin_label(lp, plugin, size);
+	return i;
+}
+
 /* The variant's first actor using the plugin whose code is in file, or
- * -1; its name in plugin[size]: the descriptor's, or for an FMU
- * "fmu:NAME.fmu" as the plugin table names it (every FMU runs through
- * the one adapter descriptor "fmu"); *others: how many more actors use
- * it (the stack cannot tell which one). */
+ * -1; its label in plugin[size]; *others: how many more actors use it
+ * (the stack cannot tell which one). */
 static int actor_of(const char *file, char *plugin, size_t size,
                     int *others)
 {
@@ -191,14 +225,7 @@ static int actor_of(const char *file, char *plugin, size_t size,
 			if (!lp || !runs_from(lp, file))
 				continue;
 			if (first < 0) {
-				const char *base = lp->dir && lp->path
-				                   ? strrchr(lp->path, '/') : NULL;
-				if (lp->dir)
-					snprintf(plugin, size, "fmu:%s",
-					         base ? base + 1 : lp->path);
-				else
-					snprintf(plugin, size, "%s",
-					         lp->desc->name);
+				plugin_label(lp, plugin, size);
 				first = i;
 			} else if (first != i) {
 				++*others;
@@ -208,10 +235,11 @@ static int actor_of(const char *file, char *plugin, size_t size,
 	return first;
 }
 
-/* Fills the shared page: the innermost plugin frame on the stack, its
- * actor, and the step being simulated (one past the last recorded when
- * every step is recorded). In a dying process: no locks are relied on
- * but backtrace's, warmed up before the simulation started. */
+/* Fills the shared page: the plugin call in progress, or else the
+ * innermost plugin frame on the stack, its actor, and the step being
+ * simulated (one past the last recorded when every step is recorded).
+ * In a dying process: no locks are relied on but backtrace's, warmed up
+ * before the simulation started. */
 static void describe(void)
 {
 	if (!c_variant || !c_res)
@@ -219,7 +247,13 @@ static void describe(void)
 	void *pc[64];
 	int n = backtrace(pc, 64);
 	char plugin[256] = "";
-	int actor = -1, others = 0;
+	int others = 0;
+	/* Inside a plugin call, whatever code faulted (the plugin's, a
+	 * library it called, a host service) the call is that actor's;
+	 * outside one (a thread of a plugin's own, an exit handler) the
+	 * innermost plugin frame on the stack names a plugin, but not
+	 * which of its actors. */
+	int actor = actor_calling(plugin, sizeof plugin);
 	for (int i = 0; i < n && actor < 0; i++) {
 		Dl_info di;
 		if (dladdr(pc[i], &di) && di.dli_fname)
@@ -1058,8 +1092,8 @@ static void clear_partial(vs_result *res)
 }
 
 /* Asks the child, over its memory or time limit, where it is, until the
- * answer names a plugin (its code is on the stack most of the time it
- * allocates, and all the time it hangs in a call) or after SAMPLES
+ * answer names a plugin (it is inside a plugin call most of the time it
+ * allocates, and all the time it hangs in one) or after SAMPLES
  * tries; the child keeps running meanwhile. */
 static void sample_where(vs_contain *c)
 {

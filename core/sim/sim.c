@@ -263,6 +263,20 @@ const vs_host *vs_sim_host(void)
 
 /* ---- calling a plugin --------------------------------------------------- */
 
+_Thread_local volatile sig_atomic_t vs_sim_calling;
+
+/* Marks the start of a call into in's plugin (sim.h), and its end. */
+static void calling(const instance *in)
+{
+	vs_sim_calling = (sig_atomic_t)(1 + 2 * in->actor +
+	                                (in->role == VS_KIND_BEHAVIOUR));
+}
+
+static void called(void)
+{
+	vs_sim_calling = 0;
+}
+
 /* Whether st is one of the vs_status values: a plugin may return any
  * int, and one outside VS_OK..VS_FATAL says nothing the host can rank
  * (as an unsigned enum, -1 would outrank VS_FATAL). */
@@ -353,13 +367,18 @@ static int call_create(sim *S, instance *in, int i, vs_kind role,
 	                 .outputs = outputs};
 	vs_create_args args = {sizeof args, &a->info, use->params, in,
 	                       &host_table, in->outputs, p};
+	calling(in);
 	vs_status st = in->desc->create(&args, &in->inst);
+	called();
 	return judge(in, CALL_CREATE, st, in->inst != NULL, 0);
 }
 
 static int call_reset(instance *in, vs_state *s)
 {
-	return judge(in, CALL_RESET, in->desc->reset(in->inst, s), 1, 0);
+	calling(in);
+	vs_status st = in->desc->reset(in->inst, s);
+	called();
+	return judge(in, CALL_RESET, st, 1, 0);
 }
 
 /* Step k of a behaviour: control for step k from self at step k-1. */
@@ -369,8 +388,10 @@ static int call_behaviour(instance *in, int64_t k, const vs_state *self,
 	double dt = in->sim->scn->step;
 	c->accel = NAN; /* ABI 1.1: "none", unless the behaviour sets it */
 	vs_character_control_clear(c);
+	calling(in);
 	vs_status st = in->desc->behaviour_step(in->inst, (double)k * dt, dt,
 	                                        self, c);
+	called();
 	if (in->desc->abi_minor < 1) {
 		c->accel = NAN; /* a 1.0 behaviour does not know the field */
 		vs_character_control_clear(c);
@@ -387,15 +408,20 @@ static int call_vehicle(instance *in, int64_t k, const vs_control *c,
                         vs_state *s)
 {
 	double dt = in->sim->scn->step;
+	calling(in);
 	vs_status st = in->desc->vehicle_step(in->inst, (double)k * dt, dt, c,
 	                                      s);
+	called();
 	return judge(in, CALL_STEP, st, vs_state_finite(s), k);
 }
 
 static void call_destroy(instance *in)
 {
-	if (in->desc)
-		in->desc->destroy(in->inst);
+	if (!in->desc)
+		return;
+	calling(in);
+	in->desc->destroy(in->inst);
+	called();
 }
 
 /* ---- results ------------------------------------------------------------ */

@@ -39,6 +39,16 @@ typedef struct vs_sim_opts {
 
 enum { VS_SIM_LOG_DEFAULT = 0, VS_SIM_LOG_NONE = 99 };
 
+/* The plugin call this thread is inside, for crash containment's
+ * handlers (run/contain.c) to name the actor whose instance faulted: two
+ * actors using one plugin run the same code, which a stack cannot tell
+ * apart. 0: none; else 1 + 2 * the actor's index in the scenario + the
+ * role (0 vehicle model, 1 behaviour). Set before every call into a
+ * plugin and cleared after it; thread-local (workers simulate variants
+ * side by side) and a volatile sig_atomic_t, so that a handler running
+ * on this thread reads it safely. */
+extern _Thread_local volatile sig_atomic_t vs_sim_calling;
+
 /* The host-services table handed to every plugin at entry. */
 const vs_host *vs_sim_host(void);
 

@@ -721,6 +721,46 @@ class CrashedSummaryTest(TempDirCase):
                                "min_distance LIMIT 1"), [(0,)])
 
 
+# Two actors using one crash plugin: its code on the stack cannot say
+# which of them faulted; the call in progress does.
+TWO_USERS = SCENARIO.replace(
+    "    start: {position: [0, 50, 0], yaw: 0}\n    speed: 5\n",
+    "    start: {position: [0, 50, 0], yaw: 0}\n    speed: 5\n"
+    "    behaviour: {plugin: PLUGIN, params: {armed: 17}}\n")
+
+
+class WhichActorTest(TempDirCase):
+    def test_the_faulting_actor_is_named(self):
+        """Variant 0 arms actor 2's instance, variant 1 actor 1's: each
+        reason names that actor alone (actor 2's named actor 1 "or
+        another actor using it"), dying of a signal, in exit() and
+        hanging past the time limit alike."""
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n" +
+                        "".join("      - [{actor: %d, param: behaviour."
+                                "trigger, value: 17}]\n" % a
+                                for a in (2, 1)))
+        for fault, start in (
+                ("segv", "crashed: signal 11 (SIGSEGV) in"),
+                ("exit", "crashed: exit(0) called in"),
+                ("hang", "exceeded the wall-clock limit of %d s inside a "
+                 "plugin call; its process was killed in" % HANG_LIMIT)):
+            with self.subTest(fault=fault):
+                scn = self.write("s.yaml", TWO_USERS.replace(
+                    "PLUGIN", "crash_" + fault).replace("ARMED", "17"))
+                db = self.path(fault + ".db")
+                extra = (("--variant-timeout", str(HANG_LIMIT))
+                         if fault == "hang" else ())
+                rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                                 "-j", "2", "--plugin-path", CRASH_PLUGINS,
+                                 *extra, timeout=120)
+                self.assertEqual(rc, 1, err)
+                self.assertEqual(query(db, "SELECT variant_id, error FROM "
+                                       "variant_info ORDER BY 1"), [
+                    (v, "%s plugin crash_%s, actor %s, step 5"
+                     % (start, fault, who))
+                    for v, who in ((0, "2 (other)"), (1, "1 (ego)"))])
+
+
 # Two cars in a lane, the rear one at 10 m/s, the front one at 5 m/s 20 m
 # ahead: they touch at t = (20 - 4.5) / 5 = 3.1 s (a collision event);
 # fail_at logs an error at step 35 and fails the variant, so a result
@@ -838,6 +878,16 @@ blocks:
 """
 
 
+FMU_TWO = FMU_SCENARIO + """\
+  - id: 2
+    name: other
+    asset: sedan
+    start: {position: [10, 20, 0], yaw: 0}
+    speed: 10
+    vehicle_model: {fmu: FMU}
+"""
+
+
 class FmuCrashTest(TempDirCase):
     def fmu_run(self, name):
         """Runs the 3-variant sweep over the FMU name at -j 1 (one child:
@@ -879,6 +929,22 @@ class FmuCrashTest(TempDirCase):
                            "step 3"),
                           (1, "done", None), (2, "done", None)])
         self.assertEqual(os.listdir(tmp), [])
+
+    def test_segv_in_an_fmu_names_its_actor(self):
+        """Two actors on one FMU, actor 2's instance faulting: the
+        reason names actor 2 alone."""
+        scn = self.write("s.yaml", FMU_TWO.replace(
+            "FMU", os.path.join(FMUS, "st2_segv.fmu")))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 2, param: vehicle_model.fail_time, "
+                        "value: 0.3}]\n")
+        db = self.path("two.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "1",
+                         timeout=120)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(query(db, "SELECT error FROM variant_info"),
+                         [("crashed: signal 11 (SIGSEGV) in plugin "
+                           "fmu:st2_segv.fmu, actor 2 (other), step 3",)])
 
 
 if __name__ == "__main__":
