@@ -19,60 +19,145 @@ static double *member(vs_actor_spec *a, const vs_prop_def *d)
 	return (double *)(void *)((char *)a + d->member);
 }
 
-/* In the actor frame a length change moves every axle's y by dlength / 2,
- * since the origin stays at the middle of the box: that follows from
- * rear_overhang, which VS_PROPF_MOVES_REAR keeps in step. */
-/* The rules a varied body must keep (DESIGN.md, "Variations"): every
- * axle and imported point inside the box, the track narrower than the
- * width, the length longer than the wheelbase. 0, or -1 with err set at
- * mark naming the actor and the rule. */
-static int check_body(const vs_actor_spec *a, const vs_asset *as,
-                      vs_mark mark, const char *path, vs_error *err)
+/* The body rules' margins of a as it stands (m), in the order
+ * vs_sweep_body_margins gives them: 0 the overhangs, 1 the track, 2 the
+ * wheelbase, then each axle's distance to the front and rear faces, then
+ * each imported point's to the front, rear, right and left ones. axle_y
+ * receives the axles' y. Returns how many: the same for every a on as. */
+enum { M_OVERHANGS, M_TRACK, M_WHEELBASE, M_AXLES };
+static int margins(const vs_actor_spec *a, const vs_asset *as,
+                   double m[VS_MAX_BODY_MARGINS], double *axle_y)
 {
-	long long id = (long long)a->id;
-	const char *file = path ? path : "<sweep>";
-	double half = a->length / 2;
 	vs_geom_body b = {.length = a->length,
 	                  .front_overhang = a->front_overhang,
 	                  .rear_overhang = a->rear_overhang,
 	                  .asset_length = as->length,
 	                  .n_axles = as->n_axles,
 	                  .asset_axle_y = as->axle_y};
-	double axle_y[VS_MAX_AXLES];
-	int n = vs_geom_axles(&b, axle_y);
-	if (n >= 2 && !(a->length > axle_y[0] - axle_y[n - 1])) {
-		vs_error_at(err, file, mark,
-		            "actor %lld: length (%g m) must be longer than the "
-		            "wheelbase (%g m)", id, a->length,
-		            axle_y[0] - axle_y[n - 1]);
-		return -1;
+	double half = a->length / 2;
+	int n = vs_geom_axles(&b, axle_y), k = 0;
+	m[k++] = n >= 2 ? a->length - a->front_overhang - a->rear_overhang : 1;
+	m[k++] = n >= 1 ? a->width - as->track : 1;
+	m[k++] = n >= 2 ? a->length - (axle_y[0] - axle_y[n - 1]) : 1;
+	for (int i = 0; i < n; i++) {
+		m[k++] = half - axle_y[i];
+		m[k++] = half + axle_y[i];
 	}
-	for (int i = 0; i < n; i++)
-		if (!(fabs(axle_y[i]) <= half)) {
-			vs_error_at(err, file, mark,
-			            "actor %lld: axle %d (y = %g m) lies outside "
-			            "the body (length %g m): an axle must be "
-			            "inside the body", id, i + 1, axle_y[i],
-			            a->length);
-			return -1;
-		}
 	for (int i = 0; i < as->n_points; i++) {
 		double q[3];
 		vs_geom_point_pos(&b, VS_GEOM_IMPORTED, as->points[i].p, q);
-		if (!(fabs(q[1]) <= half && fabs(q[0]) <= a->width / 2)) {
+		m[k++] = half - q[1];
+		m[k++] = half + q[1];
+		m[k++] = a->width / 2 - q[0];
+		m[k++] = a->width / 2 + q[0];
+	}
+	return k;
+}
+
+/* The overhangs, track and wheelbase need their margin positive; an axle
+ * or point may touch the box (0). */
+static int held(int r, double m)
+{
+	return r < M_AXLES ? m > 0 : m >= 0;
+}
+
+/* How far (m) a margin the seed already breaks may drop below the seed's
+ * own: rounding only, as the axles' y are recomputed from the overhangs
+ * (a front_overhang change alone leaves the rear axle where it was, give
+ * or take the last bit). */
+#define BODY_SLACK 1e-9
+
+/* Whether a variant's margin m of rule r keeps the rule (docs/sweep.md,
+ * "Dimension changes"): a change must not leave an impossible vehicle.
+ * A rule the seed keeps (its margin s) the variant must keep; one the
+ * seed's asset already breaks, as a trailer's axle behind its box, the
+ * variant may break by as much but no more. */
+static int keeps(int r, double m, double s)
+{
+	return held(r, s) ? held(r, m) : m >= s - BODY_SLACK;
+}
+
+/* The message's tail for rule r, into buf: "" when the seed's asset
+ * keeps the rule, else by how much the asset breaks it (m), which the
+ * variant may match but not pass ("outside it by no more than ..."). */
+static const char *asset_was(char *buf, size_t size, int r, const double *s,
+                             const char *how)
+{
+	if (held(r, s[r]))
+		return "";
+	snprintf(buf, size, ", or %s by no more than the asset's %g m", how,
+	         -s[r]);
+	return buf;
+}
+
+/* The rules a varied body must keep (docs/sweep.md, "Rules"): every
+ * axle and imported point inside the box, the track narrower than the
+ * width, the length longer than the wheelbase; each as keeps() reads it
+ * against the seed's body. 0, or -1 with err set at mark naming the
+ * actor and the rule. */
+static int check_body(const vs_actor_spec *a, const vs_actor_spec *seed,
+                      const vs_asset *as, vs_mark mark, const char *path,
+                      vs_error *err)
+{
+	long long id = (long long)a->id;
+	const char *file = path ? path : "<sweep>";
+	double m[VS_MAX_BODY_MARGINS], s[VS_MAX_BODY_MARGINS];
+	double axle_y[VS_MAX_AXLES], seed_y[VS_MAX_AXLES];
+	int n = as->n_axles;
+	margins(a, as, m, axle_y);
+	margins(seed, as, s, seed_y);
+	char was[96];
+	if (!keeps(M_WHEELBASE, m[M_WHEELBASE], s[M_WHEELBASE])) {
+		vs_error_at(err, file, mark,
+		            "actor %lld: length (%g m) must be longer than the "
+		            "wheelbase (%g m)%s", id, a->length,
+		            axle_y[0] - axle_y[n - 1],
+		            asset_was(was, sizeof was, M_WHEELBASE, s,
+		                      "short of it"));
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		int r = M_AXLES + 2 * i;
+		if (!keeps(r, m[r], s[r]) || !keeps(r + 1, m[r + 1], s[r + 1])) {
+			r += !keeps(r + 1, m[r + 1], s[r + 1]);
 			vs_error_at(err, file, mark,
-			            "actor %lld: point %s (%g, %g m) lies outside "
-			            "the body (length %g m, width %g m): an "
-			            "imported point must be inside the body", id,
-			            as->points[i].name, q[0], q[1], a->length,
-			            a->width);
+			            "actor %lld: axle %d (y = %g m) lies outside "
+			            "the body (length %g m): an axle must be "
+			            "inside the body%s", id, i + 1, axle_y[i],
+			            a->length,
+			            asset_was(was, sizeof was, r, s, "outside it"));
 			return -1;
 		}
 	}
-	if (n > 0 && !(as->track < a->width)) {
+	vs_geom_body b = {.length = a->length,
+	                  .front_overhang = a->front_overhang,
+	                  .rear_overhang = a->rear_overhang,
+	                  .asset_length = as->length,
+	                  .n_axles = as->n_axles,
+	                  .asset_axle_y = as->axle_y};
+	for (int i = 0; i < as->n_points; i++) {
+		int r = M_AXLES + 2 * n + 4 * i, bad = -1;
+		for (int j = 3; j >= 0; j--)
+			if (!keeps(r + j, m[r + j], s[r + j]))
+				bad = r + j;
+		if (bad < 0)
+			continue;
+		double q[3];
+		vs_geom_point_pos(&b, VS_GEOM_IMPORTED, as->points[i].p, q);
+		vs_error_at(err, file, mark,
+		            "actor %lld: point %s (%g, %g m) lies outside "
+		            "the body (length %g m, width %g m): an "
+		            "imported point must be inside the body%s", id,
+		            as->points[i].name, q[0], q[1], a->length,
+		            a->width,
+		            asset_was(was, sizeof was, bad, s, "outside it"));
+		return -1;
+	}
+	if (!keeps(M_TRACK, m[M_TRACK], s[M_TRACK])) {
 		vs_error_at(err, file, mark,
 		            "actor %lld: track (%g m) must be narrower than the "
-		            "width (%g m)", id, as->track, a->width);
+		            "width (%g m)%s", id, as->track, a->width,
+		            asset_was(was, sizeof was, M_TRACK, s, "wider"));
 		return -1;
 	}
 	return 0;
@@ -110,30 +195,14 @@ int vs_sweep_body_margins(const vs_actor_spec *seed, const vs_asset *as,
                           double m[VS_MAX_BODY_MARGINS])
 {
 	vs_actor_spec a = *seed; /* numbers only: nothing it owns is touched */
+	double s[VS_MAX_BODY_MARGINS], y[VS_MAX_AXLES];
 	apply_sizes(&a, as, set);
-	vs_geom_body b = {.length = a.length,
-	                  .front_overhang = a.front_overhang,
-	                  .rear_overhang = a.rear_overhang,
-	                  .asset_length = as->length,
-	                  .n_axles = as->n_axles,
-	                  .asset_axle_y = as->axle_y};
-	double axle_y[VS_MAX_AXLES], half = a.length / 2;
-	int n = vs_geom_axles(&b, axle_y), k = 0;
-	m[k++] = n >= 2 ? a.length - a.front_overhang - a.rear_overhang : 1;
-	m[k++] = n >= 1 ? a.width - as->track : 1;
-	m[k++] = n >= 2 ? a.length - (axle_y[0] - axle_y[n - 1]) : 1;
-	for (int i = 0; i < n; i++) {
-		m[k++] = half - axle_y[i];
-		m[k++] = half + axle_y[i];
-	}
-	for (int i = 0; i < as->n_points; i++) {
-		double q[3];
-		vs_geom_point_pos(&b, VS_GEOM_IMPORTED, as->points[i].p, q);
-		m[k++] = half - q[1];
-		m[k++] = half + q[1];
-		m[k++] = a.width / 2 - q[0];
-		m[k++] = a.width / 2 + q[0];
-	}
+	int k = margins(&a, as, m, y);
+	margins(seed, as, s, y);
+	/* a rule the seed breaks: how much the variant breaks it less */
+	for (int r = 0; r < k; r++)
+		if (!held(r, s[r]))
+			m[r] -= s[r];
 	return k;
 }
 
@@ -142,6 +211,7 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
                               vs_error *err)
 {
 	int n_axles = as->n_axles;
+	vs_actor_spec seed = *a; /* numbers only, as above */
 	const vs_change *last = apply_sizes(a, as, set);
 	if (last && n_axles >= 2 &&
 	    !(a->front_overhang + a->rear_overhang < a->length)) {
@@ -153,7 +223,7 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
 		            n_axles);
 		return -1;
 	}
-	return last ? check_body(a, as, last->mark, path, err) : 0;
+	return last ? check_body(a, &seed, as, last->mark, path, err) : 0;
 }
 
 /* ---- applying a change set --------------------------------------------- */

@@ -18,7 +18,9 @@
  * overhangs no longer fit the length of a vehicle with 2 or more axles,
  * an axle or imported point of the asset as lies outside the box, the
  * track is not narrower than the width, or the length not longer than
- * the wheelbase. */
+ * the wheelbase. a holds the seed's numbers on entry: a rule its body
+ * already breaks (a trailer's axle behind the box) the variant may break
+ * by as much, not more. */
 int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
                               const vs_change_set *set, const char *path,
                               vs_error *err);
@@ -27,11 +29,14 @@ int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,
  * length - front_overhang - rear_overhang, width - track, length -
  * wheelbase, and each axle's and imported point's distances to the box's
  * sides come to once the actor's dimension changes in set are applied to
- * a copy of seed (nothing is checked; a is not changed). A body keeps
- * the rules when all are positive (axles and points may touch the box:
- * 0). Being affine, their smallest values over a grid's variants lie at
- * each axis's own worst value (sweep_blocks.c relies on it). Returns how
- * many: the same for every set on one asset. */
+ * a copy of seed (nothing is checked; a is not changed); for a rule the
+ * seed itself breaks, less the seed's own margin, so that a variant
+ * breaking it no more than the seed gives 0 or more. A body keeps the
+ * rules when all are positive (axles and points may touch the box, and
+ * the variant match a seed's broken rule: 0). Being affine, their
+ * smallest values over a grid's variants lie at each axis's own worst
+ * value (sweep_blocks.c relies on it). Returns how many: the same for
+ * every set on one asset. */
 #define VS_MAX_BODY_MARGINS (3 + 2 * VS_MAX_AXLES + 4 * VS_MAX_POINTS)
 int vs_sweep_body_margins(const vs_actor_spec *seed, const vs_asset *as,
                           const vs_change_set *set,
