@@ -1,5 +1,5 @@
 /* An FMU instance behind the vs_plugin functions (fmu_adapter.h): one FMI
- * instance per actor per variant, driven per DESIGN.md's contract.
+ * instance per actor per variant, driven per docs/plugins.md's contract.
  *
  * Each step sets the inputs speed and steering_wheel, calls
  * doStep(t - dt, dt) and reads x, y, yaw and whatever of the other state

@@ -1,4 +1,4 @@
-/* FMUs as vehicle models (DESIGN.md, "FMUs as vehicle models"): an FMI 2.0
+/* FMUs as vehicle models (docs/plugins.md, "FMUs at run time"): an FMI 2.0
  * or 3.0 co-simulation FMU opened, checked and presented as a vs_plugin
  * descriptor, so that the simulation steps it like any native model. */
 #ifndef VS_FMU_H

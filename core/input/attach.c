@@ -170,7 +170,7 @@ int vs_attach_parse(const vs_ydoc *doc, const vs_ynode *actor_map,
 		return -1;
 	n = vs_ymap_get(m, "slope");
 	at->slope_mark = n ? n->mark : m->mark;
-	/* A trailer's wheels stay on the ground (DESIGN.md), so a tilt
+	/* A trailer's wheels stay on the ground (docs/scenario.md), so a tilt
 	 * would be dropped without a word: say so instead. */
 	if (n && at->type == VS_ATTACH_TRAILER && at->slope != 0) {
 		vs_error_at(err, doc->path, n->mark,

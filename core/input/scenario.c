@@ -66,7 +66,7 @@ void vs_actor_spec_start_from_waypoints(vs_actor_spec *a)
 	if (a->n_waypoints < 2)
 		return;
 	memcpy(a->start_pos, a->waypoints, sizeof a->start_pos);
-	/* With yaws the actor starts with heading yaw[0] (DESIGN.md). */
+	/* With yaws the actor starts with heading yaw[0] (docs/sweep.md). */
 	a->start_yaw = a->n_yaw >= 1 ? vs_wrap_angle(a->yaw[0])
 	                             : yaw_towards(a->waypoints, a->waypoints + 3);
 }

@@ -7,7 +7,7 @@
  * Nothing ever holds the list of variants, and no cost grows with their
  * number: vs_sweep_changes is O(axes) (list: O(changes)) per variant.
  *
- * File format (DESIGN.md "Scenario and sweep files"):
+ * File format (docs/sweep.md):
  *
  *   vsweep: 1
  *   seed: 42                 # random blocks' seed (default 0)

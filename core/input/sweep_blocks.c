@@ -572,7 +572,7 @@ static int check_block(ctx *c, const vs_block *b, int n_changes)
 			                   NULL).p == p) {
 				rc = check_geometry(c, b, p->proto.actor);
 				/* a random draw that breaks them fails when
-				 * it is built (DESIGN.md "Variations") */
+				 * it is built (docs/sweep.md) */
 				if (!rc && b->kind == VS_BLOCK_GRID)
 					rc = check_grid_bodies(c, b,
 					                       p->proto.actor);

@@ -14,7 +14,7 @@
 #include "plugin/registry.h"
 #include "yaml/yamltree.h"
 
-#define VS_MAX_VARIANTS 1000000000ULL /* DESIGN.md input limits */
+#define VS_MAX_VARIANTS 1000000000ULL /* docs/sweep.md limits */
 /* Changes in one variant: far more than a real variant needs, and it keeps
  * the quadratic rule checks on one variant cheap. */
 #define VS_MAX_CHANGES 1000

@@ -1,4 +1,4 @@
-/* The `fmu:` form of a vehicle_model (DESIGN.md, "FMUs as vehicle
+/* The `fmu:` form of a vehicle_model (docs/plugins.md, "FMUs at run
  * models"): {fmu: PATH, params: {...}, variables: {vsweep: FMU, ...}}. */
 #ifndef VS_USE_FMU_H
 #define VS_USE_FMU_H

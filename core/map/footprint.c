@@ -1,5 +1,6 @@
-/* The footprint's side of MapLocation (DESIGN.md: the most aligned of the
- * lanes an actor straddles): does an actor's plan rectangle overlap a
+/* The footprint's side of MapLocation (docs/conventions.md: the most
+ * aligned of the lanes an actor straddles): does an actor's plan
+ * rectangle overlap a
  * lane's area within one record, and how far is the actor origin from
  * that piece of lane. locate.c walks the cells under the rectangle and
  * asks these of the records it finds there.

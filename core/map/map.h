@@ -1,5 +1,5 @@
 /* The road map: roads made of lanes, and where a point is on them
- * (DESIGN.md "Coordinates and runtime attributes": MapLocation, Lanes).
+ * (docs/conventions.md "Map location", "Roads and lanes").
  *
  * Roads are circles or polylines with lanes on either side of the reference
  * line, numbered outward OpenDRIVE style: 1, 2, ... on the left, -1, -2, ...
@@ -41,7 +41,7 @@ struct vs_ynode;
 #define VS_MAP_MAX_LANES 64     /* per side of one road */
 #define VS_MAP_MAX_COORD 1e7    /* m: |x|, |y|, |z|, radius, widths */
 #define VS_MAP_SLOW_SPEED 0.1   /* m/s: below it the heading is the travel
-                                   direction (DESIGN.md MapLocation) */
+                                   direction (docs/conventions.md) */
 
 typedef struct vs_map vs_map;
 
@@ -145,8 +145,8 @@ int vs_map_find_lane(const vs_map *map, const char *uuid);
 void vs_map_locate(const vs_map *map, double x, double y, double z,
                    double travel_heading, vs_map_location *out);
 
-/* MapLocation of an actor whose origin is at (x, y, z) (DESIGN.md: the
- * most aligned of the lanes it straddles). Candidates are the lanes that
+/* MapLocation of an actor whose origin is at (x, y, z) (conventions.md:
+ * the most aligned of the lanes it straddles). Candidates are the lanes that
  * hold the origin and those whose area the footprint overlaps (touching
  * is not overlapping); the one with the smallest |angle| wins; ties
  * (within 1e-9 rad against a lane holding the origin) go to a lane
@@ -165,7 +165,7 @@ void vs_map_locate_footprint(const vs_map *map, double x, double y, double z,
                              const vs_map_footprint *fp,
                              vs_map_location *out);
 
-/* The travel direction DESIGN.md asks for: the plan direction of the
+/* The travel direction docs/conventions.md gives: the plan direction of the
  * velocity (m/s), or below VS_MAP_SLOW_SPEED the heading of RoadRunner yaw
  * (rad; yaw 0 faces +Y). Returns rad from +X. */
 double vs_map_travel_heading(double vx, double vy, double yaw);
@@ -227,9 +227,9 @@ int vs_map_surface(const vs_map *map, double x, double y, double yaw,
  * the state is left as it is. */
 void vs_map_settle(const vs_map *map, vs_state *s);
 
-/* The world point of OpenDRIVE lane coordinates (DESIGN.md "Roads from
- * OpenDRIVE"): road id, lane id (in the lane section at s), s (m along
- * the road's reference line) and offset (m from the lane's centre, to the
+/* The world point of OpenDRIVE lane coordinates (docs/scenario.md, "Map"):
+ * road id, lane id (in the lane section at s), s (m along the road's
+ * reference line) and offset (m from the lane's centre, to the
  * left of the reference line > 0): xyz (m, z on the road surface) and the
  * lane's travel heading there (rad from +X). The map's hand-written
  * roads take them too (lane_coords.c: s in plan along the reference line,

@@ -221,7 +221,7 @@ static int parse_opendrive(const vs_ydoc *doc, const vs_ynode *node,
 	*net = odr_read(path, &sub);
 	free(path);
 	if (!*net) {
-		/* the .xodr's own FILE:LINE:COL, as DESIGN.md asks */
+		/* the .xodr's own FILE:LINE:COL */
 		vs_error_set(err, "%s", sub.msg);
 		return -1;
 	}

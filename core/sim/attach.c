@@ -47,7 +47,7 @@ static void cross(const double a[3], const double b[3], double out[3])
 	out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Rz(yaw) Rx(pitch) Ry(roll) (DESIGN.md, results schema version 2):
+/* Rz(yaw) Rx(pitch) Ry(roll) (docs/conventions.md "Pose"):
  * heading, then pitch about the actor's X (right) axis, nose up positive,
  * then roll about its Y (forward) axis. */
 static void euler_rot(double yaw, double pitch, double roll, double *R)

@@ -1,4 +1,4 @@
-/* Attached actors in the stepping loop (DESIGN.md: "attached children
+/* Attached actors in the stepping loop (docs/conventions.md: "attached children
  * follow their parents (fixed) or integrate their own hitch dynamics
  * (trailer)").
  *
@@ -90,8 +90,8 @@ int vs_attach_step(const vs_attach_plan *p, const vs_scenario *scn,
                    const vs_state *prev, vs_state *cur, double dt,
                    vs_error *err);
 
-/* The rotation of a state (DESIGN.md): R = Rz(yaw) Rx(pitch) Ry(roll),
- * row-major. */
+/* The rotation of a state (docs/conventions.md):
+ * R = Rz(yaw) Rx(pitch) Ry(roll), row-major. */
 void vs_state_rotation(const vs_state *s, double R[9]);
 
 #endif

@@ -1,4 +1,4 @@
-/* Height along a route (DESIGN.md, "Variations": a route is 3-D; its z
+/* Height along a route (docs/sweep.md: a route is 3-D; its z
  * follows the waypoints' z along the path, pitch from the path's slope).
  * The vehicle models are planar, so the host lifts an actor whose
  * behaviour follows its route: z is interpolated linearly in horizontal

@@ -1,7 +1,7 @@
 /* Safety KPIs of one variant, watched at every simulated step: time to
  * collision and time headway of each actor to its lead in the same lane,
- * the largest deceleration and jerk, and near_miss events (DESIGN.md
- * "Plugin ABI 1.1", issue 18). */
+ * the largest deceleration and jerk, and near_miss events (docs/results.md
+ * "View event" and "View variant_summary"). */
 #ifndef VS_SIM_SAFETY_H
 #define VS_SIM_SAFETY_H
 

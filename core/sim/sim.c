@@ -1,4 +1,4 @@
-/* Simulating one variant: the stepping loop of DESIGN.md ("Step
+/* Simulating one variant: the stepping loop of docs/conventions.md ("Step
  * semantics"), and the host side of the plugin boundary.
  *
  * Called by run/runner.c's workers, one variant per call (and by the unit

@@ -1,4 +1,4 @@
-/* Simulating one variant: the stepping loop of DESIGN.md. */
+/* Simulating one variant: the stepping loop of docs/conventions.md. */
 #ifndef VS_SIM_H
 #define VS_SIM_H
 

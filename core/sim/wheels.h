@@ -1,4 +1,4 @@
-/* Wheel poses (DESIGN.md WheelPoses), derived by the host for every
+/* Wheel poses (docs/conventions.md "Wheels"), derived by the host for every
  * vehicle: one 4x4 per wheel in the actor frame, front axle first, left to
  * right; translation the wheel centre (z = radius), rotation
  * Rz(steer) Rx(spin).

@@ -1,6 +1,6 @@
 /* A small YAML document tree on top of libyaml, with the input limits of
- * DESIGN.md checked while reading, and typed getters that report
- * "FILE:LINE:COL: message" at the offending node.
+ * docs/scenario.md and docs/sweep.md checked while reading, and typed
+ * getters that report "FILE:LINE:COL: message" at the offending node.
  *
  * The tree is read-only once built. Aliases share the anchored node, so the
  * tree is a DAG; every node belongs to its vs_ydoc and lives until

@@ -1,4 +1,4 @@
-"""Attachments vary (DESIGN.md, "Variations"): attach.heading,
+"""Attachments vary (docs/sweep.md): attach.heading,
 attach.offset and attach.slope are sweep axes, with the scenario's rules.
 A fixed crate hangs by its Front point from the car's Origin plus the
 offset, turned by the heading h (degrees): on a car facing +Y at (0, y),

@@ -1,4 +1,4 @@
-"""Impossible bodies are refused (DESIGN.md, "Variations"). A random
+"""Impossible bodies are refused (docs/sweep.md). A random
 draw of the sedan's length (4.8 m, wheelbase 3 m, overhangs 0.9 m; a
 length change keeps the axles and moves the rear bumper) fails its
 variant when the length is not longer than the wheelbase, or when the

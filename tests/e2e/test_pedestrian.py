@@ -181,7 +181,7 @@ class WalkTest(TempDirCase):
         self.assertAlmostEqual(at[450][5], 1 + 3 / 28 * 4.5, delta=1e-9)
 
     def test_a_ramp(self):
-        # a 3-D route (DESIGN.md): 10 m along +X rising 1 m at 1 m/s
+        # a 3-D route (docs/sweep.md): 10 m along +X rising 1 m at 1 m/s
         # (horizontal): z = 0.1 t, pitch atan(0.1), as for any route
         self.duration = 8
         db = self.run_ok(head(8) + walker("[[0, 0, 0], [10, 0, 1]]", "1"))

@@ -1,4 +1,4 @@
-"""A route is 3-D (DESIGN.md, "Variations"): an actor following waypoints
+"""A route is 3-D (docs/sweep.md): an actor following waypoints
 has the z of its path, linear in horizontal distance between waypoints,
 and the pitch of the path's slope (about its X axis, nose up positive),
 so its pose's forward axis climbs the ramp."""

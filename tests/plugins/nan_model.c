@@ -12,7 +12,7 @@
 #define PI 3.14159265358979323846
 
 static const vs_param params[] = {
-	/* Every vehicle model takes steering_ratio (DESIGN.md); unused. */
+	/* Every vehicle model takes steering_ratio; unused. */
 	{"steering_ratio", 15.0, 0.1, 100.0, "", "steering-wheel : road-wheel"},
 	{"nan_step", -1.0, -1.0, 1e9, "", "step index to write NaN x at"},
 };

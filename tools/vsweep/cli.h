@@ -8,7 +8,7 @@
 #include "common/status.h"
 #include "plugin/registry.h"
 
-/* Exit statuses of DESIGN.md. */
+/* Exit statuses of docs/cli.md. */
 enum {
 	EXIT_OK = 0,
 	EXIT_SOME_FAILED = 1,

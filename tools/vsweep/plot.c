@@ -1,5 +1,5 @@
-/* `vsweep plot`: reads a results file through its views (DESIGN.md
- * "Storage") and writes one SVG chart. See plot.h for the SVG structure. */
+/* `vsweep plot`: reads a results file through its views (docs/results.md
+ * "Views") and writes one SVG chart. See plot.h for the SVG structure. */
 #include <errno.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -598,7 +598,7 @@ static int load_series(sqlite3 *db, const plot_args *a, plot_data *d,
 		if (d->n_actors)
 			continue;
 		/* The legend names actors after the first variant that has
-		 * any; actor ids are stable across variants (DESIGN.md). */
+		 * any; actor ids are stable across variants. */
 		sqlite3_reset(names);
 		sqlite3_bind_int64(names, 1, d->variants[v].id);
 		int acap = 0;

@@ -1,5 +1,5 @@
-/* `vsweep report`: reads a results file through its views (DESIGN.md
- * "Storage") into report_data and writes the page. One pass over every
+/* `vsweep report`: reads a results file through its views (docs/results.md
+ * "Views") into report_data and writes the page. One pass over every
  * variant's params finds the swept parameters, one pass over
  * variant_summary fetches every KPI and every swept parameter, so a file
  * of 10^6 variants costs two scans. See report.h for the page's
@@ -135,7 +135,7 @@ static const unit_row kpi_units[] = {
 	{"max_jerk", "m/s\xc2\xb3"},
 };
 
-/* The last name of a parameter path decides its unit (DESIGN.md units). */
+/* The last name of a parameter path decides its unit (docs/results.md). */
 static const unit_row param_units[] = {
 	{"speed", "m/s"}, {"yaw", "rad"}, {"length", "m"}, {"width", "m"},
 	{"height", "m"}, {"lf", "m"}, {"lr", "m"}, {"wheelbase", "m"},

@@ -8,9 +8,9 @@
  *     cc -shared -fPIC -fvisibility=hidden $(pkg-config --cflags vsweep) \
  *        -o my_model.so my_model.c -lm
  *
- * Conventions (DESIGN.md, RoadRunner's): world frame X east, Y north, Z up,
- * metres; actor frame X right, Y forward, Z up, origin at the centre of the
- * bounding-box footprint; yaw 0 faces +Y, so the heading from +X is
+ * Conventions (docs/conventions.md, RoadRunner's): world frame X east,
+ * Y north, Z up, metres; actor frame X right, Y forward, Z up, origin at
+ * the centre of the bounding-box footprint; yaw 0 faces +Y, so the heading from +X is
  * yaw + pi/2.
  *
  * Versioning: the host refuses a plugin whose abi_major differs from its own
@@ -140,7 +140,7 @@ typedef struct vs_actor_info {
 } vs_actor_info;
 
 /* ABI 1.1: where an actor was at the previous step, on the scenario's
- * map (DESIGN.md MapLocation). */
+ * map (docs/conventions.md, "Map location"). */
 typedef struct vs_lane_location {
 	char lane[40];     /* the lane's UUID "{...}"; "" when no map */
 	int is_on_lane;    /* 1: between the lane's boundaries */

@@ -1,5 +1,5 @@
-/* Scenario files: the DESIGN.md example, defaults and derived values, every
- * input rule's message and position, and plugin binding. */
+/* Scenario files: docs/scenario.md's example, defaults and derived values,
+ * every input rule's message and position, and plugin binding. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 #define PI 3.14159265358979323846
 
-/* DESIGN.md's scenario example, verbatim. */
+/* The scenario example of docs/scenario.md, verbatim. */
 static const char design_example[] =
 	"# scenario\n"
 	"vsweep: 1                      # format version\n"

@@ -36,7 +36,7 @@ static vs_scenario *variant(const vs_sweep *sw, uint64_t i, const char *json)
 	return v;
 }
 
-/* DESIGN.md's list block, against this seed, plus a second block. */
+/* docs/sweep.md's list block, against this seed, plus a second block. */
 static const char design_list[] =
 	"vsweep: 1\n"
 	"seed: 42\n"
@@ -49,7 +49,7 @@ static const char design_list[] =
 	"  - list:\n"
 	"      - [{actor: 1, dimension: {length: 5}}]\n";
 
-/* A route with yaws starts with heading yaw[0] (DESIGN.md, "Variations"),
+/* A route with yaws starts with heading yaw[0] (docs/sweep.md),
  * not facing its second waypoint (here +Y, yaw 0). */
 START_TEST(yaw_change_sets_start_heading)
 {

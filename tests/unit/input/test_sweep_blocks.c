@@ -242,7 +242,7 @@ START_TEST(concatenation)
 }
 END_TEST
 
-/* DESIGN.md's sweep: 2 + 6 x 3 + 1000 variants. Its uniform draws are
+/* docs/sweep.md's sweep: 2 + 6 x 3 + 1000 variants. Its uniform draws are
  * pinned bit for bit to an independent Python transcription of the
  * generator, which is what "the same seed gives the same draws on any
  * machine" means. */

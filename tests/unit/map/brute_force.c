@@ -355,9 +355,10 @@ static int bf_straddles(const bf_lane *l, double x, double y, double hw,
 	return 1;
 }
 
-/* DESIGN.md's rule by brute force: among the lanes holding the point or
- * straddled by the footprint, the smallest |angle|, then a lane holding
- * the point, then the smaller |dz|, then the lower index; else the
+/* The map location rule (docs/conventions.md) by brute force: among the
+ * lanes holding the point or straddled by the footprint, the smallest
+ * |angle|, then a lane holding the point, then the smaller |dz|, then
+ * the lower index; else the
  * nearest lane. */
 static vs_map_location bf_locate_fp(const bf_map *b, double x, double y,
                                     double z, double h, double hw,

@@ -1,4 +1,4 @@
-/* The straddled lane (DESIGN.md MapLocation): an actor whose footprint
+/* The straddled lane (docs/conventions.md): an actor whose footprint
  * overlaps several lanes is in the most aligned of them; ties go to the
  * lane holding its origin, then to the lower lane row; is_on_lane stays
  * the origin's. Closed forms on a straight road (lanes are bands in y), on
@@ -44,7 +44,7 @@ static const char straight[] =
 	"    line: [[0, 0, 0], [100, 0, 0]]\n"
 	"    lanes: {left: 2, right: 2, width: 3.5}\n";
 
-/* DESIGN.md's own case: origin 2 dm over the centre line in lane 1,
+/* docs/conventions.md's own case: origin 2 dm over the centre line in lane 1,
  * driving along lane -1. */
 START_TEST(straddle_opposite_lanes)
 {

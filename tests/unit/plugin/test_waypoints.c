@@ -351,7 +351,7 @@ START_TEST(corner_hermite)
 END_TEST
 
 /* With yaw given, the actor passes waypoint i with heading yaw[i] within
- * 0.02 rad (DESIGN.md, "Variations"): the heading at the step where its
+ * 0.02 rad (docs/sweep.md): the heading at the step where its
  * origin is nearest each waypoint, on routes whose curvature a sedan
  * reaches (a corner, an S, a lane change with diagonal yaws). */
 START_TEST(headings_at_waypoints)

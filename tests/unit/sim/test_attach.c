@@ -177,7 +177,7 @@ static const vs_state *state(const vs_result *r, int64_t id, int64_t step)
 	return NULL;
 }
 
-/* ---- poses, rebuilt from DESIGN.md -------------------------------------- */
+/* ---- poses, rebuilt from docs/conventions.md ---------------------------- */
 
 typedef struct pose {
 	double R[3][3];

@@ -1,5 +1,5 @@
-/* Check suite for the stepping loop: DESIGN.md's step semantics (every
- * behaviour sees step k-1, so actor order does not matter), failures,
+/* Check suite for the stepping loop: docs/conventions.md's step semantics
+ * (every behaviour sees step k-1, so actor order does not matter), failures,
  * recording, and the actor geometry handed to plugins. The plugins here are
  * descriptors defined in the test, bound by hand: no files, no dlopen. */
 #include <check.h>

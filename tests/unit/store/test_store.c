@@ -1,5 +1,5 @@
 /* Check suite for the SQLite store: file modes, identity on resume, whole
- * variants per transaction, and the views of DESIGN.md. */
+ * variants per transaction, and the views of docs/results.md. */
 #include <check.h>
 #include <math.h>
 #include <sqlite3.h>

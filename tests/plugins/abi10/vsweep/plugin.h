@@ -10,9 +10,9 @@
  *     cc -shared -fPIC -fvisibility=hidden $(pkg-config --cflags vsweep) \
  *        -o my_model.so my_model.c -lm
  *
- * Conventions (DESIGN.md, RoadRunner's): world frame X east, Y north, Z up,
- * metres; actor frame X right, Y forward, Z up, origin at the centre of the
- * bounding-box footprint; yaw 0 faces +Y, so the heading from +X is
+ * Conventions (docs/conventions.md, RoadRunner's): world frame X east,
+ * Y north, Z up, metres; actor frame X right, Y forward, Z up, origin at
+ * the centre of the bounding-box footprint; yaw 0 faces +Y, so the heading from +X is
  * yaw + pi/2.
  *
  * Versioning: the host refuses a plugin whose abi_major differs from its own
