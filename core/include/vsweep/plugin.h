@@ -10,8 +10,8 @@
  *
  * Conventions (docs/conventions.md, RoadRunner's): world frame X east,
  * Y north, Z up, metres; actor frame X right, Y forward, Z up, origin at
- * the centre of the bounding-box footprint; yaw 0 faces +Y, so the heading from +X is
- * yaw + pi/2.
+ * the centre of the bounding-box footprint; yaw 0 faces +Y, so the
+ * heading from +X is yaw + pi/2.
  *
  * Versioning: the host refuses a plugin whose abi_major differs from its own
  * or whose abi_minor is newer. Structs that carry a struct_size field grow
