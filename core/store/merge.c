@@ -15,20 +15,44 @@
  *   state rows of a variant come in their key order, so they land at the
  *   b-tree's right edge.
  * - The output is written under OUT.partial-PID, synced, and linked to
- *   OUT only when complete: OUT is never half-written, never replaced. */
+ *   OUT only when complete: OUT is never half-written, never replaced.
+ *   A stop (vs_merge_stop) or a failure removes it.
+ * - One snapshot per input: its own connection holds a read transaction
+ *   from its first read to its close, so its counts, its variant rows
+ *   and the order of its rows are those of one moment, even while a run
+ *   still writes it (--allow-partial). The rows copied inside SQLite are
+ *   read on the output's connection, at that moment or later; a run
+ *   commits a variant's rows with its variant row and never changes
+ *   them, and the rows committed after that moment lie after all others
+ *   by rowid: a variant whose row the snapshot holds has the same rows
+ *   there. So what is merged is the file as it stood at that moment. */
 #include "store/merge.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/util.h"
 #include "store/stats.h"
 #include "store/store.h"
+
+volatile sig_atomic_t vs_merge_stop;
+
+/* SQLite's progress handler: a long statement (the check of a table's
+ * order, the planner's statistics) ends as SQLITE_INTERRUPT once a stop
+ * is asked for. */
+static int stop_asked(void *ctx)
+{
+	(void)ctx;
+	return vs_merge_stop != 0;
+}
 
 typedef struct shard {
 	const char *path;
@@ -95,6 +119,11 @@ static vs_rc open_shard(shard *s, vs_error *err)
 	vs_rc rc = open_db(s->path, &s->db, err);
 	if (rc)
 		return rc;
+	sqlite3_progress_handler(s->db, 1000, stop_asked, NULL);
+	/* The snapshot (see the top): taken by the first read below, held
+	 * until the close. */
+	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return fail_db(err, s->path, s->db, "reading");
 	char *sh = meta_text(s->db, "shard", 0);
 	uint64_t k, n;
 	if (vs_store_parse_shard(sh, &s->is_part, &k, &n)) {
@@ -682,6 +711,29 @@ static vs_rc holder(shard *s, int n, unsigned long long v, int *idx,
 	return VS_RC_OK;
 }
 
+/* Test hook (tests/e2e): with VSWEEP_TEST_MERGE_GATE=PATH set, once the
+ * first variant is copied the merge writes its pid and a newline into
+ * PATH.held and then waits while PATH exists (120 s at most, or until a
+ * stop): a test acts on a merge surely under way, however slow the
+ * machine. */
+static void test_gate(void)
+{
+	const char *gate = getenv("VSWEEP_TEST_MERGE_GATE");
+	if (!gate || access(gate, F_OK) != 0)
+		return;
+	char held[4200];
+	snprintf(held, sizeof held, "%s.held", gate);
+	FILE *f = fopen(held, "w");
+	if (f) {
+		fprintf(f, "%ld\n", (long)getpid()); /* who to signal */
+		fclose(f);
+	}
+	struct timespec nap = {0, 10 * 1000 * 1000}; /* 10 ms */
+	for (int i = 0; i < 12000 && !vs_merge_stop && access(gate, F_OK) == 0;
+	     i++)
+		nanosleep(&nap, NULL);
+}
+
 static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 		      unsigned long long count, int allow_partial,
 		      vs_merge_summary *sum, vs_error *err)
@@ -690,6 +742,8 @@ static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 		return VS_RC_IO;
 	for (unsigned long long v = 0; v < count; v++) {
 		int idx;
+		if (vs_merge_stop)
+			return VS_RC_INTERRUPTED;
 		if (holder(s, n, v, &idx, err))
 			return VS_RC_INPUT;
 		int got = idx < 0 ? 1 : copy_variant(c, &q[idx], (long long)v);
@@ -703,8 +757,8 @@ static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 				return VS_RC_INPUT;
 			}
 			sum->missing++;
-		} else {
-			sum->variants++;
+		} else if (++sum->variants == 1) {
+			test_gate();
 		}
 		if (idx >= 0 && s[idx].is_part)
 			s[idx].head = sqlite3_step(s[idx].ids) == SQLITE_ROW
@@ -863,6 +917,7 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 		rc = fail_db(err, tmp, c.out, "cannot create");
 		goto done;
 	}
+	sqlite3_progress_handler(c.out, 1000, stop_asked, NULL);
 	/* No journal: the file is renamed into place only once complete, so
 	 * a crash leaves a stray temporary, never a broken output; and every
 	 * page is written once instead of twice (WAL, then checkpoint).
@@ -906,9 +961,66 @@ done:
 	return rc;
 }
 
-void vs_merge_tmp_name(char *buf, size_t n, const char *out)
+/* The temporary name out is written under in this process. */
+static void tmp_name(char *buf, size_t n, const char *out)
 {
 	snprintf(buf, n, "%s.partial-%ld", out, (long)getpid());
+}
+
+/* OUT.partial-PID files (and their -wal, -shm, -journal) of merges into
+ * out whose process no longer runs here: what a SIGKILL, or a launcher
+ * killing vsweep-mpi's ranks, left. The pid is this host's: a merge into
+ * the same OUT from another host at the same time is not supported. */
+static void remove_stale_tmps(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	char dir[4096], prefix[4096], path[8300];
+	if (slash)
+		snprintf(dir, sizeof dir, "%.*s", slash == out ? 1 :
+		         (int)(slash - out), out);
+	else
+		snprintf(dir, sizeof dir, ".");
+	snprintf(prefix, sizeof prefix, "%s.partial-", slash ? slash + 1 : out);
+	size_t plen = strlen(prefix);
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, plen) != 0)
+			continue;
+		char *end;
+		errno = 0;
+		long pid = strtol(e->d_name + plen, &end, 10);
+		if (errno || end == e->d_name + plen || pid <= 0 ||
+		    pid == (long)getpid() ||
+		    (*end && strcmp(end, "-wal") && strcmp(end, "-shm") &&
+		     strcmp(end, "-journal")))
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive, or not ours to signal: alive */
+		snprintf(path, sizeof path, "%s/%.*s", dir,
+		         (int)(end - e->d_name), e->d_name);
+		vs_remove_db_files(path);
+	}
+	closedir(d);
+}
+
+/* A run still writing a file: refused, or (allow_partial) merged as its
+ * snapshot holds it. */
+static vs_rc check_writers(shard *s, int n, int allow_partial, vs_error *err)
+{
+	for (int i = 0; i < n && !allow_partial; i++) {
+		long pid = vs_store_writer_pid(s[i].path);
+		if (pid > 0) {
+			vs_error_set(err, "%s: is still being written by pid %ld; "
+			             "wait for the run to end, or --allow-partial "
+			             "to merge the variants it holds now",
+			             s[i].path, pid);
+			return VS_RC_INPUT;
+		}
+	}
+	return VS_RC_OK;
 }
 
 vs_rc vs_merge(const char *out, const char *const *paths, int n,
@@ -920,11 +1032,11 @@ vs_rc vs_merge(const char *out, const char *const *paths, int n,
 		return VS_RC_INPUT;
 	}
 	shard *s = vs_xcalloc((size_t)n, sizeof *s);
-	vs_rc rc = VS_RC_OK;
-	for (int i = 0; i < n && !rc; i++) {
+	for (int i = 0; i < n; i++)
 		s[i].path = paths[i];
+	vs_rc rc = check_writers(s, n, allow_partial, err);
+	for (int i = 0; i < n && !rc; i++)
 		rc = open_shard(&s[i], err);
-	}
 	unsigned long long count = 0;
 	if (!rc) {
 		char *c = meta_text(s[0].db, "variant_count", 1);
@@ -933,8 +1045,9 @@ vs_rc vs_merge(const char *out, const char *const *paths, int n,
 		rc = check_shards(s, n, count, allow_partial, err);
 	}
 	char tmp[4096];
-	vs_merge_tmp_name(tmp, sizeof tmp, out);
+	tmp_name(tmp, sizeof tmp, out);
 	if (!rc) {
+		remove_stale_tmps(out);
 		vs_remove_db_files(tmp);
 		rc = write_output(tmp, s, n, count, allow_partial, sum, err);
 		/* link() never replaces: a file that appeared at out
@@ -949,6 +1062,11 @@ vs_rc vs_merge(const char *out, const char *const *paths, int n,
 			rc = errno == EEXIST ? VS_RC_INPUT : VS_RC_IO;
 		}
 		vs_remove_db_files(tmp); /* merged: out is its other name */
+	}
+	if (rc && vs_merge_stop) {
+		/* whatever failed, it failed because of the stop */
+		vs_error_set(err, "interrupted; %s not written", out);
+		rc = VS_RC_INTERRUPTED;
 	}
 	sum->shards = n;
 	for (int i = 0; i < n; i++)

@@ -2,6 +2,7 @@
 #ifndef VS_MERGE_H
 #define VS_MERGE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -19,20 +20,25 @@ typedef struct vs_merge_summary {
  * index). Refuses files of different sweeps (any identity record other
  * than the shard differs, or a plugin build), the two kinds mixed, a shard
  * or part given twice, a variant held by two parts, and — unless
- * allow_partial — a missing shard, an incomplete one, or (parts) a variant
- * that no part holds. The output is written under a temporary name and
+ * allow_partial — a missing shard, an incomplete one, a file a run is
+ * still writing (its writer lock held: "is still being written by pid N"),
+ * or (parts) a variant that no part holds. Each file is read in one
+ * snapshot, taken when it is opened: a file still being written is merged
+ * as it stood then, whole variants only. The output is written under a temporary name and
  * renamed into place only when complete, so out is never half-written.
  * Its stored rows are identical to a single run's of the same sweep: every
  * table is copied variant by variant in index order, as one writer
- * stores them. Returns VS_RC_OK, or
- * VS_RC_INPUT (the refusals above, out exists) / VS_RC_IO with err set. */
+ * stores them. Temporary files of earlier merges into out whose process
+ * is gone from this host (OUT.partial-PID, left by a SIGKILL) are removed.
+ * Returns VS_RC_OK, or VS_RC_INPUT (the refusals above, out exists) /
+ * VS_RC_IO with err set, or VS_RC_INTERRUPTED once vs_merge_stop is set:
+ * the temporary file removed, out not written. */
 vs_rc vs_merge(const char *out, const char *const *shards, int n_shards,
                int allow_partial, vs_merge_summary *sum, vs_error *err);
 
-/* The temporary name vs_merge writes out under in this process
- * ("OUT.partial-PID"), into buf of size n: a signal handler that removes
- * it needs to know it beforehand. */
-void vs_merge_tmp_name(char *buf, size_t n, const char *out);
+/* Set by a signal handler: vs_merge stops soon (between variants, or
+ * inside a long SQLite statement) and returns VS_RC_INTERRUPTED. */
+extern volatile sig_atomic_t vs_merge_stop;
 
 /* Calls fn(ctx, i) for every variant index the results file at path
  * stores, ascending, until fn returns other than VS_RC_OK. Returns

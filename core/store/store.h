@@ -137,6 +137,11 @@ vs_rc vs_store_close(vs_store *st, vs_error *err);
 vs_rc vs_store_writer_lock(const char *path, int *fd, vs_error *err);
 /* Releases it and removes the side file; accepts fd -1. */
 void vs_store_writer_unlock(const char *path, int fd);
+/* The pid of another process holding that lock on path (a run still
+ * writing the file), or 0. Only looks: takes no lock, makes no side file.
+ * Not for a process that holds the lock itself (closing its look at the
+ * side file would drop its own lock). */
+long vs_store_writer_pid(const char *path);
 
 /* The schema SQL compiled into the host. */
 extern const char vs_schema_sql[];

@@ -76,3 +76,21 @@ void vs_store_writer_unlock(const char *path, int fd)
 	unlink(side); /* before the lock goes: see the stat check above */
 	close(fd);
 }
+
+long vs_store_writer_pid(const char *path)
+{
+	char side[4096];
+	side_name(side, sizeof side, path);
+	/* Read-only: F_GETLK asks about a write lock whatever the mode. */
+	int fd = open(side, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0; /* no side file: no writer */
+	struct flock who = {0};
+	who.l_type = F_WRLCK;
+	who.l_whence = SEEK_SET;
+	long pid = fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK
+	                   ? (long)who.l_pid
+	                   : 0;
+	close(fd);
+	return pid;
+}

@@ -300,16 +300,13 @@ static int cmd_check(const cli_run_args *a)
 	return status;
 }
 
-/* merge's temporary file, removed when a signal ends the merge. */
-static char merge_tmp[4096];
-
+/* A stop during a merge: vs_merge ends between variants, removes its
+ * temporary file and closes the shards (their -wal and -shm go with the
+ * last connection), and the merge exits 130 like an interrupted run. */
 static void on_merge_signal(int sig)
 {
-	/* unlink and raise are async-signal-safe; the default action then
-	 * gives the true status (130 for SIGINT, as a shell reports it). */
-	unlink(merge_tmp);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	(void)sig;
+	vs_merge_stop = 1;
 }
 
 /* `vsweep merge OUT.db SHARD.db... [--allow-partial]` */
@@ -338,10 +335,12 @@ static int cmd_merge(int argc, char **argv)
 	}
 	vs_merge_summary sum;
 	vs_error err = {{0}};
-	vs_merge_tmp_name(merge_tmp, sizeof merge_tmp, out);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_merge_signal;
 	const int stops[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
-		signal(stops[i], on_merge_signal);
+		sigaction(stops[i], &sa, NULL);
 	vs_rc rc = vs_merge(out, shards, n, partial, &sum, &err);
 	free(shards);
 	if (rc) {
