@@ -124,6 +124,74 @@ class MpiTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("nothing to do", stdout)
 
+    def held_merge(self, sweep, out, gate, *extra):
+        """mpirun -np 2 whose rank 0 waits half-way through its merge
+        (vs_merge's test hook); returns mpirun and rank 0's pid."""
+        open(gate, "w").close()
+        held = gate + ".held"
+        if os.path.exists(held):
+            os.unlink(held)
+        p = subprocess.Popen(
+            self.mpirun(2, "--sweep", sweep, "-o", out, "-j", "1", *extra),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(self.env, VSWEEP_TEST_MERGE_GATE=gate),
+            stdin=subprocess.DEVNULL)
+        t0 = time.time()
+        while p.poll() is None and time.time() - t0 < 120:
+            try:
+                with open(held) as f:
+                    text = f.read()
+                if text.endswith("\n"):
+                    return p, int(text)
+            except OSError:
+                pass
+            time.sleep(0.01)
+        os.unlink(gate)
+        self.fail("merge not held: %s" % (p.communicate(),))
+
+    def partials(self, out):
+        d, base = os.path.split(out)
+        return [f for f in os.listdir(d) if f.startswith(base + ".partial-")]
+
+    def test_signal_while_rank_0_merges(self):
+        """SIGTERM, SIGHUP to rank 0 while it merges: the merge stops, its
+        temporary file goes, status 130 and the resume hint (docs/cli.md);
+        SIGTERM to mpirun then: whatever it leaves, --resume merges and
+        no temporary file stays."""
+        sweep = self.write("sweep.yaml", sweep_text(40))
+        ref = self.reference(sweep, "ref.db")
+        out, gate = self.path("out.db"), self.path("gate")
+        for sig, extra in ((signal.SIGTERM, []),
+                           (signal.SIGHUP, ["--resume"])):
+            p, rank0 = self.held_merge(sweep, out, gate, *extra)
+            try:
+                os.kill(rank0, sig)
+                _, err = p.communicate(timeout=60)
+            finally:
+                os.unlink(gate)
+            self.assertEqual(p.returncode, 130, (sig, err))
+            self.assertIn("vsweep-mpi: interrupted while merging; %s.parts "
+                          "keeps every variant and %s is not written. "
+                          "Resume with the same command and --resume" %
+                          (out, out), err)
+            self.assertFalse(os.path.exists(out))
+            self.assertEqual(self.partials(out), [], sig)
+            self.assertEqual(len(self.parts(out)), 2)
+        p, rank0 = self.held_merge(sweep, out, gate, "--resume")
+        try:
+            p.send_signal(signal.SIGTERM)
+            _, err = p.communicate(timeout=300)
+        finally:
+            os.unlink(gate)
+        self.assertNotEqual(p.returncode, 0, err)
+        self.assertFalse(os.path.exists(out))
+        rc, stdout, err = self.mpi(2, "--sweep", sweep, "-o", out, "-j",
+                                   "1", "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("40 already stored", stdout)
+        self.assertEqual(self.partials(out), [])
+        self.assertEqual(differences(out, ref), [])
+
     def sweep_record(self, db):
         return query(db, "SELECT key, value FROM meta WHERE key IN "
                      "('sweep_text', 'variant_count', 'sweep_path') "

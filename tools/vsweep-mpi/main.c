@@ -128,10 +128,15 @@ static int default_jobs(void)
 	return jobs < 1 ? 1 : jobs;
 }
 
+/* SIGINT, SIGTERM, SIGHUP (a closed terminal), SIGPIPE (a reader of our
+ * output gone): the run stops with whole variants stored, or rank 0's
+ * merge stops and removes its temporary file; status 130 and the resume
+ * hint either way. */
 static void on_signal(int sig)
 {
 	(void)sig;
 	vs_run_stop = 1;
+	vs_merge_stop = 1;
 }
 
 /* Rank 0, after every rank is done: the parts into OUT. */
@@ -165,6 +170,14 @@ static vs_rc finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
 	for (int i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
+	if (rc == VS_RC_INTERRUPTED) {
+		fprintf(stderr, "vsweep-mpi: interrupted while merging; %s "
+		        "keeps every variant and %s is not written. Resume with "
+		        "the same command and --resume (any number of ranks)\n",
+		        dir, a->run.out);
+		status = rc;
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "vsweep-mpi: merging %s: %s\n", dir, err.msg);
 		status = rc;
@@ -335,6 +348,8 @@ int main(int argc, char **argv)
 		sa.sa_handler = on_signal;
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		sigaction(SIGPIPE, &sa, NULL);
 		status = cli_exit_status(run(&a, rank, size));
 	}
 	fflush(stdout);
