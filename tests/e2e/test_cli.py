@@ -384,7 +384,8 @@ class NightLogTest(TempDirCase):
             deadline = time.monotonic() + 120
             while p.poll() is None and time.monotonic() < deadline:
                 rc, out, err = run("status", db)
-                m = re.search(r": running: (\d+)/1200 variants \((\d+) done, "
+                m = re.search(r": running \(pid \d+\): (\d+)/1200 "
+                              r"variants \((\d+) done, "
                               r"0 failed\), [0-9.e+]+ variants/s, ETA "
                               r"\d+:\d\d:\d\d, started \d{4}-", out)
                 if rc == 0 and m and 0 < int(m.group(1)) < 1200:
@@ -414,6 +415,37 @@ class NightLogTest(TempDirCase):
         for bad in [(self.path("missing.db"),), (scn,), ()]:
             rc, _, err = run("status", *bad)
             self.assertEqual(rc, 2, bad)
+
+    def test_status_of_files_resume_does_not_take(self):
+        """Found in review: a drill-down's file and a partial merge were
+        "stopped (continue it with vsweep run ... --resume)", which run
+        then refused; status says what can be done instead."""
+        dd = self.path("dd.db")
+        rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "--variants",
+                         "1,3", "-o", dd)
+        self.assertEqual(rc, 0, err)
+        rc, out, _ = run("status", dd)
+        self.assertEqual(rc, 0)
+        self.assertIn(": drill-down (its variants are the selection it was "
+                      "run for; --resume does not take it: if it was "
+                      "interrupted, run the drill-down again with "
+                      "--overwrite): 2 variants (2 done, 0 failed)", out)
+        # shard 1 of 2 of 6 variants (1, 3, 5) merged alone
+        part, merged = self.path("s1.db"), self.path("m.db")
+        rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "--shard", "1/2",
+                         "-o", part)
+        self.assertEqual(rc, 0, err)
+        rc, _, err = run("merge", merged, part, "--allow-partial")
+        self.assertEqual(rc, 0, err)
+        rc, out, _ = run("status", merged)
+        self.assertEqual(rc, 0)
+        self.assertIn(": incomplete (its variants are not the first ones "
+                      "of its sweep, as a merge of some of the shards "
+                      "leaves it, so --resume does not take it: merge "
+                      "again with the missing shards): 3/6 variants", out)
+        rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "-o", merged,
+                         "--resume")
+        self.assertEqual(rc, 2, err)  # as status said
 
 if __name__ == "__main__":
     unittest.main()

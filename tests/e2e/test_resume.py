@@ -355,6 +355,54 @@ class SlowVariantTest(TempDirCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(differences(db, ref), [])
 
+    def test_status_running_is_the_writer_lock(self):
+        """`vsweep status` says running while a run holds the file's
+        writer lock, and stopped once it does not, whatever the age of
+        the last write. Found in review: it went by the -wal's mtime (30 s):
+        a live run whose variant took longer was "stopped", and after an
+        interrupted run status's own read-only open left a fresh -wal and
+        -shm behind, so the next statuses said "running ... ETA". Here the
+        held run's files are made 120 s old (os.utime) instead of waiting;
+        then it is interrupted, and two statuses find it stopped and
+        leave no file beside it."""
+        scn = self.write("s.yaml", SLOW_SCENARIO)
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - grid:\n"
+                        "      - {actor: 1, param: behaviour.trigger, "
+                        "value: {from: 0, to: 10, step: 1}}\n")
+        db = self.path("r.db")
+        gate, mark = self.path("gate"), self.path("stall")
+        args = ["run", scn, "--sweep", sw, "-j", "1", "--plugin-path",
+                CRASH, "--variant-timeout", "60", "-o", db]
+        with gated_run(args, mark, gate) as p:
+            self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
+                            "variant 3 never waited")
+            # (status, not an SQL connection: one left open until Python
+            # collects it keeps the -wal and -shm after the run)
+            self.assertTrue(wait_for(lambda: "3/11 variants" in
+                                     run("status", db)[1], 10))
+            old = time.time() - 120
+            for f in (db, db + "-wal"):
+                os.utime(f, (old, old))
+            rc, out, err = run("status", db)
+            self.assertEqual(rc, 0, err)
+            self.assertIn(": running (pid %d): 3/11 variants (3 done, "
+                          "0 failed)" % p.pid, out)
+            self.assertIsNone(p.poll(), "finished before the signal")
+            p.send_signal(signal.SIGINT)
+            os.unlink(gate)  # the held variant sees the stop once let go
+            p.wait(timeout=60)
+            open(gate, "w").close()  # for gated_run's exit
+            self.assertEqual(p.returncode, 130)
+        beside = [db + "-wal", db + "-shm"]
+        self.assertEqual([f for f in beside if os.path.exists(f)], [])
+        for _ in range(2):
+            rc, out, err = run("status", db)
+            self.assertEqual(rc, 0, err)
+            self.assertRegex(out, r": stopped \(continue it with vsweep run "
+                             r"\.\.\. --resume\): [34]/11 variants")
+            self.assertEqual([f for f in beside if os.path.exists(f)], [],
+                             "status left files behind")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -7,7 +7,12 @@
  * Both read the file over their own read-only SQLite connection: the
  * store runs in WAL mode, so a reader never blocks the writer and sees
  * the variants committed so far (the writer commits at least every
- * second). */
+ * second).
+ *
+ * Whether a sweep is running is the writer lock's answer (store/writer.c),
+ * not the age of the last write: a run whose variants take minutes each
+ * commits nothing for minutes, and a reader's own open can leave a fresh
+ * -wal behind. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -19,13 +24,14 @@
 #include <time.h>
 
 #include "cli.h"
-
-#define LIVE_SECONDS 30.0  /* a file written this recently is running */
+#include "store/store.h"
 
 typedef struct sweep_status {
 	int64_t done, failed;
 	int64_t expected;    /* variants of this file's shard; 0: unknown */
 	double created;      /* s since the epoch; NAN when not recorded */
+	int drill;           /* a drill-down's file: a selection, no shard */
+	int gapped;          /* stored variants not the shard's first ones */
 } sweep_status;
 
 static double now_real(void)
@@ -79,7 +85,8 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	        "'done'), (SELECT count(*) FROM variant_info WHERE status != "
 	        "'done'), (SELECT value FROM meta WHERE key = "
 	        "'variant_count'), (SELECT value FROM meta WHERE key = "
-	        "'shard'), (SELECT value FROM meta WHERE key = 'created_utc')",
+	        "'shard'), (SELECT value FROM meta WHERE key = "
+	        "'created_utc'), (SELECT max(variant_id) FROM variant_info)",
 	        -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	if (sqlite3_step(st) != SQLITE_ROW)
@@ -89,11 +96,20 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	int64_t count = sqlite3_column_int64(st, 2);
 	const char *shard = (const char *)sqlite3_column_text(st, 3);
 	long long k = 0, n = 1;
-	if (shard && sscanf(shard, "%lld/%lld", &k, &n) == 2 && n > 0 &&
-	    k >= 0 && k < n && count > k)
+	s->drill = shard && !strcmp(shard, "variants");
+	int sharded = shard && sscanf(shard, "%lld/%lld", &k, &n) == 2 &&
+	              n > 0 && k >= 0 && k < n;
+	if (sharded && count > k)
 		s->expected = (count - k + n - 1) / n;
 	else
-		s->expected = count;
+		s->expected = s->drill ? 0 : count;
+	/* --resume takes the shard's first variants only (runner.c): the
+	 * last stored is then k + (stored - 1) * n */
+	int64_t stored = s->done + s->failed;
+	if (sharded && stored > 0 &&
+	    sqlite3_column_type(st, 5) != SQLITE_NULL &&
+	    sqlite3_column_int64(st, 5) != k + (stored - 1) * n)
+		s->gapped = 1;
 	s->created = parse_utc((const char *)sqlite3_column_text(st, 4));
 	rc = 0;
 out:
@@ -135,24 +151,69 @@ static sqlite3 *open_read_only(const char *path)
 	return db;
 }
 
-/* The newest modification time of the file and its WAL; *wal_open says
- * whether the WAL exists: a writer holds it open, and the last connection
- * to close removes it (a clean stop), so a WAL written to lately means a
- * running sweep. Call before opening the file. */
-static double last_write(const char *path, int *wal_open)
+/* The newest modification time of the file and its WAL (s since the
+ * epoch; NAN when there is no file); *wal says whether the WAL exists. */
+static double last_write(const char *path, int *wal)
 {
 	struct stat st;
 	double t = stat(path, &st) == 0 ? (double)st.st_mtime : NAN;
-	char wal[4096];
-	*wal_open = 0;
-	if (snprintf(wal, sizeof wal, "%s-wal", path) >= (int)sizeof wal)
+	char name[4096];
+	*wal = 0;
+	if (snprintf(name, sizeof name, "%s-wal", path) >= (int)sizeof name)
 		return t;
-	if (stat(wal, &st) == 0) {
-		*wal_open = 1;
+	if (stat(name, &st) == 0) {
+		*wal = 1;
 		if (!(t >= (double)st.st_mtime))
 			t = (double)st.st_mtime;
 	}
 	return t;
+}
+
+/* A file no process writes and whose WAL is folded in (none beside it)
+ * opened as SQLite's immutable URI: a plain read-only connection to a WAL
+ * file makes a -wal and -shm, and cannot remove them when it closes. The
+ * path is percent-encoded, so '?', '#' and '%' in it stay the name. */
+static sqlite3 *open_immutable(const char *path)
+{
+	size_t n = strlen(path);
+	char *uri = malloc(3 * n + 32);
+	if (!uri)
+		return NULL;
+	/* "file://" and an empty authority before an absolute path */
+	size_t len = (size_t)sprintf(uri, "file:%s", path[0] == '/' ? "//" :
+	                             "");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("/-_.~", *c))
+			uri[len++] = (char)*c;
+		else
+			len += (size_t)sprintf(uri + len, "%%%02X", *c);
+	}
+	strcpy(uri + len, "?immutable=1");
+	sqlite3 *db = NULL;
+	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY |
+	                         SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc != SQLITE_OK) {
+		sqlite3_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+/* What the user can do with a file no run writes that is not finished. */
+static const char *stopped_text(const sweep_status *s)
+{
+	if (s->drill)
+		return "drill-down (its variants are the selection it was run "
+		       "for; --resume does not take it: if it was interrupted, "
+		       "run the drill-down again with --overwrite)";
+	if (s->gapped)
+		return "incomplete (its variants are not the first ones of its "
+		       "sweep, as a merge of some of the shards leaves it, so "
+		       "--resume does not take it: merge again with the "
+		       "missing shards)";
+	return "stopped (continue it with vsweep run ... --resume)";
 }
 
 int cli_status(int argc, char **argv)
@@ -170,9 +231,13 @@ int cli_status(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	fclose(probe);
-	int wal_open;
-	double written = last_write(path, &wal_open), now = now_real();
-	sqlite3 *db = open_read_only(path);
+	long pid = vs_store_writer_pid(path);
+	int wal;
+	double written = last_write(path, &wal), now = now_real();
+	/* A WAL left by a killed run holds committed variants: read it as
+	 * a writer's (it is there already; SQLite may add its -shm). */
+	sqlite3 *db = !pid && !wal ? open_immutable(path)
+	                           : open_read_only(path);
 	sweep_status s;
 	if (!db || read_status(db, &s)) {
 		fprintf(stderr, "vsweep: %s: not a vsweep results file%s%s\n",
@@ -182,17 +247,17 @@ int cli_status(int argc, char **argv)
 	}
 	sqlite3_close(db);
 	int64_t n = s.done + s.failed;
-	int complete = s.expected && n >= s.expected;
-	int live = !complete && wal_open && now - written < LIVE_SECONDS;
+	int complete = s.expected && n >= s.expected && !s.gapped;
+	int live = pid > 0 && !complete;
 	/* running: the rate so far; otherwise up to the last write (a resumed
 	 * file's start is the first run's, so its rate is an average) */
 	double span = (live ? now : written) - s.created;
 	double rate = span > 0 ? (double)n / span : NAN;
-	char counts[256], start[32];
+	char counts[256], start[32], state[64];
 	format_counts(&s, live ? rate : NAN, counts, sizeof counts);
+	snprintf(state, sizeof state, "running (pid %ld)", pid);
 	printf("vsweep: %s: %s: %s", path, complete ? "finished" : live ?
-	       "running" : "stopped (continue it with vsweep run ... --resume)",
-	       counts);
+	       state : stopped_text(&s), counts);
 	if (!live && isfinite(rate))
 		printf(", %.3g variants/s", rate);
 	if (isfinite(s.created)) {
