@@ -194,9 +194,9 @@ vs_rc vs_run_store_lanes(const vs_scenario *seed, vs_store *st,
 	return rc;
 }
 
-vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
+static vs_rc check_file(const vs_scenario *seed, const vs_sweep *sw,
                         const vs_run_opts *o, const char *path,
-                        uint64_t *stored, vs_error *err)
+                        int extend, uint64_t *stored, vs_error *err)
 {
 	*stored = 0;
 	/* vs_store_open would create a missing file. */
@@ -219,7 +219,7 @@ vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
 	 * output was then refused (it is not continued) with its record
 	 * already the new sweep's, and parts rewritten before a later one
 	 * was refused stayed so. */
-	if (vs_store_sweep_changed(st)) {
+	if (!extend && vs_store_sweep_changed(st)) {
 		vs_error_set(err, "%s: cannot resume: its sweep_text differs "
 		             "from this run's; vsweep-mpi does not extend a "
 		             "sweep (finish it with its own sweep file, then "
@@ -238,4 +238,18 @@ vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
 	if (rc == VS_RC_OK)
 		*stored = (uint64_t)n;
 	return rc;
+}
+
+vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
+                        const vs_run_opts *o, const char *path,
+                        uint64_t *stored, vs_error *err)
+{
+	return check_file(seed, sw, o, path, 0, stored, err);
+}
+
+vs_rc vs_run_check_resume(const vs_scenario *seed, const vs_sweep *sw,
+                          const vs_run_opts *o, const char *path,
+                          uint64_t *stored, vs_error *err)
+{
+	return check_file(seed, sw, o, path, 1, stored, err);
 }

@@ -31,8 +31,15 @@ class CliTest(TempDirCase):
             ((), "missing command"),
             (("frobnicate", CIRCLE), "unknown command"),
             (("run",), "missing SCENARIO.yaml"),
-            (("run", CIRCLE, "-j", "0"), "-j needs an integer N >= 1"),
-            (("run", CIRCLE, "-j", "two"), "-j needs an integer N >= 1"),
+            (("run", CIRCLE, "-j", "0"), "-j needs an integer N from 1 "
+             "to 4096, got '0'"),
+            (("run", CIRCLE, "-j", "two"), "-j needs an integer N from 1 "
+             "to 4096"),
+            # found in review: the limit was not said
+            (("run", CIRCLE, "-j", "5000"), "-j needs an integer N from 1 "
+             "to 4096, got '5000'"),
+            (("check", CIRCLE, "-j", "5000"), "-j needs an integer N from "
+             "1 to 4096, got '5000'"),
             (("run", CIRCLE, "--shard", "2/2"), "0 <= K < N"),
             (("run", CIRCLE, "--shard", "1"), "0 <= K < N"),
             (("run", CIRCLE, "--record-every", "0"), "--record-every"),
@@ -446,6 +453,31 @@ class NightLogTest(TempDirCase):
         rc, _, err = run("run", CIRCLE, "--sweep", SPEEDS, "-o", merged,
                          "--resume")
         self.assertEqual(rc, 2, err)  # as status said
+
+    def test_check_refuses_what_run_refuses_about_o(self):
+        """Found in review: check passed (exit 0, "needs about ...") an
+        -o that run then refused: an existing file without --resume or
+        --overwrite, and a --resume with another --record."""
+        db = self.path("r.db")
+        args = [CIRCLE, "--sweep", SPEEDS, "-o", db, "--record", "state"]
+        rc, _, err = run("run", *args)
+        self.assertEqual(rc, 0, err)
+        for extra, want in [
+                ((), "vsweep: %s: exists; use --resume to continue it or "
+                     "--overwrite to replace it" % db),
+                (("--resume", "--record", "summary"),
+                 "vsweep: %s: cannot resume: its record differs" % db)]:
+            for cmd in ("run", "check"):
+                with self.subTest(cmd=cmd, extra=extra):
+                    rc, out, err = run(cmd, *args, *extra)
+                    self.assertEqual(rc, 2, (out, err))
+                    self.assertIn(want, err)
+                    self.assertNotIn("needs about", out)
+        # what run takes, check takes
+        for extra in (("--resume",), ("--overwrite",)):
+            rc, out, err = run("check", *args, *extra)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("needs about", out)
 
 if __name__ == "__main__":
     unittest.main()

@@ -188,8 +188,8 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 		a->out = v;
 	else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
 		if (cli_parse_long(v, 1, 4096, &a->jobs))
-			return cli_bad_usage(p, "-j needs an integer N >= 1, "
-			                     "got '%s'", shown);
+			return cli_bad_usage(p, "-j needs an integer N from 1 "
+			                     "to 4096, got '%s'", shown);
 	} else if (!strcmp(o, "--shard")) {
 		if (!v || parse_shard(v, a))
 			return cli_bad_usage(p, "--shard needs K/N with 0 <= "

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -269,6 +270,34 @@ static int check_variants(const vs_scenario *scn, const vs_sweep *sw)
 	return bad ? 1 : 0;
 }
 
+/* What `run` would refuse about -o before simulating anything: an
+ * existing file without --resume or --overwrite, or a file to --resume
+ * that is not this run's (another --record, scenario, sweep, ...). Said
+ * as run says it; 2 then, else 0. A file to resume is opened as run
+ * opens it; a missing or empty one is left to the run to make. */
+static int check_output(const vs_scenario *scn, const vs_sweep *sw,
+                        const vs_run_opts *o)
+{
+	struct stat sb;
+	if (stat(o->out, &sb) != 0 || S_ISDIR(sb.st_mode))
+		return 0; /* the estimate's disk check says what is wrong */
+	if (o->mode == VS_STORE_CREATE) {
+		fprintf(stderr, "vsweep: %s: exists; use --resume to continue "
+		        "it or --overwrite to replace it\n", o->out);
+		return EXIT_BAD_INPUT;
+	}
+	if (o->mode != VS_STORE_RESUME || sb.st_size == 0)
+		return 0;
+	uint64_t stored;
+	vs_error err = {{0}};
+	vs_rc rc = vs_run_check_resume(scn, sw, o, o->out, &stored, &err);
+	if (rc) {
+		fprintf(stderr, "vsweep: %s\n", err.msg);
+		return rc == VS_RC_INPUT ? EXIT_BAD_INPUT : EXIT_INTERNAL;
+	}
+	return 0;
+}
+
 static int cmd_check(const cli_run_args *a)
 {
 	vs_registry *reg = NULL;
@@ -288,12 +317,18 @@ static int cmd_check(const cli_run_args *a)
 		printf("variants: %llu\n", (unsigned long long)sw->count);
 		status = check_variants(scn, sw);
 		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
+		int out = check_output(scn, sw, &o);
+		if (out) {
+			status = out;
+			goto done;
+		}
 		int est = cli_estimate(scn, sw, reg, &o, o.jobs);
 		if (est < 0)
 			status = 2;
 		else if (est > 0 && !status)
 			status = 1;
 	}
+done:
 	vs_sweep_destroy(sw);
 	vs_scenario_destroy(scn);
 	vs_registry_destroy(reg);
