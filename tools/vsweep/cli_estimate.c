@@ -1,13 +1,20 @@
 /* `vsweep check`'s size and time estimate: the results file and the run
- * for the chosen recording (--record, --record-every), calibrated on a
- * short run of a variant or two into a scratch directory. The file grows
- * by a variant's bytes (its actor-steps × bytes per actor-step at this
- * recording, plus its own rows) on top of the empty file's schema; a
- * variant's simulation time, over the threads, gives the duration. The
- * estimate is then held against the free space where the file would go,
- * with the WAL's room (store/ckpt.h): a night that cannot fit is said
- * before it starts, not at 3 a.m. */
+ * for the chosen recording (--record, --record-every), calibrated on two
+ * short runs into a scratch directory, on the run's threads: one of no
+ * variant (start-up, schema, the WAL's fold: the fixed cost) and one of n
+ * variants spread over the sweep, n grown until they take a measurable
+ * time. The file grows by a variant's bytes on top of the empty file's
+ * schema; a variant's bytes are the bytes its rows take in the pages
+ * (SQLite's dbstat: the page size less the unused bytes), not the file's
+ * growth, which goes in whole 16 KiB pages and stays 0 for a few
+ * summary-only variants of some 300 bytes. The duration is the fixed cost
+ * plus the n variants' time per variant times the count. The estimate is
+ * then held against the free space where the file would go, with the
+ * WAL's room (store/ckpt.h): a night that cannot fit is said before it
+ * starts, not at 3 a.m. */
 #include <dirent.h>
+#include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +39,36 @@ static double wal_room(double need, double per_step, double per_variant)
 	       (double)VS_RUN_COMMIT_ROWS * per_step + per_variant;
 }
 
-/* Runs the variants of p into path; 0, or -1 with a message. */
+/* The calibration's time: at least this long (s) of variants, so that a
+ * variant's time is not lost in the start-up's noise; at most this many
+ * variants (a few seconds of the fastest, summary-only ones). */
+#define CALIBRATE_SECONDS 0.3
+#define CALIBRATE_MAX 4096
+/* The share of a page that a b-tree's rows fill as they arrive in key
+ * order (SQLite splits a full leaf; the new right one fills in turn):
+ * 0.86 to 0.90 measured on summary-only and fully recorded files. */
+#define PAGE_FILL 0.88
+
+/* The bytes the rows of the file at path take in its pages (dbstat);
+ * its size when that cannot be read. */
+static double used_bytes(const char *path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	double used = -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) ==
+	            SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT sum(pgsize - unused) FROM dbstat",
+	                       -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		used = sqlite3_column_double(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return used >= 0 ? used : vs_file_bytes(path);
+}
+
+/* Runs the variants of p into path, on the run's threads; 0, or -1 with
+ * a message. */
 static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
                      vs_registry *reg, const vs_run_opts *base, cli_drill *p,
                      const char *path, vs_run_summary *sum)
@@ -41,7 +77,7 @@ static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
 	vs_run_opts o = *base;
 	o.out = path;
 	o.mode = VS_STORE_CREATE;
-	o.jobs = 1;
+	p->next = 0;
 	o.progress = 0;
 	o.source = &src;
 	o.shard_label = "variants";
@@ -90,6 +126,16 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 	return 0;
 }
 
+/* n indices spread evenly over the sweep's count, first and last among
+ * them, ascending (n <= count). */
+static void spread(uint64_t *idx, uint64_t n, uint64_t count)
+{
+	for (uint64_t i = 0; i < n; i++)
+		idx[i] = n > 1 ? (uint64_t)((double)i * (double)(count - 1) /
+		                            (double)(n - 1) + 0.5)
+		               : 0;
+}
+
 int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
                  vs_registry *reg, const vs_run_opts *base, int jobs)
 {
@@ -100,36 +146,77 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	char empty[64], some[64];
 	snprintf(empty, sizeof empty, "%s/empty.db", dir);
 	snprintf(some, sizeof some, "%s/some.db", dir);
-	/* The first and the last variant (the one variant of a seed). */
-	uint64_t idx[2] = {0, sw->count - 1};
+	if (jobs < 1)
+		jobs = 1;
+	uint64_t max = sw->count < CALIBRATE_MAX ? sw->count : CALIBRATE_MAX;
+	uint64_t *idx = vs_xcalloc((size_t)max, sizeof *idx);
 	cli_drill none = {.idx = idx, .n = 0};
-	cli_drill two = {.idx = idx, .n = sw->count > 1 ? 2 : 1};
-	vs_run_summary s0, s2;
-	if (calibrate(scn, sw, reg, base, &none, empty, &s0) == 0 &&
-	    calibrate(scn, sw, reg, base, &two, some, &s2) == 0) {
-		double e = vs_file_bytes(empty), b = vs_file_bytes(some);
-		double per_variant = (b - e) / (double)two.n;   /* bytes */
-		double per_step = s2.actor_steps > 0
-		                          ? (b - e) / (double)s2.actor_steps
+	cli_drill p = {.idx = idx, .n = max < 2 ? max : 2};
+	vs_run_summary s0, s;
+	int ok = calibrate(scn, sw, reg, base, &none, empty, &s0) == 0;
+	/* (n1, t1): the previous run's variants and wall time (s); a
+	 * variant's time is the difference of two runs over the difference
+	 * of their counts, so that their fixed cost (start-up, the plugins'
+	 * first load, the file's fold and statistics at the end) cancels */
+	uint64_t n1 = 0;
+	double t1 = ok ? s0.seconds : 0, per = 0; /* s a variant */
+	while (ok) {
+		spread(idx, p.n, sw->count);
+		vs_remove_db_files(some);
+		ok = calibrate(scn, sw, reg, base, &p, some, &s) == 0;
+		if (!ok)
+			break;
+		double dt = s.seconds - t1;
+		per = dt > 0 ? dt / (double)(p.n - n1) : 0;
+		/* enough: the difference measured, each thread had two
+		 * variants (fewer would hide the threads' speed-up) */
+		if (p.n >= max || s.failed ||
+		    (n1 > 0 && dt >= CALIBRATE_SECONDS &&
+		     p.n >= 2 * (uint64_t)jobs))
+			break;
+		double want = per > 0 ? 1.2 * CALIBRATE_SECONDS / per : 1e9;
+		uint64_t n = p.n + (want < (double)p.n ? p.n
+		                    : want > 64.0 * (double)p.n ? 64 * p.n
+		                    : (uint64_t)want);
+		if (n < 2 * (uint64_t)jobs)
+			n = 2 * (uint64_t)jobs;
+		n1 = p.n;
+		t1 = s.seconds;
+		p.n = n < max ? n : max;
+	}
+	/* the fixed cost, from the last run */
+	double fixed = ok ? s.seconds - per * (double)p.n : 0;
+	if (ok && !(fixed > 0))
+		fixed = s0.seconds;
+	if (ok) {
+		double e = vs_file_bytes(empty);
+		double rows = (used_bytes(some) - used_bytes(empty)) / (double)p.n;
+		double per_variant = (rows > 0 ? rows : 0) / PAGE_FILL; /* bytes */
+		double per_step = s.actor_steps > 0
+		                          ? per_variant * (double)p.n /
+		                                    (double)s.actor_steps
 		                          : 0;
 		double size = e + per_variant * (double)sw->count;
-		double secs = s2.seconds / (double)two.n * (double)sw->count /
-		              (jobs > 0 ? jobs : 1);
+		/* the calibration ran them all: its time is the run's */
+		double secs = p.n >= sw->count ? s.seconds
+		                               : fixed + per * (double)sw->count;
 		printf("estimate (--record %s, --record-every %d): %.3g MB, "
 		       "%.1f bytes per actor-step; %.3g s on %d threads "
-		       "(calibrated on %d variants)\n", base->record,
+		       "(calibrated on %llu variants)\n", base->record,
 		       base->record_every, size / 1e6, per_step, secs, jobs,
-		       (int)two.n);
+		       (unsigned long long)p.n);
 		rc = check_room(base, size, per_step, per_variant);
-		if (!rc && s2.failed) {
+		if (!rc && s.failed) {
 			/* a variant that fails here fails in the run */
-			fprintf(stderr, "vsweep: check: %llu of the %d variants "
+			fprintf(stderr, "vsweep: check: %llu of the %llu variants "
 			        "run to calibrate failed (the reason above); a "
 			        "run stores them as failed\n",
-			        (unsigned long long)s2.failed, (int)two.n);
+			        (unsigned long long)s.failed,
+			        (unsigned long long)p.n);
 			rc = 1;
 		}
 	}
+	free(idx);
 	vs_remove_db_files(empty);
 	vs_remove_db_files(some);
 	rmdir(dir);

@@ -8,8 +8,8 @@
 #include "plugin/registry.h"
 #include "run/runner.h"
 
-/* Prints the estimate for base's recording, calibrated on the first and
- * last variants run into a scratch directory (silent when that fails),
+/* Prints the estimate for base's recording, calibrated on runs of
+ * variants spread over the sweep into a scratch directory (silent when that fails),
  * and the free space where base->out goes. Returns -1 when the file
  * cannot fit there (said on stderr), 1 when a variant of the calibration
  * failed (its reason printed as a run prints it), else 0. */
