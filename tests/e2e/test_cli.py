@@ -459,12 +459,13 @@ class NightLogTest(TempDirCase):
         -o that run then refused: an existing file without --resume or
         --overwrite, and a --resume with another --record."""
         db = self.path("r.db")
-        args = [CIRCLE, "--sweep", SPEEDS, "-o", db, "--record", "state"]
-        rc, _, err = run("run", *args)
+        args = [CIRCLE, "--sweep", SPEEDS, "-o", db]
+        rc, _, err = run("run", *args, "--record", "state")
         self.assertEqual(rc, 0, err)
         for extra, want in [
-                ((), "vsweep: %s: exists; use --resume to continue it or "
-                     "--overwrite to replace it" % db),
+                (("--record", "state"),
+                 "vsweep: %s: exists; use --resume to continue it or "
+                 "--overwrite to replace it" % db),
                 (("--resume", "--record", "summary"),
                  "vsweep: %s: cannot resume: its record differs" % db)]:
             for cmd in ("run", "check"):
@@ -475,9 +476,18 @@ class NightLogTest(TempDirCase):
                     self.assertNotIn("needs about", out)
         # what run takes, check takes
         for extra in (("--resume",), ("--overwrite",)):
-            rc, out, err = run("check", *args, *extra)
+            rc, out, err = run("check", *args, "--record", "state", *extra)
             self.assertEqual(rc, 0, err)
             self.assertIn("needs about", out)
+        # without -o the default results.db of an earlier run is a note:
+        # check is mostly asked about the scenario
+        rc, out, err = run("run", CIRCLE, "--sweep", SPEEDS, cwd=self.tmp)
+        self.assertEqual(rc, 0, err)
+        rc, out, err = run("check", CIRCLE, "--sweep", SPEEDS, cwd=self.tmp)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("note: results.db exists: a run with these options "
+                      "would refuse it", err)
+        self.assertIn("needs about", out)
 
 if __name__ == "__main__":
     unittest.main()

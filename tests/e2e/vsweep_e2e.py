@@ -14,14 +14,16 @@ def scenario(name):
     return os.path.join(SRC, "scenarios", name)
 
 
-def run(*args, timeout=300, env=None):
-    """Runs vsweep; returns (exit status, stdout, stderr)."""
+def run(*args, timeout=300, env=None, cwd=None):
+    """Runs vsweep (in cwd, default this process's); returns (exit
+    status, stdout, stderr)."""
     e = dict(os.environ)
     e.pop("VSWEEP_PLUGIN_PATH", None)
     if env:
         e.update(env)
     p = subprocess.run([VSWEEP, *args], capture_output=True, text=True,
-                       timeout=timeout, env=e, stdin=subprocess.DEVNULL)
+                       timeout=timeout, env=e, stdin=subprocess.DEVNULL,
+                       cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 

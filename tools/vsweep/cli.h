@@ -46,6 +46,7 @@ int cli_parse_long(const char *s, long lo, long hi, long *out);
  * some of them); one parser, so both accept and reject alike. */
 typedef struct cli_run_args {
 	const char *scenario, *sweep, *out;
+	int out_given;                /* -o or --output on the line */
 	long jobs;                         /* 0: the program's default */
 	unsigned long long shard_k, shard_n;
 	int resume, overwrite, progress;

@@ -184,8 +184,10 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 		                                 : "directory");
 	if (!strcmp(o, "--sweep"))
 		a->sweep = v;
-	else if (out)
+	else if (out) {
 		a->out = v;
+		a->out_given = 1;
+	}
 	else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
 		if (cli_parse_long(v, 1, 4096, &a->jobs))
 			return cli_bad_usage(p, "-j needs an integer N from 1 "

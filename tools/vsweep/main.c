@@ -276,11 +276,21 @@ static int check_variants(const vs_scenario *scn, const vs_sweep *sw)
  * as run says it; 2 then, else 0. A file to resume is opened as run
  * opens it; a missing or empty one is left to the run to make. */
 static int check_output(const vs_scenario *scn, const vs_sweep *sw,
-                        const vs_run_opts *o)
+                        const vs_run_opts *o, int out_given)
 {
 	struct stat sb;
 	if (stat(o->out, &sb) != 0 || S_ISDIR(sb.st_mode))
 		return 0; /* the estimate's disk check says what is wrong */
+	/* Without -o, check is mostly asked about the scenario, in a
+	 * directory that often holds an earlier run's results.db: said,
+	 * not refused. */
+	if (o->mode == VS_STORE_CREATE && !out_given) {
+		fprintf(stderr, "vsweep: note: %s exists: a run with these "
+		        "options would refuse it (--resume continues it, "
+		        "--overwrite replaces it, -o names another file)\n",
+		        o->out);
+		return 0;
+	}
 	if (o->mode == VS_STORE_CREATE) {
 		fprintf(stderr, "vsweep: %s: exists; use --resume to continue "
 		        "it or --overwrite to replace it\n", o->out);
@@ -317,7 +327,7 @@ static int cmd_check(const cli_run_args *a)
 		printf("variants: %llu\n", (unsigned long long)sw->count);
 		status = check_variants(scn, sw);
 		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
-		int out = check_output(scn, sw, &o);
+		int out = check_output(scn, sw, &o, a->out_given);
 		if (out) {
 			status = out;
 			goto done;
