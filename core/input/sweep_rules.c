@@ -154,6 +154,21 @@ int vs_sweep_check_rules(vs_sweep_ctx *c, const vs_change_set *set,
 			                : vs_sweep_prop_name(ch->prop));
 			return -1;
 		}
+		if (route && !b && !a->behaviour.plugin &&
+		    a->n_waypoints == 0) {
+			/* No behaviour, no route: it keeps its first speed
+			 * and drives straight ahead (scenario.md). */
+			vs_error_at(c->err, path, ch->mark,
+			            "actor %lld: has neither a behaviour nor "
+			            "waypoints, so it keeps its first speed and "
+			            "a %s change has no effect (give a scalar "
+			            "speed, or the actor waypoints and behaviour: "
+			            "{plugin: waypoints})", id,
+			            ch->prop == VS_PROP_SPEED
+			                ? "speed vector"
+			                : vs_sweep_prop_name(ch->prop));
+			return -1;
+		}
 		if (ch->prop == VS_PROP_YAW &&
 		    (!vs_change_find(set, ch->actor, VS_PROP_WAYPOINTS) ||
 		     !vs_change_find(set, ch->actor, VS_PROP_SPEED))) {

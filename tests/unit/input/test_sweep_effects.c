@@ -94,6 +94,11 @@ static void teardown(void)
 	"actor 1: its behaviour 'constant_steer' does not follow a route, so " \
 	"a speed vector change has no effect (use a behaviour that does, "   \
 	"such as waypoints)"
+#define NO_ROUTE                                                           \
+	"actor 4: has neither a behaviour nor waypoints, so it keeps its "   \
+	"first speed and a speed vector change has no effect (give a "       \
+	"scalar speed, or the actor waypoints and behaviour: {plugin: "      \
+	"waypoints})"
 #define RING "is off road 'ring' (0 to 314.159 m)"
 #define NOT_LANE                                                           \
 	" needs a start position in lane coordinates ({road, lane, s, "      \
@@ -117,6 +122,11 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:4:20: " VECTOR},
 	{R "{actor: 1, speed: {choice: {values: [[5, 10], [6, 7]]}}}\n",
 	 "w.yaml:6:22: " VECTOR},
+	/* ... and on a vehicle with neither behaviour nor waypoints, which
+	 * keeps its first speed (scenario.md) */
+	{L "[{actor: 4, speed: [1, 2]}]\n", "w.yaml:4:21: " NO_ROUTE},
+	{G "{actor: 4, speed: {values: [[1, 2], [1, 5]]}}\n",
+	 "w.yaml:4:20: " NO_ROUTE},
 	/* start.s past the road's end (a value, a range's to, a uniform's
 	 * b, a normal's max; a normal without one) */
 	{L "[{actor: 1, start.s: 400}]\n",
