@@ -72,6 +72,26 @@ class CliTest(TempDirCase):
             rc, out, err = run("check", CIRCLE, "--plugin-path", d,
                                "--plugin-path", d)
             self.assertEqual(rc, 0, err)
+            # export, plot and report alike, before any file is read
+            db = os.path.join(d, "r.db")
+            for args, msg in [
+                (("export", CIRCLE, "--sweep", SPEEDS, "--variant", "0",
+                  "--variant", "1", "-o", os.path.join(d, "e.yaml")),
+                 "--variant given twice"),
+                (("export", CIRCLE, "--sweep", SPEEDS, "--variant", "0",
+                  "-o", os.path.join(d, "e1.yaml"), "-o",
+                  os.path.join(d, "e2.yaml")), "-o given twice"),
+                (("plot", db, "-o", "p1.svg", "--output", "p2.svg"),
+                 "--output given twice"),
+                (("plot", db, "--kind", "speed", "--kind", "trajectory",
+                  "-o", "p.svg"), "--kind given twice"),
+                (("report", db, "-o", "a.html", "--by", "min_ttc", "--by",
+                  "min_distance"), "--by given twice"),
+            ]:
+                rc, _, err = run(*args)
+                self.assertEqual(rc, 2, (args, err))
+                self.assertIn(msg, err, args)
+            self.assertEqual(sorted(os.listdir(d)), [])
 
     def test_missing_input_file_is_named(self):
         missing = self.path("nope.yaml")

@@ -66,6 +66,12 @@ static int parse_args(int argc, char **argv, export_args *a)
 		if (!v)
 			return cli_bad_usage(&prog, "%s needs a value", o);
 		i++;
+		/* the later silently winning would export another variant
+		 * or file than the one the user typed first */
+		if ((k == 0 && a->sweep) || (k == 1 && a->has_variant) ||
+		    (k == 2 && a->out))
+			return cli_bad_usage(&prog, "%s given twice: give it "
+			                     "once", o);
 		long n;
 		switch (k) {
 		case 0:

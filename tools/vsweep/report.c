@@ -51,9 +51,15 @@ static const char *const report_options[] = {"-o", "--output", "--worst",
 static int parse_args(int argc, char **argv, report_args *a)
 {
 	a->worst = 5;
+	int worst_given = 0;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+		int out = !strcmp(o, "-o") || !strcmp(o, "--output");
+		if ((out && a->out) || (!strcmp(o, "--by") && a->by) ||
+		    (!strcmp(o, "--worst") && worst_given++))
+			return report_bad_usage("%s given twice: give it once",
+			                        o);
+		if (out) {
 			if (!v)
 				return report_bad_usage("%s", "-o needs FILE.html");
 			a->out = v;
