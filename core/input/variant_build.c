@@ -25,15 +25,21 @@ static double *member(vs_actor_spec *a, const vs_prop_def *d)
  * each imported point's to the front, rear, right and left ones. axle_y
  * receives the axles' y. Returns how many: the same for every a on as. */
 enum { M_OVERHANGS, M_TRACK, M_WHEELBASE, M_AXLES };
+
+/* The body a's dimensions give asset as's axles. */
+static vs_geom_body body_of(const vs_actor_spec *a, const vs_asset *as)
+{
+	return (vs_geom_body){.length = a->length,
+	                      .front_overhang = a->front_overhang,
+	                      .rear_overhang = a->rear_overhang,
+	                      .asset_length = as->length,
+	                      .n_axles = as->n_axles,
+	                      .asset_axle_y = as->axle_y};
+}
 static int margins(const vs_actor_spec *a, const vs_asset *as,
                    double m[VS_MAX_BODY_MARGINS], double *axle_y)
 {
-	vs_geom_body b = {.length = a->length,
-	                  .front_overhang = a->front_overhang,
-	                  .rear_overhang = a->rear_overhang,
-	                  .asset_length = as->length,
-	                  .n_axles = as->n_axles,
-	                  .asset_axle_y = as->axle_y};
+	vs_geom_body b = body_of(a, as);
 	double half = a->length / 2;
 	int n = vs_geom_axles(&b, axle_y), k = 0;
 	m[k++] = n >= 2 ? a->length - a->front_overhang - a->rear_overhang : 1;
@@ -129,12 +135,7 @@ static int check_body(const vs_actor_spec *a, const vs_actor_spec *seed,
 			return -1;
 		}
 	}
-	vs_geom_body b = {.length = a->length,
-	                  .front_overhang = a->front_overhang,
-	                  .rear_overhang = a->rear_overhang,
-	                  .asset_length = as->length,
-	                  .n_axles = as->n_axles,
-	                  .asset_axle_y = as->axle_y};
+	vs_geom_body b = body_of(a, as);
 	for (int i = 0; i < as->n_points; i++) {
 		int r = M_AXLES + 2 * n + 4 * i, bad = -1;
 		for (int j = 3; j >= 0; j--)
