@@ -12,12 +12,24 @@ static int same_field(const char *a, const char *b)
 }
 
 /* A start coordinate (x, y, z) and the whole position overlap. */
+/* Which way a start field sets the start position: 0 it does not (yaw),
+ * 1 whole (position), 2 a coordinate (x, y, z), 3 in lane coordinates
+ * (s, offset: applied last, so with x it would silently win). */
+static int start_way(const char *field)
+{
+	if (!strcmp(field, "yaw"))
+		return 0;
+	if (!strcmp(field, "position"))
+		return 1;
+	return !strcmp(field, "s") || !strcmp(field, "offset") ? 3 : 2;
+}
+
 static int start_overlap(const vs_change *a, const vs_change *b)
 {
 	if (a->prop != VS_PROP_START || b->prop != VS_PROP_START)
 		return 0;
-	int pa = !strcmp(a->field, "position"), pb = !strcmp(b->field, "position");
-	return pa != pb && strcmp(a->field, "yaw") && strcmp(b->field, "yaw");
+	int wa = start_way(a->field), wb = start_way(b->field);
+	return wa && wb && wa != wb;
 }
 
 /* "an object", "a character", "a vehicle": actor i's kind. */

@@ -127,6 +127,14 @@ static const bad_case bad_cases[] = {
 	{L "[{actor: 4, speed: [1, 2]}]\n", "w.yaml:4:21: " NO_ROUTE},
 	{G "{actor: 4, speed: {values: [[1, 2], [1, 5]]}}\n",
 	 "w.yaml:4:20: " NO_ROUTE},
+	/* two changes that both set the start position: the lane
+	 * coordinates, applied last, would silently win over start.x */
+	{L "[{actor: 1, start.x: 5, start.s: 20}]\n",
+	 "w.yaml:4:33: actor 1: start.s and start.x (at line 4) both set the "
+	 "start position; give one"},
+	{L "[{actor: 1, start.position: [1, 2, 0], start.y: 3}]\n",
+	 "w.yaml:4:48: actor 1: start.y and start.position (at line 4) both "
+	 "set the start position; give one"},
 	/* start.s past the road's end (a value, a range's to, a uniform's
 	 * b, a normal's max; a normal without one) */
 	{L "[{actor: 1, start.s: 400}]\n",
@@ -223,6 +231,8 @@ END_TEST
 static const char *const good_cases[] = {
 	G "{actor: 1, speed: {values: [5, 10]}}\n",
 	L "[{actor: 1, start.s: 314.159}, {actor: 1, start.offset: 51.7}]\n",
+	L "[{actor: 1, start.s: 20, start.offset: 1, start.yaw: 0.1}]\n",
+	L "[{actor: 4, start.x: 1, start.y: 2, start.yaw: 0.1}]\n",
 	G "{actor: 1, start.s: {from: 0, to: 300, step: 100}}\n",
 	R "{actor: 1, start.s: {uniform: [0, 314]}}\n",
 	R "{actor: 1, start.s: {normal: {mean: 30, sd: 5, min: 0, max: 60}}}\n",
