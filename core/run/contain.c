@@ -261,7 +261,10 @@ static void describe(void)
 			                 &others);
 	}
 	char step[64] = "";
-	if (c_res->n_rows > 0 || c_last_step >= 0) {
+	int at = vs_sim_step; /* 1 + the step under way, or 0 */
+	if (at > 1) {
+		snprintf(step, sizeof step, ", step %lld", (long long)at - 1);
+	} else if (c_res->n_rows > 0 || c_last_step >= 0) {
 		long long last = c_res->n_rows > 0
 		                         ? (long long)c_res->rows[c_res->n_rows - 1].step
 		                         : (long long)c_last_step;

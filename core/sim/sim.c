@@ -42,6 +42,7 @@
  *     the actor and the time of the step being computed. */
 #include "sim/sim.h"
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -264,6 +265,7 @@ const vs_host *vs_sim_host(void)
 /* ---- calling a plugin --------------------------------------------------- */
 
 _Thread_local volatile sig_atomic_t vs_sim_calling;
+_Thread_local volatile sig_atomic_t vs_sim_step;
 
 /* Marks the start of a call into in's plugin (sim.h), and its end. */
 static void calling(const instance *in)
@@ -755,6 +757,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 	int64_t steps = vs_scenario_steps(scn);
 	int stopped = 0;
 	int64_t observed = 0; /* steps simulated, step 0 included */
+	vs_sim_step = 0;
 	if (start(&S) == 0) {
 		watch(&S);
 		observe(&S, 0);
@@ -779,6 +782,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			vs_state *tmp = S.prev;
 			S.prev = S.cur;
 			S.cur = tmp;
+			vs_sim_step = k < INT_MAX ? (sig_atomic_t)(k + 1) : 0;
 			if (step(&S, k))
 				break;
 			int collided = observe(&S, k);
@@ -793,6 +797,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 				break;
 		}
 	}
+	vs_sim_step = 0; /* teardown's destroy calls belong to no step */
 	vs_monitor_finish(S.monitor, res);
 	vs_safety_finish(S.safety, res);
 	res->summary.actor_steps = observed * S.n;

@@ -49,6 +49,11 @@ enum { VS_SIM_LOG_DEFAULT = 0, VS_SIM_LOG_NONE = 99 };
  * on this thread reads it safely. */
 extern _Thread_local volatile sig_atomic_t vs_sim_calling;
 
+/* The step this thread is simulating, for the same handlers to name it
+ * exactly whatever --record-every stores: 1 + the step index, 0 when
+ * none is under way (or past INT_MAX). Set once per step. */
+extern _Thread_local volatile sig_atomic_t vs_sim_step;
+
 /* The host-services table handed to every plugin at entry. */
 const vs_host *vs_sim_host(void);
 

@@ -760,6 +760,31 @@ class WhichActorTest(TempDirCase):
                      % (start, fault, who))
                     for v, who in ((0, "2 (other)"), (1, "1 (ego)"))])
 
+    def test_the_step_is_exact_whatever_is_recorded(self):
+        """The plugin faults at step 5 (its fault_step); with every 7th
+        step recorded the last stored row is step 0, and the reason said
+        "after step 0". It now names step 5; a fault at step 17 (the
+        last stored row step 14) names step 17."""
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 2, param: behaviour.trigger, "
+                        "value: 17}]\n"
+                        "      - [{actor: 2, param: behaviour.trigger, "
+                        "value: 17}, {actor: 2, param: behaviour."
+                        "fault_step, value: 17}]\n")
+        scn = self.write("s.yaml", TWO_USERS.replace(
+            "PLUGIN", "crash_segv").replace("ARMED", "17"))
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--record-every", "7", "--plugin-path",
+                         CRASH_PLUGINS, timeout=120)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(query(db, "SELECT variant_id, error FROM "
+                               "variant_info ORDER BY 1"), [
+            (0, "crashed: signal 11 (SIGSEGV) in plugin crash_segv, actor "
+                "2 (other), step 5"),
+            (1, "crashed: signal 11 (SIGSEGV) in plugin crash_segv, actor "
+                "2 (other), step 17")])
+
 
 # Two cars in a lane, the rear one at 10 m/s, the front one at 5 m/s 20 m
 # ahead: they touch at t = (20 - 4.5) / 5 = 3.1 s (a collision event);
