@@ -97,6 +97,18 @@ class MpiTest(TempDirCase):
         return sorted(os.path.join(d, f) for f in os.listdir(d)
                       if f.startswith("rank-") and f.endswith(".db"))
 
+    def test_help_and_version_said_once(self):
+        """--help and --version come before MPI starts, and each rank
+        printed them: said once now, by rank 0."""
+        base = self.mpirun(2)[:-2]  # ... VSWEEP_MPI, without run SCENARIO
+        for extra, want in ((["--version"], "vsweep-mpi "),
+                            (["run", SCENARIO, "--help"], "usage:")):
+            p = subprocess.run(base + extra, capture_output=True,
+                               text=True, timeout=120, env=self.env,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stdout.count(want), 1, p.stdout)
+
     def test_two_ranks_store_a_single_runs_rows(self):
         sweep = self.write("sweep.yaml", sweep_text(40))
         ref = self.reference(sweep, "ref.db")

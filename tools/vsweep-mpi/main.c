@@ -300,22 +300,42 @@ out:
 	return (vs_rc)status;
 }
 
+/* This process's rank as its launcher announced it, before MPI_Init
+ * (which --help and --version do without): 0 when run alone. */
+static int launched_rank(void)
+{
+	static const char *const vars[] = {"OMPI_COMM_WORLD_RANK",
+	                                   "PMIX_RANK", "PMI_RANK"};
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return atoi(v);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	/* --help and --version: said once, by rank 0, however many ranks
+	 * mpirun started */
+	int says = launched_rank() == 0;
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	                  !strcmp(argv[1], "help"))) {
-		fputs(usage, stdout);
+		if (says)
+			fputs(usage, stdout);
 		return EXIT_OK;
 	}
 	/* run --help, anywhere after the command, as vsweep takes it */
 	for (int i = 2; argc >= 2 && !strcmp(argv[1], "run") && i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage, stdout);
+			if (says)
+				fputs(usage, stdout);
 			return EXIT_OK;
 		}
 	if (argc >= 2 && !strcmp(argv[1], "--version")) {
-		printf("vsweep-mpi %s (plugin ABI %d.%d)\n", VS_VERSION,
-		       VS_ABI_MAJOR, VS_ABI_MINOR);
+		if (says)
+			printf("vsweep-mpi %s (plugin ABI %d.%d)\n", VS_VERSION,
+			       VS_ABI_MAJOR, VS_ABI_MINOR);
 		return EXIT_OK;
 	}
 	/* FUNNELED: only the main thread calls MPI (see mpi_run.h). */
