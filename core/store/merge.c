@@ -126,6 +126,17 @@ static vs_rc open_shard(shard *s, vs_error *err)
 		return fail_db(err, s->path, s->db, "reading");
 	char *sh = meta_text(s->db, "shard", 0);
 	uint64_t k, n;
+	if (sh && !strcmp(sh, "variants")) {
+		/* A drill-down's file: whole for its chosen variants, no
+		 * shard of a sweep. */
+		free(sh);
+		vs_error_set(err, "%s: a drill-down's file (run with "
+		             "--variants or --variants-from): it holds the "
+		             "variants it was asked for, not a shard of the "
+		             "sweep; merge takes the files of --shard K/N "
+		             "runs and of vsweep-mpi", s->path);
+		return VS_RC_INPUT;
+	}
 	if (vs_store_parse_shard(sh, &s->is_part, &k, &n)) {
 		free(sh);
 		vs_error_set(err, "%s: not a vsweep results file (no shard "

@@ -58,6 +58,20 @@ class DrillDown(TempDirCase):
         self.assertEqual(rc, 0, err)
         self.same_as_full(db, [1, 2, n - 1])
 
+    def test_merge_names_a_drill_down_file(self):
+        """merge takes shards; a drill-down's file (shard record
+        'variants') was refused as "not a vsweep results file": it is
+        one, and the message now says what it is and what merge takes."""
+        db = self.path("d.db")
+        rc, _, err = run("run", *self.args, "-o", db, "--variants", "1")
+        self.assertEqual(rc, 0, err)
+        out = self.path("m.db")
+        rc, _, err = run("merge", out, db)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("%s: a drill-down's file (run with --variants or "
+                      "--variants-from)" % db, err)
+        self.assertFalse(os.path.exists(out))
+
     def test_from_where(self):
         where = "max_yaw_rate >= 0 AND variant_id % 20 = 3"
         ids = [r[0] for r in query(self.full, "SELECT variant_id FROM "
