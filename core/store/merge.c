@@ -40,257 +40,11 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "store/merge_inputs.h"
 #include "store/stats.h"
 #include "store/store.h"
 
 volatile sig_atomic_t vs_merge_stop;
-
-/* SQLite's progress handler: a long statement (the check of a table's
- * order, the planner's statistics) ends as SQLITE_INTERRUPT once a stop
- * is asked for. */
-static int stop_asked(void *ctx)
-{
-	(void)ctx;
-	return vs_merge_stop != 0;
-}
-
-typedef struct shard {
-	const char *path;
-	sqlite3 *db;
-	int is_part;              /* a vsweep-mpi part: holds any variants */
-	unsigned long long k, n;  /* shard K/N; a part's number in k */
-	long long stored;
-	sqlite3_stmt *ids;        /* parts: their variant ids, ascending */
-	long long head;           /* parts: the next of them, -1 at the end */
-} shard;
-
-static vs_rc fail_db(vs_error *err, const char *path, sqlite3 *db,
-		     const char *what)
-{
-	vs_error_set(err, "%s: %s: %s", path, what, sqlite3_errmsg(db));
-	return VS_RC_IO;
-}
-
-/* A meta value as text (quoted: SQL's literal, which tells a number
- * from its text and keeps every bit, for comparing files); NULL if
- * absent. */
-static char *meta_text(sqlite3 *db, const char *key, int quoted)
-{
-	sqlite3_stmt *q = NULL;
-	char *v = NULL;
-	if (sqlite3_prepare_v2(db, quoted ? "SELECT quote(value) FROM meta "
-	                       "WHERE key = ?" : "SELECT value FROM meta WHERE "
-	                       "key = ?", -1, &q, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
-		v = vs_strdup((const char *)sqlite3_column_text(q, 0));
-	sqlite3_finalize(q);
-	return v;
-}
-
-static long long query_ll(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *q = NULL;
-	long long v = -1;
-	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		v = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return v;
-}
-
-/* Read-write although only read: a read-only connection to a WAL file
- * leaves its -wal and -shm behind. */
-static vs_rc open_db(const char *path, sqlite3 **db, vs_error *err)
-{
-	if (access(path, R_OK) != 0) {
-		vs_error_set(err, "%s: no such results file", path);
-		return VS_RC_INPUT;
-	}
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK)
-		return fail_db(err, path, *db, "cannot open");
-	return VS_RC_OK;
-}
-
-static vs_rc open_shard(shard *s, vs_error *err)
-{
-	vs_rc rc = open_db(s->path, &s->db, err);
-	if (rc)
-		return rc;
-	sqlite3_progress_handler(s->db, 1000, stop_asked, NULL);
-	/* The snapshot (see the top): taken by the first read below, held
-	 * until the close. */
-	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-		return fail_db(err, s->path, s->db, "reading");
-	char *sh = meta_text(s->db, "shard", 0);
-	uint64_t k, n;
-	if (sh && !strcmp(sh, "variants")) {
-		/* A drill-down's file: whole for its chosen variants, no
-		 * shard of a sweep. */
-		free(sh);
-		vs_error_set(err, "%s: a drill-down's file (run with "
-		             "--variants or --variants-from): it holds the "
-		             "variants it was asked for, not a shard of the "
-		             "sweep; merge takes the files of --shard K/N "
-		             "runs and of vsweep-mpi", s->path);
-		return VS_RC_INPUT;
-	}
-	if (vs_store_parse_shard(sh, &s->is_part, &k, &n)) {
-		free(sh);
-		vs_error_set(err, "%s: not a vsweep results file (no shard "
-		             "record)", s->path);
-		return VS_RC_INPUT;
-	}
-	free(sh);
-	s->k = k;
-	s->n = n;
-	sqlite3_stmt *q = NULL;
-	const char *format = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = "
-	                       "'format'", -1, &q, NULL) == SQLITE_OK &&
-	    sqlite3_step(q) == SQLITE_ROW)
-		format = (const char *)sqlite3_column_text(q, 0);
-	vs_rc frc = vs_store_format_check(s->path, format, err);
-	sqlite3_finalize(q);
-	if (frc)
-		return frc;
-	s->stored = query_ll(s->db, "SELECT count(*) FROM variant");
-	s->head = -1;
-	return VS_RC_OK;
-}
-
-/* Same identity records and plugin builds as the first file. */
-static vs_rc check_same_sweep(shard *s, int i, vs_error *err)
-{
-	const char *kind = s[i].is_part ? "part" : "shard";
-	const char *key;
-	for (int k = 0; (key = vs_store_sweep_key(k)); k++) {
-		char *a = meta_text(s[0].db, key, 1);
-		char *b = meta_text(s[i].db, key, 1);
-		int differ = !a || !b || strcmp(a, b);
-		free(a);
-		free(b);
-		if (differ) {
-			vs_error_set(err, "%s: not a %s of the sweep of %s: its "
-			             "%s differs", s[i].path, kind, s[0].path,
-			             key);
-			return VS_RC_INPUT;
-		}
-	}
-	const char *sql = "SELECT group_concat(name || ' ' || version || ' ' "
-	                  "|| digest, ';') FROM (SELECT * FROM plugin ORDER "
-	                  "BY name)";
-	sqlite3_stmt *qa = NULL, *qb = NULL;
-	sqlite3_prepare_v2(s[0].db, sql, -1, &qa, NULL);
-	sqlite3_prepare_v2(s[i].db, sql, -1, &qb, NULL);
-	const char *ta = NULL, *tb = NULL;
-	if (sqlite3_step(qa) == SQLITE_ROW && sqlite3_step(qb) == SQLITE_ROW) {
-		ta = (const char *)sqlite3_column_text(qa, 0);
-		tb = (const char *)sqlite3_column_text(qb, 0);
-	}
-	/* group_concat of no rows is NULL: two plugin-less runs agree. */
-	int differ = (ta == NULL) != (tb == NULL) || (ta && strcmp(ta, tb));
-	sqlite3_finalize(qa);
-	sqlite3_finalize(qb);
-	if (differ) {
-		vs_error_set(err, "%s: not a %s of the sweep of %s: its plugin "
-		             "builds differ", s[i].path, kind, s[0].path);
-		return VS_RC_INPUT;
-	}
-	if (s[i].is_part != s[0].is_part) {
-		const shard *p = s[i].is_part ? &s[i] : &s[0];
-		const shard *q = s[i].is_part ? &s[0] : &s[i];
-		vs_error_set(err, "%s is a part of a vsweep-mpi run and %s a "
-		             "--shard %llu/%llu file: merge parts only with "
-		             "parts, shards only with shards", p->path, q->path,
-		             q->k, q->n);
-		return VS_RC_INPUT;
-	}
-	return VS_RC_OK;
-}
-
-/* Parts: each once; complete unless allow_partial (whether a variant is
- * held twice shows while copying). */
-static vs_rc check_parts(shard *s, int n, unsigned long long count,
-			 int allow_partial, vs_error *err)
-{
-	long long held = 0;
-	for (int i = 0; i < n; i++) {
-		for (int j = 0; j < i; j++)
-			if (s[j].k == s[i].k) {
-				vs_error_set(err, "%s: part %llu is already given "
-				             "as %s", s[i].path, s[i].k, s[j].path);
-				return VS_RC_INPUT;
-			}
-		held += s[i].stored;
-	}
-	if (!allow_partial && (unsigned long long)held < count) {
-		vs_error_set(err, "the parts hold %lld of the sweep's %llu "
-		             "variants; finish them with vsweep-mpi run "
-		             "--resume, or --allow-partial", held, count);
-		return VS_RC_INPUT;
-	}
-	return VS_RC_OK;
-}
-
-/* Every file belongs to the sweep of the first: same identity records,
- * same plugin builds, all parts or all shards; shards: same N, each K
- * once. */
-static vs_rc check_shards(shard *s, int n, unsigned long long count,
-			  int allow_partial, vs_error *err)
-{
-	for (int i = 1; i < n; i++) {
-		if (check_same_sweep(s, i, err))
-			return VS_RC_INPUT;
-		if (s[i].is_part)
-			continue;
-		if (s[i].n != s[0].n) {
-			vs_error_set(err, "%s: shard %llu/%llu does not split "
-			             "the sweep like %s (%llu/%llu)", s[i].path,
-			             s[i].k, s[i].n, s[0].path, s[0].k, s[0].n);
-			return VS_RC_INPUT;
-		}
-		for (int j = 0; j < i; j++)
-			if (s[j].k == s[i].k) {
-				vs_error_set(err, "%s: shard %llu/%llu is "
-				             "already given as %s", s[i].path,
-				             s[i].k, s[i].n, s[j].path);
-				return VS_RC_INPUT;
-			}
-	}
-	if (s[0].is_part)
-		return check_parts(s, n, count, allow_partial, err);
-	if (allow_partial)
-		return VS_RC_OK;
-	unsigned long long n_shards = s[0].n;
-	if ((unsigned long long)n < n_shards) {
-		for (unsigned long long k = 0; k < n_shards; k++) {
-			int found = 0;
-			for (int i = 0; i < n; i++)
-				found |= s[i].k == k;
-			if (!found) {
-				vs_error_set(err, "shard %llu/%llu is missing; "
-				             "give it, or --allow-partial to merge "
-				             "what exists", k, n_shards);
-				return VS_RC_INPUT;
-			}
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		unsigned long long want =
-			vs_store_shard_count(count, s[i].k, s[i].n);
-		if ((unsigned long long)s[i].stored != want) {
-			vs_error_set(err, "%s: shard %llu/%llu holds %lld of its "
-			             "%llu variants; finish it with run --resume, "
-			             "or --allow-partial", s[i].path, s[i].k,
-			             s[i].n, s[i].stored, want);
-			return VS_RC_INPUT;
-		}
-	}
-	return VS_RC_OK;
-}
 
 static vs_rc exec(sqlite3 *db, const char *path, const char *sql,
 		  vs_error *err)
@@ -428,7 +182,7 @@ static vs_rc setup_copier(copier *c, vs_error *err)
 	                       "sqlite_master AS m WHERE m.type = 'table' AND "
 	                       "m.name NOT LIKE 'sqlite_%' ORDER BY m.name", -1,
 	                       &q, NULL) != SQLITE_OK)
-		return fail_db(err, c->tmp, c->out, "reading the schema");
+		return merge_fail_db(err, c->tmp, c->out, "reading the schema");
 	while (sqlite3_step(q) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(q, 0);
 		if (!sqlite3_column_int(q, 1) || !strcmp(name, "variant") ||
@@ -446,14 +200,14 @@ static vs_rc setup_copier(copier *c, vs_error *err)
 		t->vcol = variant_column(c->out, t->name);
 		t->ins = prepare_insert(c->out, t->name, t->n_cols);
 		if (!t->ins)
-			return fail_db(err, c->tmp, c->out, "preparing");
+			return merge_fail_db(err, c->tmp, c->out, "preparing");
 	}
 	c->n_state_cols = n_columns(c->out, "state");
 	c->n_variant_cols = n_columns(c->out, "variant");
 	c->ins_state = prepare_insert(c->out, "state", c->n_state_cols);
 	c->ins_variant = prepare_insert(c->out, "variant", c->n_variant_cols);
 	if (!c->ins_state || !c->ins_variant)
-		return fail_db(err, c->tmp, c->out, "preparing");
+		return merge_fail_db(err, c->tmp, c->out, "preparing");
 	return VS_RC_OK;
 }
 
@@ -473,7 +227,7 @@ static vs_rc prepare_read(shard *s, const char *sql, int n_cols,
 			  const char *table, sqlite3_stmt **q, vs_error *err)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
-		return fail_db(err, s->path, s->db, "reading");
+		return merge_fail_db(err, s->path, s->db, "reading");
 	if (sqlite3_column_count(*q) != n_cols) {
 		vs_error_set(err, "%s: its table %s is not this vsweep's (%d "
 		             "columns, not %d)", s->path, table,
@@ -509,14 +263,14 @@ static vs_rc prepare_stream(shard *s, const char *table, sqlite3_stmt **q,
 	}
 	sqlite3_finalize(chk);
 	if (rc != SQLITE_DONE)
-		return fail_db(err, s->path, s->db, "reading");
+		return merge_fail_db(err, s->path, s->db, "reading");
 	*next = INT64_MIN;
 	if (disordered)
 		return VS_RC_OK;
 	snprintf(sql, sizeof sql, "SELECT rowid, * FROM \"%s\" WHERE rowid >= "
 	         "? ORDER BY rowid", table);
 	if (sqlite3_prepare_v2(s->db, sql, -1, q, NULL) != SQLITE_OK)
-		return fail_db(err, s->path, s->db, "reading");
+		return merge_fail_db(err, s->path, s->db, "reading");
 	return VS_RC_OK;
 }
 
@@ -613,7 +367,7 @@ static vs_rc prepare_shard(shard *s, const copier *c, stmts *q, vs_error *err)
 		if (sqlite3_prepare_v2(s->db, "SELECT variant_id FROM variant "
 		                       "ORDER BY variant_id", -1, &s->ids,
 		                       NULL) != SQLITE_OK)
-			return fail_db(err, s->path, s->db, "reading");
+			return merge_fail_db(err, s->path, s->db, "reading");
 		s->head = sqlite3_step(s->ids) == SQLITE_ROW
 		                  ? sqlite3_column_int64(s->ids, 0)
 		                  : -1;
@@ -759,7 +513,7 @@ static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 			return VS_RC_INPUT;
 		int got = idx < 0 ? 1 : copy_variant(c, &q[idx], (long long)v);
 		if (got < 0)
-			return fail_db(err, c->tmp, c->out, "copying a variant");
+			return merge_fail_db(err, c->tmp, c->out, "copying a variant");
 		if (got > 0) {
 			if (s[0].is_part && !allow_partial) {
 				vs_error_set(err, "variant %llu is in no part; "
@@ -796,7 +550,7 @@ static vs_rc set_unsharded(copier *c, vs_error *err)
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(c->out, "UPDATE meta SET value = ? WHERE key = "
 	                       "'shard'", -1, &q, NULL) != SQLITE_OK)
-		return fail_db(err, c->tmp, c->out, "writing the sweep record");
+		return merge_fail_db(err, c->tmp, c->out, "writing the sweep record");
 	sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(q);
 	sqlite3_finalize(q);
@@ -814,7 +568,7 @@ static vs_rc set_unsharded(copier *c, vs_error *err)
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
-		return fail_db(err, c->tmp, c->out, "writing the sweep record");
+		return merge_fail_db(err, c->tmp, c->out, "writing the sweep record");
 	return exec(c->out, c->tmp, "COMMIT", err);
 }
 
@@ -828,14 +582,14 @@ static vs_rc copy_sweep_record(copier *c, const shard *first, vs_error *err)
 	int arc = sqlite3_step(att);
 	sqlite3_finalize(att);
 	if (arc != SQLITE_DONE)
-		return fail_db(err, c->tmp, c->out, "copying the sweep record");
+		return merge_fail_db(err, c->tmp, c->out, "copying the sweep record");
 	sqlite3_stmt *q = NULL;
 	vs_rc rc = VS_RC_OK;
 	if (sqlite3_prepare_v2(c->out, "SELECT m.name FROM main.sqlite_master "
 	                       "AS m WHERE m.type = 'table' AND m.name NOT LIKE "
 	                       "'sqlite_%' AND m.name != 'state' AND NOT "
 	                       HAS_VARIANT_ID, -1, &q, NULL) != SQLITE_OK)
-		rc = fail_db(err, c->tmp, c->out, "reading the schema");
+		rc = merge_fail_db(err, c->tmp, c->out, "reading the schema");
 	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
 		char sql[256];
 		snprintf(sql, sizeof sql, "INSERT INTO main.\"%s\" SELECT * "
@@ -864,12 +618,12 @@ static vs_rc attach_shard(copier *c, const shard *s, int i, stmts *q,
 	int rc = sqlite3_step(att);
 	sqlite3_finalize(att);
 	if (rc != SQLITE_DONE)
-		return fail_db(err, c->tmp, c->out, "attaching a shard");
+		return merge_fail_db(err, c->tmp, c->out, "attaching a shard");
 	snprintf(sql, sizeof sql, "INSERT INTO main.state SELECT * FROM "
 	         "s%d.state WHERE variant_id = ? ORDER BY actor_id, step", i);
 	if (sqlite3_prepare_v2(c->out, sql, -1, &q->state_in, NULL) !=
 	    SQLITE_OK)
-		return fail_db(err, c->tmp, c->out, "preparing");
+		return merge_fail_db(err, c->tmp, c->out, "preparing");
 	for (int t = 0; t < c->n_t; t++) {
 		char end[256], copy[256];
 		if (!q->after[t]) {
@@ -880,7 +634,7 @@ static vs_rc attach_shard(copier *c, const shard *s, int i, stmts *q,
 			         c->t[t].name, i, c->t[t].name);
 			if (sqlite3_prepare_v2(c->out, copy, -1, &q->copy_in[t],
 			                       NULL) != SQLITE_OK)
-				return fail_db(err, c->tmp, c->out, "preparing");
+				return merge_fail_db(err, c->tmp, c->out, "preparing");
 			continue;
 		}
 		/* +variant_id: walked in rowid order, never by an index on
@@ -896,7 +650,7 @@ static vs_rc attach_shard(copier *c, const shard *s, int i, stmts *q,
 		            SQLITE_OK ||
 		    sqlite3_prepare_v2(c->out, copy, -1, &q->copy_in[t], NULL) !=
 		            SQLITE_OK)
-			return fail_db(err, c->tmp, c->out, "preparing");
+			return merge_fail_db(err, c->tmp, c->out, "preparing");
 	}
 	return VS_RC_OK;
 }
@@ -925,10 +679,10 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 	stmts *q = vs_xcalloc((size_t)n, sizeof *q);
 	vs_rc rc = VS_RC_IO;
 	if (sqlite3_open(tmp, &c.out) != SQLITE_OK) {
-		rc = fail_db(err, tmp, c.out, "cannot create");
+		rc = merge_fail_db(err, tmp, c.out, "cannot create");
 		goto done;
 	}
-	sqlite3_progress_handler(c.out, 1000, stop_asked, NULL);
+	sqlite3_progress_handler(c.out, 1000, merge_stop_asked, NULL);
 	/* No journal: the file is renamed into place only once complete, so
 	 * a crash leaves a stray temporary, never a broken output; and every
 	 * page is written once instead of twice (WAL, then checkpoint).
@@ -966,7 +720,7 @@ done:
 	free(q);
 	finish_copier(&c);
 	if (c.out && sqlite3_close(c.out) != SQLITE_OK && rc == 0)
-		rc = fail_db(err, tmp, c.out, "closing");
+		rc = merge_fail_db(err, tmp, c.out, "closing");
 	if (rc == 0)
 		rc = sync_file(tmp, err);
 	return rc;
@@ -1017,23 +771,6 @@ static void remove_stale_tmps(const char *out)
 	closedir(d);
 }
 
-/* A run still writing a file: refused, or (allow_partial) merged as its
- * snapshot holds it. */
-static vs_rc check_writers(shard *s, int n, int allow_partial, vs_error *err)
-{
-	for (int i = 0; i < n && !allow_partial; i++) {
-		long pid = vs_store_writer_pid(s[i].path);
-		if (pid > 0) {
-			vs_error_set(err, "%s: is still being written by pid %ld; "
-			             "wait for the run to end, or --allow-partial "
-			             "to merge the variants it holds now",
-			             s[i].path, pid);
-			return VS_RC_INPUT;
-		}
-	}
-	return VS_RC_OK;
-}
-
 vs_rc vs_merge(const char *out, const char *const *paths, int n,
 	       int allow_partial, vs_merge_summary *sum, vs_error *err)
 {
@@ -1045,15 +782,15 @@ vs_rc vs_merge(const char *out, const char *const *paths, int n,
 	shard *s = vs_xcalloc((size_t)n, sizeof *s);
 	for (int i = 0; i < n; i++)
 		s[i].path = paths[i];
-	vs_rc rc = check_writers(s, n, allow_partial, err);
+	vs_rc rc = merge_check_writers(s, n, allow_partial, err);
 	for (int i = 0; i < n && !rc; i++)
-		rc = open_shard(&s[i], err);
+		rc = merge_open_shard(&s[i], err);
 	unsigned long long count = 0;
 	if (!rc) {
-		char *c = meta_text(s[0].db, "variant_count", 1);
+		char *c = merge_meta_text(s[0].db, "variant_count", 1);
 		count = c ? strtoull(c, NULL, 10) : 0;
 		free(c);
-		rc = check_shards(s, n, count, allow_partial, err);
+		rc = merge_check_shards(s, n, count, allow_partial, err);
 	}
 	char tmp[4096];
 	tmp_name(tmp, sizeof tmp, out);
@@ -1092,20 +829,20 @@ vs_rc vs_merge_each_variant(const char *path,
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	vs_rc rc = open_db(path, &db, err);
+	vs_rc rc = merge_open_db(path, &db, err);
 	if (rc) {
 		sqlite3_close(db);
 		return VS_RC_IO;
 	}
 	if (sqlite3_prepare_v2(db, "SELECT variant_id FROM variant ORDER BY "
 	                       "variant_id", -1, &q, NULL) != SQLITE_OK) {
-		rc = fail_db(err, path, db, "reading its variants");
+		rc = merge_fail_db(err, path, db, "reading its variants");
 	} else {
 		int step;
 		while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW)
 			rc = fn(ctx, (uint64_t)sqlite3_column_int64(q, 0));
 		if (!rc && step != SQLITE_DONE)
-			rc = fail_db(err, path, db, "reading its variants");
+			rc = merge_fail_db(err, path, db, "reading its variants");
 	}
 	sqlite3_finalize(q);
 	sqlite3_close(db);

@@ -1,0 +1,268 @@
+/* The inputs of a merge: opening each file in one snapshot (see merge.c's
+ * invariants) and checking that the files are one sweep's shards or
+ * parts, each given once, complete unless --allow-partial, and that no
+ * run still writes them. */
+#include "store/merge_inputs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "store/store.h"
+
+/* SQLite's progress handler: a long statement (the check of a table's
+ * order, the planner's statistics) ends as SQLITE_INTERRUPT once a stop
+ * is asked for. */
+int merge_stop_asked(void *ctx)
+{
+	(void)ctx;
+	return vs_merge_stop != 0;
+}
+
+vs_rc merge_fail_db(vs_error *err, const char *path, sqlite3 *db,
+		     const char *what)
+{
+	vs_error_set(err, "%s: %s: %s", path, what, sqlite3_errmsg(db));
+	return VS_RC_IO;
+}
+
+/* A meta value as text (quoted: SQL's literal, which tells a number
+ * from its text and keeps every bit, for comparing files); NULL if
+ * absent. */
+char *merge_meta_text(sqlite3 *db, const char *key, int quoted)
+{
+	sqlite3_stmt *q = NULL;
+	char *v = NULL;
+	if (sqlite3_prepare_v2(db, quoted ? "SELECT quote(value) FROM meta "
+	                       "WHERE key = ?" : "SELECT value FROM meta WHERE "
+	                       "key = ?", -1, &q, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		v = vs_strdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return v;
+}
+
+static long long merge_query_ll(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *q = NULL;
+	long long v = -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return v;
+}
+
+/* Read-write although only read: a read-only connection to a WAL file
+ * leaves its -wal and -shm behind. */
+vs_rc merge_open_db(const char *path, sqlite3 **db, vs_error *err)
+{
+	if (access(path, R_OK) != 0) {
+		vs_error_set(err, "%s: no such results file", path);
+		return VS_RC_INPUT;
+	}
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK)
+		return merge_fail_db(err, path, *db, "cannot open");
+	return VS_RC_OK;
+}
+
+vs_rc merge_open_shard(shard *s, vs_error *err)
+{
+	vs_rc rc = merge_open_db(s->path, &s->db, err);
+	if (rc)
+		return rc;
+	sqlite3_progress_handler(s->db, 1000, merge_stop_asked, NULL);
+	/* The snapshot (see the top): taken by the first read below, held
+	 * until the close. */
+	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+		return merge_fail_db(err, s->path, s->db, "reading");
+	char *sh = merge_meta_text(s->db, "shard", 0);
+	uint64_t k, n;
+	if (sh && !strcmp(sh, "variants")) {
+		/* A drill-down's file: whole for its chosen variants, no
+		 * shard of a sweep. */
+		free(sh);
+		vs_error_set(err, "%s: a drill-down's file (run with "
+		             "--variants or --variants-from): it holds the "
+		             "variants it was asked for, not a shard of the "
+		             "sweep; merge takes the files of --shard K/N "
+		             "runs and of vsweep-mpi", s->path);
+		return VS_RC_INPUT;
+	}
+	if (vs_store_parse_shard(sh, &s->is_part, &k, &n)) {
+		free(sh);
+		vs_error_set(err, "%s: not a vsweep results file (no shard "
+		             "record)", s->path);
+		return VS_RC_INPUT;
+	}
+	free(sh);
+	s->k = k;
+	s->n = n;
+	sqlite3_stmt *q = NULL;
+	const char *format = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = "
+	                       "'format'", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		format = (const char *)sqlite3_column_text(q, 0);
+	vs_rc frc = vs_store_format_check(s->path, format, err);
+	sqlite3_finalize(q);
+	if (frc)
+		return frc;
+	s->stored = merge_query_ll(s->db, "SELECT count(*) FROM variant");
+	s->head = -1;
+	return VS_RC_OK;
+}
+
+/* Same identity records and plugin builds as the first file. */
+static vs_rc check_same_sweep(shard *s, int i, vs_error *err)
+{
+	const char *kind = s[i].is_part ? "part" : "shard";
+	const char *key;
+	for (int k = 0; (key = vs_store_sweep_key(k)); k++) {
+		char *a = merge_meta_text(s[0].db, key, 1);
+		char *b = merge_meta_text(s[i].db, key, 1);
+		int differ = !a || !b || strcmp(a, b);
+		free(a);
+		free(b);
+		if (differ) {
+			vs_error_set(err, "%s: not a %s of the sweep of %s: its "
+			             "%s differs", s[i].path, kind, s[0].path,
+			             key);
+			return VS_RC_INPUT;
+		}
+	}
+	const char *sql = "SELECT group_concat(name || ' ' || version || ' ' "
+	                  "|| digest, ';') FROM (SELECT * FROM plugin ORDER "
+	                  "BY name)";
+	sqlite3_stmt *qa = NULL, *qb = NULL;
+	sqlite3_prepare_v2(s[0].db, sql, -1, &qa, NULL);
+	sqlite3_prepare_v2(s[i].db, sql, -1, &qb, NULL);
+	const char *ta = NULL, *tb = NULL;
+	if (sqlite3_step(qa) == SQLITE_ROW && sqlite3_step(qb) == SQLITE_ROW) {
+		ta = (const char *)sqlite3_column_text(qa, 0);
+		tb = (const char *)sqlite3_column_text(qb, 0);
+	}
+	/* group_concat of no rows is NULL: two plugin-less runs agree. */
+	int differ = (ta == NULL) != (tb == NULL) || (ta && strcmp(ta, tb));
+	sqlite3_finalize(qa);
+	sqlite3_finalize(qb);
+	if (differ) {
+		vs_error_set(err, "%s: not a %s of the sweep of %s: its plugin "
+		             "builds differ", s[i].path, kind, s[0].path);
+		return VS_RC_INPUT;
+	}
+	if (s[i].is_part != s[0].is_part) {
+		const shard *p = s[i].is_part ? &s[i] : &s[0];
+		const shard *q = s[i].is_part ? &s[0] : &s[i];
+		vs_error_set(err, "%s is a part of a vsweep-mpi run and %s a "
+		             "--shard %llu/%llu file: merge parts only with "
+		             "parts, shards only with shards", p->path, q->path,
+		             q->k, q->n);
+		return VS_RC_INPUT;
+	}
+	return VS_RC_OK;
+}
+
+/* Parts: each once; complete unless allow_partial (whether a variant is
+ * held twice shows while copying). */
+static vs_rc check_parts(shard *s, int n, unsigned long long count,
+			 int allow_partial, vs_error *err)
+{
+	long long held = 0;
+	for (int i = 0; i < n; i++) {
+		for (int j = 0; j < i; j++)
+			if (s[j].k == s[i].k) {
+				vs_error_set(err, "%s: part %llu is already given "
+				             "as %s", s[i].path, s[i].k, s[j].path);
+				return VS_RC_INPUT;
+			}
+		held += s[i].stored;
+	}
+	if (!allow_partial && (unsigned long long)held < count) {
+		vs_error_set(err, "the parts hold %lld of the sweep's %llu "
+		             "variants; finish them with vsweep-mpi run "
+		             "--resume, or --allow-partial", held, count);
+		return VS_RC_INPUT;
+	}
+	return VS_RC_OK;
+}
+
+/* Every file belongs to the sweep of the first: same identity records,
+ * same plugin builds, all parts or all shards; shards: same N, each K
+ * once. */
+vs_rc merge_check_shards(shard *s, int n, unsigned long long count,
+			  int allow_partial, vs_error *err)
+{
+	for (int i = 1; i < n; i++) {
+		if (check_same_sweep(s, i, err))
+			return VS_RC_INPUT;
+		if (s[i].is_part)
+			continue;
+		if (s[i].n != s[0].n) {
+			vs_error_set(err, "%s: shard %llu/%llu does not split "
+			             "the sweep like %s (%llu/%llu)", s[i].path,
+			             s[i].k, s[i].n, s[0].path, s[0].k, s[0].n);
+			return VS_RC_INPUT;
+		}
+		for (int j = 0; j < i; j++)
+			if (s[j].k == s[i].k) {
+				vs_error_set(err, "%s: shard %llu/%llu is "
+				             "already given as %s", s[i].path,
+				             s[i].k, s[i].n, s[j].path);
+				return VS_RC_INPUT;
+			}
+	}
+	if (s[0].is_part)
+		return check_parts(s, n, count, allow_partial, err);
+	if (allow_partial)
+		return VS_RC_OK;
+	unsigned long long n_shards = s[0].n;
+	if ((unsigned long long)n < n_shards) {
+		for (unsigned long long k = 0; k < n_shards; k++) {
+			int found = 0;
+			for (int i = 0; i < n; i++)
+				found |= s[i].k == k;
+			if (!found) {
+				vs_error_set(err, "shard %llu/%llu is missing; "
+				             "give it, or --allow-partial to merge "
+				             "what exists", k, n_shards);
+				return VS_RC_INPUT;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		unsigned long long want =
+			vs_store_shard_count(count, s[i].k, s[i].n);
+		if ((unsigned long long)s[i].stored != want) {
+			vs_error_set(err, "%s: shard %llu/%llu holds %lld of its "
+			             "%llu variants; finish it with run --resume, "
+			             "or --allow-partial", s[i].path, s[i].k,
+			             s[i].n, s[i].stored, want);
+			return VS_RC_INPUT;
+		}
+	}
+	return VS_RC_OK;
+}
+
+/* A run still writing a file: refused, or (allow_partial) merged as its
+ * snapshot holds it. */
+vs_rc merge_check_writers(shard *s, int n, int allow_partial, vs_error *err)
+{
+	for (int i = 0; i < n && !allow_partial; i++) {
+		long pid = vs_store_writer_pid(s[i].path);
+		if (pid > 0) {
+			vs_error_set(err, "%s: is still being written by pid %ld; "
+			             "wait for the run to end, or --allow-partial "
+			             "to merge the variants it holds now",
+			             s[i].path, pid);
+			return VS_RC_INPUT;
+		}
+	}
+	return VS_RC_OK;
+}
+
