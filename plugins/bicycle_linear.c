@@ -1,11 +1,11 @@
 /* bicycle_linear — the linear two-wheel model with its transient: the
- * extension the seed article (seeds/003) ends by proposing, a state-space
- * model that handles the transient response too (状態方程式を用いて
- * 過渡応答まで扱える構成への拡張).
+ * state-space form of bicycle_steady's model, which also gives the
+ * response between steady states (sideslip and yaw rate settle on
+ * bicycle_steady's circle).
  *
  * States: sideslip beta (rad) of the CG and yaw rate r (rad/s), at a speed V
  * that the control sets for each step. With Kf, Kr cornering powers PER
- * TYRE and two tyres to an axle (the convention of the article's formula),
+ * TYRE and two tyres to an axle (bicycle_steady's convention),
  * the axle side forces are
  *
  *     Yf = -2 Kf (beta + lf r / V - delta),   Yr = -2 Kr (beta - lr r / V),
@@ -20,7 +20,7 @@
  *         [ -2(lf Kf - lr Kr)/Iz     -2(lf^2 Kf + lr^2 Kr)/(Iz V)  ]
  *     b = ( 2 Kf/(m V), 2 lf Kf/Iz ).
  *
- * Its steady state is the article's: r = V delta / ((1 + A V^2) l), so the
+ * Its steady state is bicycle_steady's: r = V delta / ((1 + A V^2) l), so the
  * CG circles on rho = V / r = (1 + A V^2) l / delta with
  * A = -m/(2 l^2) (lf Kf - lr Kr)/(Kf Kr), exactly bicycle_steady's radius.
  * det M = 4 Kf Kr l^2 (1 + A V^2) / (m Iz V^2): an oversteering car
@@ -64,8 +64,8 @@ enum {
 	N_PARAMS
 };
 
-/* Defaults are the article's; it has no yaw inertia, so Iz is a typical
- * value for a 2-tonne sedan (m lf lr would give 4480 kg m^2). */
+/* Defaults are bicycle_steady's; that model has no yaw inertia, so Iz
+ * is a typical value for a 2-tonne sedan (m lf lr would give 4480 kg m^2). */
 static const vs_param params[N_PARAMS] = {
 	[P_M] = VC_PARAM_M,
 	[P_IZ] = {"Iz", 3000.0, 1.0, 1e8, "kg*m^2",

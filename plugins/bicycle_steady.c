@@ -1,7 +1,7 @@
-/* bicycle_steady — the seed article's steady-state two-wheel model.
+/* bicycle_steady — the steady-state linear two-wheel model.
  *
- * The article (seeds/003) drives its car with the steady-state cornering
- * radius of the linear two-wheel (bicycle) model,
+ * The car follows the steady-state cornering radius of the linear
+ * two-wheel (bicycle) model, as vehicle-dynamics textbooks write it,
  *
  *     rho = (1 - m/(2 l^2) (lf Kf - lr Kr)/(Kf Kr) V^2) l / delta
  *         = (1 + A V^2) l / delta,
@@ -40,7 +40,7 @@ enum {
 	N_PARAMS
 };
 
-/* Defaults are the article's ("えいや" values): a 2-tonne sedan whose CG is
+/* Defaults are round, plausible values: a 2-tonne sedan whose CG is
  * 1.4 m behind the front axle of its 3.0 m wheelbase. */
 static const vs_param params[N_PARAMS] = {
 	[P_M] = VC_PARAM_M,
@@ -118,9 +118,9 @@ static vs_status steady_reset(void *instance, vs_state *s)
 }
 
 /* Exact for constant speed and steer over the step: the CG moves along the
- * arc of radius rho (vc_advance), with no sideslip: the article's Simulink
- * integrators of psi' = V / rho and (V cos psi, V sin psi), without their
- * discretisation error. */
+ * arc of radius rho (vc_advance), with no sideslip: the integrals of
+ * psi' = V / rho and (V cos psi, V sin psi), without a numerical
+ * integrator's discretisation error. */
 static vs_status steady_step(void *instance, double t, double dt,
                              const vs_control *control, vs_state *s)
 {

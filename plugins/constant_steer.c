@@ -1,9 +1,9 @@
 /* constant_steer — holds the steering wheel at one angle and the route's
- * first speed: the steady-circle test of the seed article.
+ * first speed: the classic steady-circle test.
  *
  * With wheelbase l = 3.0 m, steering ratio 15 and 45 deg at the wheel, the
  * road wheel is at delta = 3 deg and a kinematic bicycle's rear axle runs on
- * the radius l / tan(delta) = 57.24 m (the article's l / delta = 57.3 m).
+ * the radius l / tan(delta) = 57.24 m (the small-angle l / delta = 57.3 m).
  *
  * Built against <vsweep/plugin.h> only, like any outside plugin.
  */

@@ -5,7 +5,7 @@
  * heading, and the front wheel is steered by delta. With no slip the
  * instantaneous centre of rotation lies on the rear-axle line at distance
  * l / tan(delta) to the side, so the rear axle runs on a circle of that
- * radius; this is the limit of the seed article's steady-state formula
+ * radius; this is the limit of bicycle_steady's steady-state formula
  * rho = (1 - m/(2 l^2) (lf Kf - lr Kr)/(Kf Kr) V^2) l/delta as the cornering
  * stiffnesses grow (a neutral-steer car at any speed).
  *

@@ -48,8 +48,8 @@ static const vs_host *host;
 	{"max_steer_deg", 45.0, 0.0, 89.0, "deg",                          \
 	 "road-wheel angle limit, either side"}
 
-/* The linear two-wheel models' parameters; defaults are the seed
- * article's (a 2-tonne sedan, CG 1.4 m behind the front axle). The lf
+/* The linear two-wheel models' parameters; defaults are a
+ * 2-tonne sedan with its CG 1.4 m behind the front axle. The lf
  * range only bounds the number: vc_check_cg() checks 0 < lf < l against
  * the actor's wheelbase. */
 #define VC_PARAM_M {"m", 2000.0, 1.0, 1e6, "kg", "vehicle mass"}
@@ -185,7 +185,7 @@ static inline void *vc_alloc(const vs_create_args *args, size_t size)
 	return p;
 }
 
-/* The seed article's stability factor (s^2/m^2) of the linear two-wheel
+/* The stability factor (s^2/m^2) of the linear two-wheel
  * model, A = -m/(2 l^2) (lf Kf - lr Kr)/(Kf Kr), with m in kg, l and lf in
  * m, Kf and Kr in N/rad per tyre (two tyres per axle: the 2 in 2 l^2).
  * Logs the set-up's class at debug level. */

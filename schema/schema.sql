@@ -1,7 +1,7 @@
 -- vsweep results schema, version 4 (meta format 'vsweep results 4').
 --
 -- Base tables are laid out for write speed and size; users query the views,
--- whose names and columns are a contract (DESIGN.md, "Storage").
+-- whose names and columns are a contract (docs/results.md).
 --
 -- `state` is clustered by its key (variant_id, actor_id, step): WITHOUT
 -- ROWID, the key is the table, so one b-tree holds each row once, in the
