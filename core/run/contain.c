@@ -90,6 +90,7 @@
 
 #include "common/hugemem.h"
 #include "common/quota.h"
+#include "common/test_hooks.h"
 #include "common/util.h"
 #include "fmu/fmu.h"
 #include "input/sweep.h"
@@ -470,46 +471,6 @@ static int read_exact(vs_contain *c, int fd, void *p, size_t n,
 	return 0;
 }
 
-/* A test path (tests/e2e/test_crash.py): with VSWEEP_TEST_CORRUPT_RESULT
- * set to "VARIANT:WHAT", the child damages that variant's result as
- * corrupted memory would, just before it is sent, so that the parent's
- * checks can be seen to hold: log_plugin (a wild plugin-name pointer in
- * the first log row), log_level, row_actor (the first row's actor ID),
- * row_count (one row too few), signal_name (an index past the names),
- * event_kind (a kind no event has), pair_twice, signal_twice and
- * wheel_twice (the second row a copy of the first: a key stored twice),
- * pair_back (the first two pair rows swapped: steps out of order). */
-static void test_corrupt(const char *spec, vs_result *r)
-{
-	char *what = NULL;
-	if (!spec || strtoull(spec, &what, 10) != r->variant || *what != ':')
-		return;
-	what++;
-	if (!strcmp(what, "log_plugin") && r->n_logs > 0)
-		r->logs[0].plugin = (const char *)(uintptr_t)0x10;
-	else if (!strcmp(what, "log_level") && r->n_logs > 0)
-		r->logs[0].level = 1 << 20;
-	else if (!strcmp(what, "row_actor") && r->n_rows > 0)
-		r->rows[0].actor_id = -7;
-	else if (!strcmp(what, "row_count") && r->n_rows > 0)
-		r->n_rows--;
-	else if (!strcmp(what, "signal_name") && r->n_signals > 0)
-		r->signals[0].name = r->n_signal_names;
-	else if (!strcmp(what, "event_kind") && r->n_events > 0)
-		r->events[0].kind = "no such kind";
-	else if (!strcmp(what, "pair_twice") && r->n_pairs > 1)
-		r->pairs[1] = r->pairs[0];
-	else if (!strcmp(what, "signal_twice") && r->n_signals > 1)
-		r->signals[1] = r->signals[0];
-	else if (!strcmp(what, "pair_back") && r->n_pairs > 1) {
-		vs_pair_row p = r->pairs[0];
-		r->pairs[0] = r->pairs[1];
-		r->pairs[1] = p;
-	}
-	else if (!strcmp(what, "wheel_twice") && r->n_wheels > 1)
-		r->wheels[1] = r->wheels[0];
-}
-
 /* The child: variants in, results out, until the request socket closes. */
 static _Noreturn void child(int in, int out, int print, last_words *words,
                             const vs_sweep *sw, const vs_scenario *seed,
@@ -556,8 +517,8 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 		sink = (vs_row_sink){send_chunk, &out, so->sink->chunk_bytes};
 		cso.sink = &sink;
 	}
-	/* read once, not per variant */
-	const char *corrupt = getenv("VSWEEP_TEST_CORRUPT_RESULT");
+	/* a test build's hook (test_hooks.h); NULL otherwise */
+	const char *corrupt = vs_test_corrupt_spec();
 	uint64_t i;
 	while (read_exact(NULL, in, &i, sizeof i, NULL, 0) == 0) {
 		vs_result res;
@@ -577,7 +538,7 @@ static _Noreturn void child(int in, int out, int print, last_words *words,
 			snprintf(res.error, sizeof res.error, "%s", err.msg);
 		}
 		fflush(stdout); /* the variant's output before its result */
-		test_corrupt(corrupt, &res);
+		vs_test_corrupt_result(corrupt, &res);
 		/* An FMU's Fatal leaves this process unfit for it (fmu.h):
 		 * the request socket closes before the result goes, so the
 		 * parent's next request fails and it forks a new child. */

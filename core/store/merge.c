@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/test_hooks.h"
 #include "common/util.h"
 #include "store/merge_inputs.h"
 #include "store/stats.h"
@@ -476,29 +477,6 @@ static vs_rc holder(shard *s, int n, unsigned long long v, int *idx,
 	return VS_RC_OK;
 }
 
-/* Test hook (tests/e2e): with VSWEEP_TEST_MERGE_GATE=PATH set, once the
- * first variant is copied the merge writes its pid and a newline into
- * PATH.held and then waits while PATH exists (120 s at most, or until a
- * stop): a test acts on a merge surely under way, however slow the
- * machine. */
-static void test_gate(void)
-{
-	const char *gate = getenv("VSWEEP_TEST_MERGE_GATE");
-	if (!gate || access(gate, F_OK) != 0)
-		return;
-	char held[4200];
-	snprintf(held, sizeof held, "%s.held", gate);
-	FILE *f = fopen(held, "w");
-	if (f) {
-		fprintf(f, "%ld\n", (long)getpid()); /* who to signal */
-		fclose(f);
-	}
-	struct timespec nap = {0, 10 * 1000 * 1000}; /* 10 ms */
-	for (int i = 0; i < 12000 && !vs_merge_stop && access(gate, F_OK) == 0;
-	     i++)
-		nanosleep(&nap, NULL);
-}
-
 static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 		      unsigned long long count, int allow_partial,
 		      vs_merge_summary *sum, vs_error *err)
@@ -523,7 +501,7 @@ static vs_rc copy_all(copier *c, shard *s, stmts *q, int n,
 			}
 			sum->missing++;
 		} else if (++sum->variants == 1) {
-			test_gate();
+			vs_test_merge_gate(&vs_merge_stop); /* test_hooks.h */
 		}
 		if (idx >= 0 && s[idx].is_part)
 			s[idx].head = sqlite3_step(s[idx].ids) == SQLITE_ROW

@@ -1,0 +1,57 @@
+/* Fault injection for the end-to-end tests, compiled in only in a test
+ * build (meson -Dtests=true sets VS_TEST_HOOKS to 1 for the host
+ * library). A build with -Dtests=false (tools/seed-sweep.sh, the
+ * README's build, tools/bench) gets the empty inline versions below: no
+ * hook code, and no variable of the environment can switch one on.
+ *
+ * The hooks, each read from the environment:
+ * - VSWEEP_TEST_CORRUPT_RESULT=VARIANT:WHAT: a contained child damages
+ *   that variant's result just before sending it (run/contain.c;
+ *   tests/e2e/test_crash.py).
+ * - VSWEEP_TEST_MERGE_GATE=PATH: a merge holds after its first variant
+ *   (store/merge.c; tests/e2e/test_merge_live.py, test_mpi.py). */
+#ifndef VS_TEST_HOOKS_H
+#define VS_TEST_HOOKS_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "sim/result.h"
+
+#if VS_TEST_HOOKS
+
+/* VSWEEP_TEST_CORRUPT_RESULT, or NULL: read once per child, not per
+ * variant. */
+const char *vs_test_corrupt_spec(void);
+
+/* With spec "VARIANT:WHAT" and r that variant's result, damages r as
+ * corrupted memory would (test_hooks.c lists the WHATs), so that the
+ * parent's checks on a received result can be seen to hold. */
+void vs_test_corrupt_result(const char *spec, vs_result *r);
+
+/* With VSWEEP_TEST_MERGE_GATE=PATH and PATH existing: writes this
+ * process's pid and a newline into PATH.held, then waits while PATH
+ * exists, 120 s at most or until *stop is set, so that a test acts on
+ * a merge surely under way, however slow the machine. */
+void vs_test_merge_gate(volatile sig_atomic_t *stop);
+
+#else
+
+static inline const char *vs_test_corrupt_spec(void)
+{
+	return NULL;
+}
+
+static inline void vs_test_corrupt_result(const char *spec, vs_result *r)
+{
+	(void)spec;
+	(void)r;
+}
+
+static inline void vs_test_merge_gate(volatile sig_atomic_t *stop)
+{
+	(void)stop;
+}
+
+#endif
+#endif
