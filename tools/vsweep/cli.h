@@ -42,6 +42,27 @@ int cli_bad_usage(const cli_prog *p, const char *fmt, ...) VS_PRINTF(2, 3);
  * NULL (a missing value) or anything else. */
 int cli_parse_long(const char *s, long lo, long hi, long *out);
 
+/* The options of one command line that a command takes once, as they
+ * come. A later value silently winning is how a wrapper script's default
+ * overrides what its user typed (`--record summary ... --record state`),
+ * so every command refuses a second one through cli_once_note; options
+ * that add up (--plugin-path, plot's --variant and --actor) are not
+ * noted. Zeroed before the first word; .values set to name both values. */
+#define CLI_ONCE_MAX 32   /* more than any command's options */
+typedef struct cli_once {
+	int values;                      /* say both values in the message */
+	int n;
+	const char *key[CLI_ONCE_MAX];   /* each option's one name */
+	const char *value[CLI_ONCE_MAX]; /* the value it came with */
+} cli_once;
+
+/* Notes option key (one name for all its spellings: "--output" for -o)
+ * given with value v (NULL when it has none yet). Given before: "SHOWN
+ * given twice: give it once" (with "('FIRST', then 'V')" after "twice"
+ * when s->values), as a usage error of p, and its status; else 0. */
+int cli_once_note(const cli_prog *p, cli_once *s, const char *key,
+                  const char *shown, const char *v);
+
 /* The `run` options both programs take (vsweep's check and plugins use
  * some of them); one parser, so both accept and reject alike. */
 typedef struct cli_run_args {

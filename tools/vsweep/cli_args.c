@@ -52,6 +52,29 @@ int cli_parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+int cli_once_note(const cli_prog *p, cli_once *s, const char *key,
+                  const char *shown, const char *v)
+{
+	for (int k = 0; k < s->n; k++) {
+		if (strcmp(s->key[k], key))
+			continue;
+		if (!s->values)
+			return cli_bad_usage(p, "%s given twice: give it once",
+			                     shown);
+		return cli_bad_usage(p, "%s given twice ('%s', then '%s'): "
+		                     "give it once", shown,
+		                     s->value[k] ? s->value[k] : "",
+		                     v ? v : "");
+	}
+	/* only known options are noted, once each: the room never runs
+	 * out */
+	if (s->n < CLI_ONCE_MAX) {
+		s->key[s->n] = key;
+		s->value[s->n++] = v;
+	}
+	return 0;
+}
+
 /* K/N, 0 <= K < N; strtoull would take a leading '-', hence the checks. */
 static int parse_shard(const char *s, cli_run_args *a)
 {
@@ -260,25 +283,6 @@ static const char *canonical(const char *o)
 	return !strcmp(o, "-o") ? "--output" : !strcmp(o, "-j") ? "--jobs" : o;
 }
 
-/* An option that takes a value, given a second time: refused, as the
- * later value silently winning is how a script's default overrides what
- * its user typed (`--record summary ... --record state`). Only
- * --plugin-path adds up. argv[i] is the option, seen[n] the indices of
- * the options with a value before it; 0 when first given. */
-static int repeated(const cli_prog *p, char **argv, int i, const int *seen,
-                    int n)
-{
-	const char *o = canonical(argv[i]);
-	if (!strcmp(o, "--plugin-path"))
-		return 0;
-	for (int k = 0; k < n; k++)
-		if (!strcmp(canonical(argv[seen[k]]), o))
-			return cli_bad_usage(p, "%s given twice ('%s', then "
-			                     "'%s'): give it once", o,
-			                     argv[seen[k] + 1], argv[i + 1]);
-	return 0;
-}
-
 int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
                   cli_own_option own_fn, void *own)
 {
@@ -288,7 +292,7 @@ int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
 	a->record_every = 1;
 	strcpy(a->record, "state,wheels,map,pairs");
 	a->pairs = 1;
-	int seen[64], n_seen = 0; /* argv indices of options with a value */
+	cli_once once = {.values = 1};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -304,12 +308,11 @@ int cli_run_parse(const cli_prog *p, int argc, char **argv, cli_run_args *a,
 		}
 		if (rc)
 			return rc;
-		if (takes && i + 1 < argc) {
-			if ((rc = repeated(p, argv, i, seen, n_seen)))
-				return rc;
-			if (n_seen < (int)(sizeof seen / sizeof seen[0]))
-				seen[n_seen++] = i;
-		}
+		/* under its one name; --plugin-path adds up */
+		const char *key = canonical(o);
+		if (takes && i + 1 < argc && strcmp(key, "--plugin-path") &&
+		    (rc = cli_once_note(p, &once, key, key, argv[i + 1])))
+			return rc;
 		i += takes;
 	}
 	if (a->resume && a->overwrite)

@@ -48,6 +48,7 @@ static int parse_args(int argc, char **argv, export_args *a)
 	static const char *const valued[] = {"--sweep", "--variant", "-o",
 	                                     "--plugin-path", NULL};
 	memset(a, 0, sizeof *a);
+	cli_once once = {0};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int k = 0;
@@ -67,11 +68,11 @@ static int parse_args(int argc, char **argv, export_args *a)
 			return cli_bad_usage(&prog, "%s needs a value", o);
 		i++;
 		/* the later silently winning would export another variant
-		 * or file than the one the user typed first */
-		if ((k == 0 && a->sweep) || (k == 1 && a->has_variant) ||
-		    (k == 2 && a->out))
-			return cli_bad_usage(&prog, "%s given twice: give it "
-			                     "once", o);
+		 * or file than the one the user typed first; --plugin-path
+		 * adds up */
+		int rc = k < 3 ? cli_once_note(&prog, &once, o, o, v) : 0;
+		if (rc)
+			return rc;
 		long n;
 		switch (k) {
 		case 0:

@@ -155,33 +155,35 @@ static int add_ids(const char *list, plot_args *a)
 	return rc;
 }
 
-/* The group of an option plot takes once (aliases share one), or -1:
+/* For the usage errors cli.h words (an option given twice). */
+static const cli_prog plot_prog = {"vsweep: plot", plot_usage, 0};
+
+/* The one name of an option plot takes once (aliases share it), or NULL:
  * --variant and --actor add up. */
-static int once_group(const char *o)
+static const char *once_key(const char *o)
 {
 	static const char *const once[][2] = {
-		{"-o", "--output"}, {"--colour-by", "--color-by"},
+		{"--output", "-o"}, {"--colour-by", "--color-by"},
 		{"--kind", NULL},   {"--signal", NULL},
 		{"--aspect", NULL}, {"--xlim", NULL},
 		{"--ylim", NULL},   {"--around", NULL}};
 	for (int g = 0; g < (int)(sizeof once / sizeof once[0]); g++)
 		if (!strcmp(o, once[g][0]) ||
 		    (once[g][1] && !strcmp(o, once[g][1])))
-			return g;
-	return -1;
+			return once[g][0];
+	return NULL;
 }
 
 static int parse_plot_args(int argc, char **argv, plot_args *a)
 {
-	unsigned seen = 0; /* once_group bits; the loop sees options only */
+	cli_once once = {0}; /* the loop sees options only */
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int g = once_group(o);
-		if (g >= 0 && (seen & 1u << g))
-			return plot_bad_usage("%s given twice: give it once", o);
-		if (g >= 0)
-			seen |= 1u << g;
+		const char *key = once_key(o);
+		int rc = key ? cli_once_note(&plot_prog, &once, key, o, v) : 0;
+		if (rc)
+			return rc;
 		if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
 			if (!v)
 				return plot_bad_usage("%s", "-o needs FILE.svg");

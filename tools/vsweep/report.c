@@ -44,6 +44,9 @@ typedef struct report_args {
 	long worst;
 } report_args;
 
+/* For the usage errors cli.h words (an option given twice). */
+static const cli_prog report_prog = {"vsweep: report", report_usage, 0};
+
 static const char *const report_options[] = {"-o", "--output", "--worst",
                                              "--by", "--help"};
 
@@ -51,14 +54,16 @@ static const char *const report_options[] = {"-o", "--output", "--worst",
 static int parse_args(int argc, char **argv, report_args *a)
 {
 	a->worst = 5;
-	int worst_given = 0;
+	cli_once once = {0};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int out = !strcmp(o, "-o") || !strcmp(o, "--output");
-		if ((out && a->out) || (!strcmp(o, "--by") && a->by) ||
-		    (!strcmp(o, "--worst") && worst_given++))
-			return report_bad_usage("%s given twice: give it once",
-			                        o);
+		const char *key = out ? "--output" : o;
+		int rc = out || !strcmp(o, "--by") || !strcmp(o, "--worst")
+		                 ? cli_once_note(&report_prog, &once, key, o, v)
+		                 : 0;
+		if (rc)
+			return rc;
 		if (out) {
 			if (!v)
 				return report_bad_usage("%s", "-o needs FILE.html");
