@@ -93,6 +93,60 @@ class CliTest(TempDirCase):
                 self.assertIn(msg, err, args)
             self.assertEqual(sorted(os.listdir(d)), [])
 
+    def assert_given_twice(self, args, msg, cwd=None):
+        """args is a usage error (status 2: docs/cli.md's bad input or
+        usage) saying msg, and leaves nothing in cwd."""
+        rc, out, err = run(*args, cwd=cwd)
+        self.assertEqual(rc, 2, (args, err))
+        self.assertIn(msg + ": give it once", err, args)
+        self.assertIn("usage", err, args)
+        self.assertEqual(out, "", args)
+        if cwd:
+            self.assertEqual(os.listdir(cwd), [], args)
+
+    def test_plugins_fmu_given_twice_is_refused(self):
+        """Two FMUs, each listable alone: the later one was listed and
+        the one typed first silently dropped. --plugin-path adds up."""
+        fmus = os.environ["VSWEEP_TEST_FMU_DIR"]
+        first, later = (os.path.join(fmus, n + ".fmu")
+                        for n in ("st3_start", "st3_accel"))
+        for fmu in (first, later):
+            rc, _, err = run("plugins", "--fmu", fmu)
+            self.assertEqual(rc, 0, err)
+        self.assert_given_twice(("plugins", "--fmu", first, "--fmu", later),
+                                "vsweep: --fmu given twice")
+        rc, _, err = run("plugins", "--plugin-path", self.tmp,
+                         "--plugin-path", self.tmp, "--fmu", first)
+        self.assertEqual(rc, 0, err)
+
+    def test_variants_option_given_twice_is_refused(self):
+        """--sweep and --format, each valid alone: the later one won."""
+        one = self.write("one.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                         "      - [{actor: 1, speed: 5}]\n")
+        for args, msg in [
+            (("--sweep", SPEEDS, "--sweep", one), "--sweep given twice"),
+            (("--sweep", SPEEDS, "--format", "csv", "--format", "json"),
+             "--format given twice"),
+        ]:
+            self.assert_given_twice(("variants", CIRCLE) + args,
+                                    "vsweep: " + msg)
+
+    def test_new_plugin_option_given_twice_is_refused(self):
+        """--kind and -o/--output (one option): the later one was made;
+        now nothing is."""
+        d = self.path("here")
+        os.mkdir(d)
+        for args, msg in [
+            (("--kind", "behaviour", "--kind", "vehicle_model"),
+             "--kind given twice"),
+            (("--kind", "behaviour", "-o", "a", "--output", "b"),
+             "--output given twice"),
+            (("--kind", "behaviour", "-o", "a", "-o", "b"),
+             "-o given twice"),
+        ]:
+            self.assert_given_twice(("new-plugin", "lane_keeper") + args,
+                                    "vsweep: new-plugin: " + msg, cwd=d)
+
     def test_missing_input_file_is_named(self):
         missing = self.path("nope.yaml")
         rc, _, err = run("run", missing, "-o", self.path("r.db"))

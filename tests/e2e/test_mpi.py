@@ -553,6 +553,14 @@ class MpiTest(TempDirCase):
             self.assertIn("vsweep-mpi does not take %s (vsweep run does)"
                           % o[0], err)
             self.assertNotIn("did you mean", err)
+        # its own --chunk given twice, as vsweep run's options are:
+        # refused with both values, said once (by rank 0) for two ranks
+        rc, out, err = self.mpi(2, "--chunk", "2", "--chunk", "4", "-o",
+                                self.path("c.db"))
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(err.count("vsweep-mpi: --chunk given twice ('2', "
+                                   "then '4'): give it once"), 1, err)
+        self.assertEqual(os.listdir(self.tmp), ["lsan.supp"])
         for args in (["--help"], ["run", "--help"],
                      ["run", "x.yaml", "-j", "2", "--help"]):
             p = subprocess.run([VSWEEP_MPI, *args], capture_output=True,

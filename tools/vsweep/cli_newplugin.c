@@ -127,12 +127,23 @@ int cli_new_plugin(int argc, char **argv)
 	const char *name = NULL, *kind = NULL, *dir = NULL;
 	static const char *const options[] = {"--kind", "-o", "--output",
 	                                      "--help"};
+	static const cli_prog me = {"vsweep: new-plugin", newplugin_usage,
+	                            0};
+	cli_once once = {0};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int out = !strcmp(o, "-o") || !strcmp(o, "--output");
+		/* the later would be made, not the plugin typed first */
+		int rc = (out || !strcmp(o, "--kind")) && v
+		                 ? cli_once_note(&me, &once, out ? "--output" : o,
+		                                 o, v)
+		                 : 0;
+		if (rc)
+			return rc;
 		if (!strcmp(o, "--kind") && v) {
 			kind = v;
 			i++;
-		} else if ((!strcmp(o, "-o") || !strcmp(o, "--output")) && v) {
+		} else if (out && v) {
 			dir = v;
 			i++;
 		} else if (o[0] == '-') {

@@ -406,6 +406,7 @@ static int cmd_plugins(int argc, char **argv)
 	const cli_prog me = {"vsweep", cli_command_usage("plugins"), 0};
 	const char *fmu = NULL, *path[64];
 	int n_path = 0;
+	cli_once once = {0};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		int is_fmu = !strcmp(o, "--fmu");
@@ -415,6 +416,12 @@ static int cmd_plugins(int argc, char **argv)
 		if (i + 1 >= argc)
 			return cli_bad_usage(&me, "%s needs a %s", o,
 			                     is_fmu ? "file" : "directory");
+		/* the later would be read, not the one typed first;
+		 * --plugin-path adds up */
+		int rc = is_fmu ? cli_once_note(&me, &once, o, o, argv[i + 1])
+		                : 0;
+		if (rc)
+			return rc;
 		if (is_fmu)
 			fmu = argv[++i];
 		else if (n_path < 64)

@@ -33,6 +33,7 @@ typedef struct variants_args {
 static int parse_args(int argc, char **argv, variants_args *a)
 {
 	memset(a, 0, sizeof *a);
+	cli_once once = {0};
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(o, "--sweep") || !strcmp(o, "--format") ||
@@ -40,6 +41,13 @@ static int parse_args(int argc, char **argv, variants_args *a)
 			if (!v)
 				return cli_bad_usage(&prog, "%s needs a value", o);
 			i++;
+			/* the later would be listed, not the one typed
+			 * first; --plugin-path adds up */
+			int rc = strcmp(o, "--plugin-path")
+			                 ? cli_once_note(&prog, &once, o, o, v)
+			                 : 0;
+			if (rc)
+				return rc;
 			if (!strcmp(o, "--sweep")) {
 				a->sweep = v;
 			} else if (!strcmp(o, "--plugin-path")) {
