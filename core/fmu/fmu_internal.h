@@ -25,6 +25,7 @@ typedef struct fmu_var {
 	int causality;     /* FMU_CAUS_* */
 	int is_real;       /* a scalar Real (FMI 2) or Float64 (FMI 3) */
 	int array;         /* FMI 3: has <Dimension>s; vsweep uses none */
+	int clocked;       /* FMI 3: has a clocks attribute */
 	char type[16];     /* the element's name: "Real", "Float64", ... */
 	int has_start;     /* a scalar's start (a Boolean's as 0 or 1) */
 	double start;      /* FMI 3 allows INF and NaN; FMI 2 does not */
@@ -48,6 +49,14 @@ typedef struct fmu_md {
 	char *token;       /* guid (2) or instantiationToken (3) */
 	char *version;     /* the model's version attribute, "" when none */
 	int once;          /* canBeInstantiatedOnlyOncePerProcess */
+	int needs_tool;    /* needsExecutionTool */
+	int variable_step; /* canHandleVariableCommunicationStepSize */
+	int cs_line;       /* of the CoSimulation element */
+	/* The FMU's own step, s: FMI 3's fixedInternalStepSize, else the
+	 * DefaultExperiment's stepSize; 0 when it gives neither. */
+	double fixed_step;
+	const char *fixed_step_from; /* which of the two, for messages */
+	int fixed_step_line;
 	int n_vars;
 	fmu_var *vars;
 	int n_units;
@@ -64,6 +73,15 @@ void vs_fmu_md_free(fmu_md *md);
 const fmu_unit *vs_fmu_md_unit(const fmu_md *md, const char *name);
 /* The variable of that name, or NULL. */
 const fmu_var *vs_fmu_md_find(const fmu_md *md, const char *name);
+
+/* What vsweep does not drive (support.c): clocks, needsExecutionTool.
+ * where is "FMU: modelDescription.xml". 0, or -1 with err set. */
+int vs_fmu_md_supported(const char *where, const fmu_md *md, vs_error *err);
+/* Whether the scenario's step (s) suits an FMU that cannot handle a
+ * variable step: a whole multiple of its own step. 0, or -1 with err
+ * set. */
+int vs_fmu_md_step_ok(const char *where, const fmu_md *md, double step,
+                      vs_error *err);
 
 /* Unpacks the archive at path into a new private directory (mode 0700)
  * under $TMPDIR or /tmp, which is removed at exit if not before. Returns

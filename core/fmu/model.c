@@ -1,7 +1,8 @@
 /* Reading an FMU's modelDescription.xml (FMI 2.0 or 3.0) with libxml2:
  * the FMI version, the co-simulation model identifier, the instantiation
- * token, and every variable with its value reference, causality, type,
- * start value, unit and description.
+ * token, the CoSimulation flags vsweep heeds (xs:booleans: "1" is true)
+ * and the FMU's own step, and every variable with its value reference,
+ * causality, type, start value, unit and description.
  *
  * What the standard requires of these is checked, so that a broken file
  * is refused with its line rather than misread: causality and
@@ -424,6 +425,11 @@ static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
 	if (bad)
 		return -1;
 	v->doc = attr(e, "description", "");
+	if (fmi == 3) {
+		char *ck = attr(e, "clocks", NULL);
+		v->clocked = ck != NULL;
+		free(ck);
+	}
 	snprintf(v->type, sizeof v->type, "%s", t ? (const char *)t->name : "");
 	for (const xmlNode *d = fmi == 3 ? e->children : NULL; d; d = d->next)
 		v->array |= is(d, "Dimension");
@@ -713,6 +719,68 @@ static void type_units(const xmlNode *td, int fmi, fmu_md *md)
 	}
 }
 
+/* An xs:boolean attribute of e: "true" or "1", "false" or "0" (XML
+ * Schema spells it so, whitespace around allowed); false when absent, as
+ * every flag read here defaults to. */
+static int xs_bool(const char *where, const xmlNode *e, const char *name,
+                   int *out, vs_error *err)
+{
+	char *s = attr(e, name, NULL);
+	*out = 0;
+	if (!s)
+		return 0;
+	const char *p = s;
+	while (xml_space(*p))
+		p++;
+	size_t n = strlen(p);
+	while (n && xml_space(p[n - 1]))
+		n--;
+	int rc = 0;
+	if ((n == 4 && !memcmp(p, "true", 4)) || (n == 1 && *p == '1')) {
+		*out = 1;
+	} else if (!((n == 5 && !memcmp(p, "false", 5)) ||
+	             (n == 1 && *p == '0'))) {
+		char buf[48];
+		vs_error_set(err, "%s:%d: %s has %s=\"%s\", which is not a "
+		             "Boolean (true, false, 1 or 0)", where, line_of(e),
+		             (const char *)e->name, name, shown(s, strlen(s), buf));
+		rc = -1;
+	}
+	free(s);
+	return rc;
+}
+
+/* The FMU's own step from attribute name of e (NULL: none): a finite
+ * number > 0, in s. */
+static int read_step(const char *where, const xmlNode *e, const char *name,
+                     const char *from, fmu_md *md, vs_error *err)
+{
+	char *s = e ? attr(e, name, NULL) : NULL;
+	if (!s)
+		return 0;
+	const char *p = s;
+	while (xml_space(*p))
+		p++;
+	size_t n = strlen(p);
+	while (n && xml_space(p[n - 1]))
+		n--;
+	double x = 0;
+	if (xs_double(p, n, &x) != NUM_OK || !(x > 0)) {
+		char buf[48];
+		vs_error_set(err, "%s:%d: %s has %s=\"%s\", which is not a "
+		             "number of seconds above 0", where, line_of(e),
+		             (const char *)e->name, name,
+		             shown(s, strlen(s), buf));
+		free(s);
+		return -1;
+	}
+	free(s);
+	md->fixed_step = x;
+	md->fixed_step_from = from;
+	md->fixed_step_line = line_of(e);
+	return 0;
+}
+
 typedef struct first_error {
 	int line;
 	char msg[200];
@@ -788,6 +856,7 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	                 "");
 	md->version = attr(root, "version", "");
 	const xmlNode *cs = NULL, *mv = NULL, *ud = NULL, *td = NULL;
+	const xmlNode *de = NULL;
 	for (const xmlNode *e = root->children; e; e = e->next) {
 		if (is(e, "CoSimulation"))
 			cs = e;
@@ -797,6 +866,8 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 			ud = e;
 		else if (is(e, "TypeDefinitions"))
 			td = e;
+		else if (is(e, "DefaultExperiment"))
+			de = e;
 	}
 	if (!cs) {
 		vs_error_set(err, "%s: the FMU has no CoSimulation interface "
@@ -810,9 +881,18 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 		             "modelIdentifier", where, line_of(cs));
 		goto out;
 	}
-	char *once = attr(cs, "canBeInstantiatedOnlyOncePerProcess", "false");
-	md->once = !strcmp(once, "true");
-	free(once);
+	md->cs_line = line_of(cs);
+	if (xs_bool(where, cs, "canBeInstantiatedOnlyOncePerProcess",
+	            &md->once, err) ||
+	    xs_bool(where, cs, "needsExecutionTool", &md->needs_tool, err) ||
+	    xs_bool(where, cs, "canHandleVariableCommunicationStepSize",
+	            &md->variable_step, err) ||
+	    read_step(where, md->fmi == 3 ? cs : NULL, "fixedInternalStepSize",
+	              "fixedInternalStepSize", md, err) ||
+	    (!md->fixed_step && read_step(where, de, "stepSize",
+	                                  "DefaultExperiment stepSize", md,
+	                                  err)))
+		goto out;
 	if (!mv) {
 		vs_error_set(err, "%s: no ModelVariables", where);
 		goto out;

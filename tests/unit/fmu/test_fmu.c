@@ -554,6 +554,39 @@ START_TEST(error_status_fails)
 }
 END_TEST
 
+/* The CoSimulation flags are xs:booleans ("1" is true), and an FMU that
+ * cannot handle a variable step takes a whole multiple of its own:
+ * fixedInternalStepSize when given, before the DefaultExperiment's. */
+START_TEST(reads_flags_and_fixed_step)
+{
+	write_md("<fmiModelDescription fmiVersion=\"3.0\" modelName=\"c\" "
+	         "instantiationToken=\"t\">\n"
+	         "<CoSimulation modelIdentifier=\"c\" "
+	         "canBeInstantiatedOnlyOncePerProcess=\" 1 \" "
+	         "needsExecutionTool=\"0\" fixedInternalStepSize=\"0.001\"/>\n"
+	         "<DefaultExperiment stepSize=\"0.5\"/>\n"
+	         "<ModelVariables/>\n</fmiModelDescription>\n");
+	fmu_md md;
+	vs_error err = {{0}};
+	ck_assert_int_eq(vs_fmu_md_read("c.fmu", tmp, &md, &err), 0);
+	ck_assert_int_eq(md.once, 1);
+	ck_assert_int_eq(md.needs_tool, 0);
+	ck_assert_int_eq(md.variable_step, 0);
+	ck_assert_double_eq(md.fixed_step, 0.001);
+	ck_assert_int_eq(md.fixed_step_line, 2);
+	/* 10 and 1 steps of 1 ms; 0.5 and 1.5 are not whole */
+	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.01, &err), 0);
+	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.001, &err), 0);
+	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.0005, &err), -1);
+	ck_assert_contains(err.msg, "c:2: the FMU cannot handle a variable "
+	                   "communication step size");
+	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.0015, &err), -1);
+	md.variable_step = 1;
+	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.0015, &err), 0);
+	vs_fmu_md_free(&md);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("fmu");
@@ -561,6 +594,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, reads_fmi2);
 	tcase_add_test(tc, reads_fmi3);
+	tcase_add_test(tc, reads_flags_and_fixed_step);
 	tcase_add_loop_test(tc, refuses_bad_md, 0,
 	                    (int)(sizeof bad_md / sizeof bad_md[0]));
 	tcase_add_loop_test(tc, refuses_bad_vars, 0,
