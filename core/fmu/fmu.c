@@ -170,7 +170,21 @@ static int find_roles(vs_fmu *f, const char *const *from,
 			}
 		const fmu_var *v = vs_fmu_md_find(&f->md, name);
 		int want = role_causality(r);
-		if (v && (v->causality != want || !v->is_real))
+		if (v && v->causality == want && !v->is_real) {
+			/* Said as it is: "has no Real output 'x'" would hide
+			 * the one it has. */
+			char what[64];
+			snprintf(what, sizeof what, v->array
+			         ? "an array (%s with <Dimension>)" : "of type %s",
+			         v->type);
+			vs_error_set(err, "%s: modelDescription.xml:%d: variable "
+			             "'%s' is %s, but vsweep exchanges %s as a "
+			             "scalar %s; not supported", f->path, v->line,
+			             v->name, what, vs_fmu_role_names[r],
+			             f->md.fmi == 2 ? "Real" : "Float64");
+			return -1;
+		}
+		if (v && v->causality != want)
 			v = NULL;
 		if (!v && mapped) {
 			vs_error_set(err, "%s: variables: %s -> '%s': the FMU has "
@@ -400,14 +414,31 @@ static int resource_location(vs_fmu *f, vs_error *err)
 	return 0;
 }
 
+static int supported(const vs_fmu *f, vs_error *err)
+{
+	char where[4200];
+	snprintf(where, sizeof where, "%s: modelDescription.xml", f->path);
+	return vs_fmu_md_supported(where, &f->md, err);
+}
+
+int vs_fmu_check_step(const vs_fmu *f, double step, vs_error *err)
+{
+	char where[4200];
+	snprintf(where, sizeof where, "%s: modelDescription.xml", f->path);
+	return vs_fmu_md_step_ok(where, &f->md, step, err);
+}
+
 vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
                     const char *const *map_to, int n_map, vs_error *err)
 {
 	vs_fmu *f = vs_xcalloc(1, sizeof *f);
 	f->path = vs_strdup(path);
 	f->dir = vs_fmu_unpack(path, err);
+	/* What vsweep does not drive is refused before its binary is
+	 * loaded: a tool's front, say, would start its tool. */
 	if (!f->dir || vs_fmu_md_read(path, f->dir, &f->md, err) ||
-	    load_binary(f, err) || find_roles(f, map_from, map_to, n_map, err)) {
+	    supported(f, err) || load_binary(f, err) ||
+	    find_roles(f, map_from, map_to, n_map, err)) {
 		vs_fmu_close(f);
 		return NULL;
 	}

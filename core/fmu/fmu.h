@@ -30,6 +30,13 @@ const vs_plugin *vs_fmu_plugin(const vs_fmu *f);
  * Valid until vs_fmu_close. */
 const char *vs_fmu_dir(const vs_fmu *f);
 
+/* Whether the scenario's step (s) suits the FMU: one that cannot handle
+ * a variable communication step size and has a step of its own
+ * (fixedInternalStepSize, or the DefaultExperiment's stepSize) needs a
+ * whole multiple of it. 0, or -1 with err set ("PATH:
+ * modelDescription.xml:LINE: what is wrong"). */
+int vs_fmu_check_step(const vs_fmu *f, double step, vs_error *err);
+
 /* canBeInstantiatedOnlyOncePerProcess: variants must run one at a time. */
 int vs_fmu_once(const vs_fmu *f);
 

@@ -70,6 +70,8 @@ const vs_loaded_plugin *vs_use_bind_fmu(const vs_scenario *scn,
 			                  (const char *const *)use->var_to,
 			                  use->n_vars, &e)
 			: NULL;
+	if (lp && vs_registry_fmu_check_step(reg, lp, scn->step, &e))
+		lp = NULL;
 	if (!lp)
 		vs_error_at(err, scn->path, use->mark, "%s: %s", what,
 		            e.msg[0] ? e.msg : "FMUs cannot be loaded here");

@@ -106,3 +106,14 @@ int vs_registry_fmu_is_once(const vs_registry *reg,
 			return vs_fmu_once(c->e[i]->fmu);
 	return 0;
 }
+
+int vs_registry_fmu_check_step(const vs_registry *reg,
+                               const vs_loaded_plugin *lp, double step,
+                               vs_error *err)
+{
+	const vs_fmu_cache *c = reg ? reg->fmus : NULL;
+	for (int i = 0; c && i < c->n; i++)
+		if (&c->e[i]->lp == lp)
+			return vs_fmu_check_step(c->e[i]->fmu, step, err);
+	return 0;
+}

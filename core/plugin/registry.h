@@ -114,6 +114,12 @@ const char *vs_registry_fmu_once(const vs_registry *reg);
 int vs_registry_fmu_is_once(const vs_registry *reg,
                             const vs_loaded_plugin *lp);
 
+/* Whether a scenario's step (s) suits lp, an FMU of reg
+ * (vs_fmu_check_step); 0 for anything else, or -1 with err set. */
+int vs_registry_fmu_check_step(const vs_registry *reg,
+                               const vs_loaded_plugin *lp, double step,
+                               vs_error *err);
+
 vs_fmu_cache *vs_fmu_cache_create(void);
 void vs_fmu_cache_destroy(vs_fmu_cache *c);
 

@@ -48,9 +48,11 @@ UNITS = {"m": 'm="1"', "m/s": 'm="1" s="-1"', "rad": 'rad="1"',
          "km/h": 'm="1" s="-1" factor="0.2777777777777778"'}
 
 
-def pack(dst, fmi, units=None, undefined=(), once=False, resources=True):
+def pack(dst, fmi, units=None, undefined=(), once=False, resources=True,
+         edit=None):
     """Writes the probe FMU: units maps variable -> unit (defined in
-    UnitDefinitions unless listed in undefined)."""
+    UnitDefinitions unless listed in undefined); edit(text) rewrites the
+    modelDescription.xml written."""
     units = units or {}
     vs = [(n, vr, c, s, units.get(n, u)) for n, vr, c, s, u in VARS]
     used = sorted({v[4] for v in vs if v[4] and v[4] not in undefined})
@@ -79,7 +81,8 @@ def pack(dst, fmi, units=None, undefined=(), once=False, resources=True):
     lines += ["</ModelVariables>", "</fmiModelDescription>"]
     plat = "linux64" if fmi == 2 else "x86_64-linux"
     with zipfile.ZipFile(dst, "w") as z:
-        z.writestr("modelDescription.xml", "\n".join(lines) + "\n")
+        text = "\n".join(lines) + "\n"
+        z.writestr("modelDescription.xml", edit(text) if edit else text)
         z.write(os.path.join(FMUS, ident + ".so"),
                 "binaries/%s/%s.so" % (plat, ident))
         if resources:
