@@ -870,8 +870,15 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 			de = e;
 	}
 	if (!cs) {
-		vs_error_set(err, "%s: the FMU has no CoSimulation interface "
-		             "(model exchange FMUs are not supported)", where);
+		/* Said by what it has: an FMI 3 FMU may offer scheduled
+		 * execution only. */
+		const xmlNode *se = root->children;
+		while (se && !is(se, "ScheduledExecution"))
+			se = se->next;
+		vs_error_set(err, "%s:%d: the FMU has no CoSimulation interface "
+		             "(%s FMUs are not supported)", where,
+		             line_of(se ? se : root),
+		             se ? "scheduled execution" : "model exchange");
 		goto out;
 	}
 	md->model_id = attr(cs, "modelIdentifier", NULL);

@@ -155,6 +155,10 @@ static const struct {
 	{"<fmiModelDescription fmiVersion=\"2.0\"><ModelExchange "
 	 "modelIdentifier=\"a\"/></fmiModelDescription>",
 	 "no CoSimulation interface"},
+	{"<fmiModelDescription fmiVersion=\"3.0\">\n<ScheduledExecution "
+	 "modelIdentifier=\"a\"/></fmiModelDescription>",
+	 "modelDescription.xml:2: the FMU has no CoSimulation interface "
+	 "(scheduled execution FMUs are not supported)"},
 	{"<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
 	 "modelIdentifier=\"../a\"/></fmiModelDescription>",
 	 "no valid modelIdentifier"},
