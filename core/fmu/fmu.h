@@ -31,9 +31,8 @@ const vs_plugin *vs_fmu_plugin(const vs_fmu *f);
 const char *vs_fmu_dir(const vs_fmu *f);
 
 /* Whether the scenario's step (s) suits the FMU: one that cannot handle
- * a variable communication step size and has a step of its own
- * (fixedInternalStepSize, or the DefaultExperiment's stepSize) needs a
- * whole multiple of it. 0, or -1 with err set ("PATH:
+ * a variable communication step size and has a step of its own (FMI 3's
+ * fixedInternalStepSize) needs a whole multiple of it. 0, or -1 with err set ("PATH:
  * modelDescription.xml:LINE: what is wrong"). */
 int vs_fmu_check_step(const vs_fmu *f, double step, vs_error *err);
 

@@ -52,8 +52,8 @@ typedef struct fmu_md {
 	int needs_tool;    /* needsExecutionTool */
 	int variable_step; /* canHandleVariableCommunicationStepSize */
 	int cs_line;       /* of the CoSimulation element */
-	/* The FMU's own step, s: FMI 3's fixedInternalStepSize, else the
-	 * DefaultExperiment's stepSize; 0 when it gives neither. */
+	/* The FMU's own step, s: FMI 3's fixedInternalStepSize; 0 without
+	 * one (a DefaultExperiment's stepSize only suggests a step). */
 	double fixed_step;
 	const char *fixed_step_from; /* which of the two, for messages */
 	int fixed_step_line;

@@ -856,7 +856,6 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	                 "");
 	md->version = attr(root, "version", "");
 	const xmlNode *cs = NULL, *mv = NULL, *ud = NULL, *td = NULL;
-	const xmlNode *de = NULL;
 	for (const xmlNode *e = root->children; e; e = e->next) {
 		if (is(e, "CoSimulation"))
 			cs = e;
@@ -866,8 +865,6 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 			ud = e;
 		else if (is(e, "TypeDefinitions"))
 			td = e;
-		else if (is(e, "DefaultExperiment"))
-			de = e;
 	}
 	if (!cs) {
 		/* Said by what it has: an FMI 3 FMU may offer scheduled
@@ -894,11 +891,11 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	    xs_bool(where, cs, "needsExecutionTool", &md->needs_tool, err) ||
 	    xs_bool(where, cs, "canHandleVariableCommunicationStepSize",
 	            &md->variable_step, err) ||
+	    /* FMI 3's fixedInternalStepSize only: a DefaultExperiment's
+	     * stepSize is a suggestion to the importer, not a step the FMU
+	     * is bound to, and FMI 2 has no step of the FMU's own */
 	    read_step(where, md->fmi == 3 ? cs : NULL, "fixedInternalStepSize",
-	              "fixedInternalStepSize", md, err) ||
-	    (!md->fixed_step && read_step(where, de, "stepSize",
-	                                  "DefaultExperiment stepSize", md,
-	                                  err)))
+	              "fixedInternalStepSize", md, err))
 		goto out;
 	if (!mv) {
 		vs_error_set(err, "%s: no ModelVariables", where);

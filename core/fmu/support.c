@@ -13,9 +13,10 @@
  *   sessions vsweep can neither contain, stop nor make reproducible;
  *   refused.
  * - canHandleVariableCommunicationStepSize false (the default) with a
- *   step of the FMU's own (fixedInternalStepSize, or the
- *   DefaultExperiment's stepSize): vsweep's step is constant, as asked,
- *   and must be a whole number of the FMU's steps. */
+ *   step of the FMU's own (FMI 3's fixedInternalStepSize): vsweep's step
+ *   is constant, as asked, and must be a whole number of the FMU's
+ *   steps. A DefaultExperiment's stepSize is a suggestion to the
+ *   importer, not a step the FMU is bound to: not judged. */
 #include "fmu/fmu_internal.h"
 
 #include <math.h>

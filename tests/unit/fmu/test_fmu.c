@@ -560,7 +560,8 @@ END_TEST
 
 /* The CoSimulation flags are xs:booleans ("1" is true), and an FMU that
  * cannot handle a variable step takes a whole multiple of its own:
- * fixedInternalStepSize when given, before the DefaultExperiment's. */
+ * fixedInternalStepSize; a DefaultExperiment's stepSize is only a
+ * suggestion and binds nothing. */
 START_TEST(reads_flags_and_fixed_step)
 {
 	write_md("<fmiModelDescription fmiVersion=\"3.0\" modelName=\"c\" "
@@ -587,6 +588,17 @@ START_TEST(reads_flags_and_fixed_step)
 	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.0015, &err), -1);
 	md.variable_step = 1;
 	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.0015, &err), 0);
+	vs_fmu_md_free(&md);
+
+	/* A DefaultExperiment's stepSize alone gives no step of its own */
+	write_md("<fmiModelDescription fmiVersion=\"3.0\" modelName=\"c\" "
+	         "instantiationToken=\"t\">\n"
+	         "<CoSimulation modelIdentifier=\"c\"/>\n"
+	         "<DefaultExperiment stepSize=\"0.5\"/>\n"
+	         "<ModelVariables/>\n</fmiModelDescription>\n");
+	ck_assert_int_eq(vs_fmu_md_read("c.fmu", tmp, &md, &err), 0);
+	ck_assert_double_eq(md.fixed_step, 0);
+	ck_assert_int_eq(vs_fmu_md_step_ok("c", &md, 0.1, &err), 0);
 	vs_fmu_md_free(&md);
 }
 END_TEST
