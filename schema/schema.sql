@@ -277,11 +277,15 @@ CREATE VIEW wheel_pose AS
         FROM state s CROSS JOIN wheel w
           ON w.variant_id = s.variant_id AND w.actor_id = s.actor_id);
 
--- Plugin outputs (ABI 1.1, `--record signals`): each name once, values one
--- row per variant, actor, recorded step and output.
+-- Plugin outputs (ABI 1.1, `--record signals`): each name once, with the
+-- unit its plugin declares for it, values one row per variant, actor,
+-- recorded step and output. Files written before `unit` lack it; a
+-- resume adds it (NULL for the names stored before, until the resumed run
+-- stores them again) and the actor_signal view below.
 CREATE TABLE signal_name (
   id   INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE      -- 'plugin.output', e.g. 'fmu.beta'
+  name TEXT NOT NULL UNIQUE,     -- 'plugin.output', e.g. 'fmu.beta'
+  unit TEXT NOT NULL DEFAULT ''  -- the output's, e.g. 'rad'; '': none
 );
 
 -- Keyed in the order the rows are written (variants ascending, then
@@ -305,7 +309,7 @@ CREATE VIEW actor_signal AS
          s.step AS step,
          CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
            / (SELECT den FROM step_decimal) AS t,
-         n.name AS name, s.value AS value
+         n.name AS name, s.value AS value, n.unit AS unit
   FROM signal_row s JOIN signal_name n ON n.id = s.name_id;
 
 -- What plugins logged at or above --plugin-log's level (default warning),

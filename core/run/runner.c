@@ -92,7 +92,7 @@ volatile sig_atomic_t vs_run_stop;
 enum slot_state { SLOT_EMPTY, SLOT_READY, SLOT_ABORTED };
 
 /* A chunk of a variant's rows, handed on while it runs: rows, signals
- * and (a copy of) signal_names. */
+ * and (a copy of) signal_names and signal_units. */
 typedef struct chunk {
 	struct chunk *next;
 	vs_result part;
@@ -202,10 +202,13 @@ static int feed_flush(void *ctx, vs_result *r)
 	if (r->n_signals > 0) {
 		/* A copy: r's names may go (a crash) before the chunk is
 		 * stored. */
-		k->part.signal_names = vs_xcalloc((size_t)r->n_signal_names + 1,
-		                                  sizeof *k->part.signal_names);
-		for (int n = 0; n < r->n_signal_names; n++)
+		size_t m = (size_t)r->n_signal_names + 1;
+		k->part.signal_names = vs_xcalloc(m, sizeof *k->part.signal_names);
+		k->part.signal_units = vs_xcalloc(m, sizeof *k->part.signal_units);
+		for (int n = 0; n < r->n_signal_names; n++) {
 			k->part.signal_names[n] = vs_strdup(r->signal_names[n]);
+			k->part.signal_units[n] = vs_strdup(r->signal_units[n]);
+		}
 		k->part.n_signal_names = r->n_signal_names;
 	}
 	r->rows = NULL;

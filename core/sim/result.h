@@ -149,6 +149,8 @@ typedef struct vs_result {
 	/* Plugin outputs recorded (--record signals) and plugin messages. */
 	int n_signal_names;
 	char **signal_names;     /* owned, "plugin.output" */
+	char **signal_units;     /* owned, per name: the unit its plugin
+	                            declares for it, "" none */
 	int64_t n_signals, cap_signals;
 	vs_signal_row *signals;  /* owned array, step-major */
 	int64_t n_logs;          /* logged; at most VS_LOG_ROWS_KEPT kept */

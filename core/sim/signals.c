@@ -35,16 +35,20 @@ int vs_signal_selected(const char *select, const char *name)
 	return 0;
 }
 
-/* The index of name in res->signal_names, added when new. */
-static int name_index(vs_result *res, const char *name)
+/* The index of name in res->signal_names, added with its unit when new
+ * (one plugin declares one unit per output). */
+static int name_index(vs_result *res, const char *name, const char *unit)
 {
 	for (int i = 0; i < res->n_signal_names; i++)
 		if (!strcmp(res->signal_names[i], name))
 			return i;
+	size_t n = (size_t)res->n_signal_names + 1;
 	res->signal_names = vs_xrealloc(res->signal_names,
-	                                (size_t)(res->n_signal_names + 1) *
-	                                        sizeof *res->signal_names);
-	res->signal_names[res->n_signal_names] = vs_strdup(name);
+	                                n * sizeof *res->signal_names);
+	res->signal_units = vs_xrealloc(res->signal_units,
+	                                n * sizeof *res->signal_units);
+	res->signal_names[n - 1] = vs_strdup(name);
+	res->signal_units[n - 1] = vs_strdup(unit ? unit : "");
 	return res->n_signal_names++;
 }
 
@@ -66,7 +70,7 @@ void vs_signals_add(vs_signals *S, vs_result *res, int64_t actor_id,
 		char full[256];
 		snprintf(full, sizeof full, "%s.%s", p->name, o[i].name);
 		s->name[i] = vs_signal_selected(S->select, full)
-		                     ? name_index(res, full) : -1;
+		                     ? name_index(res, full, o[i].unit) : -1;
 	}
 }
 

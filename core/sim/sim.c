@@ -437,9 +437,13 @@ void vs_result_finish(vs_result *r)
 	free(r->wheels);
 	free(r->events);
 	vs_huge_free(r->rows); /* malloc's, or the parent's received ones */
-	for (int i = 0; i < r->n_signal_names; i++)
+	for (int i = 0; i < r->n_signal_names; i++) {
 		free(r->signal_names[i]);
+		if (r->signal_units)
+			free(r->signal_units[i]);
+	}
 	free(r->signal_names);
+	free(r->signal_units);
 	free(r->signals);
 	free(r->logs);
 	free(r->pairs);

@@ -44,6 +44,7 @@
 #include "store/merge_inputs.h"
 #include "store/stats.h"
 #include "store/store.h"
+#include "store/units.h"
 
 volatile sig_atomic_t vs_merge_stop;
 
@@ -550,9 +551,47 @@ static vs_rc set_unsharded(copier *c, vs_error *err)
 	return exec(c->out, c->tmp, "COMMIT", err);
 }
 
-/* Tables without a variant_id (meta, plugin, ...): the first file's. */
-static vs_rc copy_sweep_record(copier *c, const shard *first, vs_error *err)
+/* The first file's signal names, under its ids (every file numbers them
+ * alike: signals.h), each with the unit any file knows for it
+ * (merge_check_shards saw that no two differ); '' where none does, a
+ * file written before units were stored. */
+static vs_rc copy_signal_names(copier *c, shard *s, int n, vs_error *err)
 {
+	vs_rc rc = exec(c->out, c->tmp, "INSERT INTO main.signal_name (id, "
+	                "name) SELECT id, name FROM first.signal_name", err);
+	sqlite3_stmt *set = NULL;
+	if (!rc && sqlite3_prepare_v2(c->out, "UPDATE main.signal_name SET "
+	                              "unit = ?2 WHERE name = ?1", -1, &set,
+	                              NULL) != SQLITE_OK)
+		rc = merge_fail_db(err, c->tmp, c->out, "preparing");
+	for (int i = 0; i < n && !rc; i++) {
+		vs_unit_list l;
+		if (vs_unit_list_read(s[i].db, &l) != SQLITE_OK) {
+			rc = merge_fail_db(err, s[i].path, s[i].db,
+			                   "reading signal names");
+			break;
+		}
+		for (int k = 0; k < l.n && !rc; k++) {
+			if (!l.unit[k])
+				continue;
+			sqlite3_bind_text(set, 1, l.name[k], -1, SQLITE_STATIC);
+			sqlite3_bind_text(set, 2, l.unit[k], -1, SQLITE_STATIC);
+			if (sqlite3_step(set) != SQLITE_DONE)
+				rc = merge_fail_db(err, c->tmp, c->out,
+				                   "writing signal units");
+			sqlite3_reset(set);
+		}
+		vs_unit_list_free(&l);
+	}
+	sqlite3_finalize(set);
+	return rc;
+}
+
+/* Tables without a variant_id (meta, plugin, ...): the first file's;
+ * signal names with every file's units (copy_signal_names). */
+static vs_rc copy_sweep_record(copier *c, shard *s, int n, vs_error *err)
+{
+	const shard *first = &s[0];
 	sqlite3_stmt *att = NULL;
 	sqlite3_prepare_v2(c->out, "ATTACH DATABASE ? AS first", -1, &att,
 	                   NULL);
@@ -569,13 +608,17 @@ static vs_rc copy_sweep_record(copier *c, const shard *first, vs_error *err)
 	                       HAS_VARIANT_ID, -1, &q, NULL) != SQLITE_OK)
 		rc = merge_fail_db(err, c->tmp, c->out, "reading the schema");
 	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(q, 0);
+		if (!strcmp(t, "signal_name"))
+			continue;
 		char sql[256];
 		snprintf(sql, sizeof sql, "INSERT INTO main.\"%s\" SELECT * "
-		         "FROM first.\"%s\"", sqlite3_column_text(q, 0),
-		         sqlite3_column_text(q, 0));
+		         "FROM first.\"%s\"", t, t);
 		rc = exec(c->out, c->tmp, sql, err);
 	}
 	sqlite3_finalize(q);
+	if (!rc)
+		rc = copy_signal_names(c, s, n, err);
 	if (!rc)
 		rc = set_unsharded(c, err);
 	if (exec(c->out, c->tmp, "DETACH DATABASE first", err) && !rc)
@@ -674,7 +717,7 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 		goto done;
 	rc = setup_copier(&c, err);
 	if (!rc)
-		rc = copy_sweep_record(&c, &s[0], err);
+		rc = copy_sweep_record(&c, s, n, err);
 	for (int i = 0; i < n && !rc; i++)
 		rc = prepare_shard(&s[i], &c, &q[i], err);
 	if (!rc && n < sqlite3_limit(c.out, SQLITE_LIMIT_ATTACHED, -1))

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/error.h"
 #include "common/util.h"
 #include "store/store.h"
+#include "store/units.h"
 
 /* SQLite's progress handler: a long statement (the check of a table's
  * order, the planner's statistics) ends as SQLITE_INTERRUPT once a stop
@@ -168,6 +170,38 @@ static vs_rc check_same_sweep(shard *s, int i, vs_error *err)
 	return VS_RC_OK;
 }
 
+/* A signal name has one unit in every file that knows it (units.h): two
+ * units mean two builds of its plugin, whose values do not mix. */
+static vs_rc check_units(shard *s, int n, vs_error *err)
+{
+	vs_unit_list *l = vs_xcalloc((size_t)n, sizeof *l);
+	vs_rc rc = VS_RC_OK;
+	for (int i = 0; i < n && !rc; i++)
+		if (vs_unit_list_read(s[i].db, &l[i]) != SQLITE_OK)
+			rc = merge_fail_db(err, s[i].path, s[i].db,
+			                   "reading signal names");
+	for (int i = 1; i < n && !rc; i++)
+		for (int k = 0; k < l[i].n && !rc; k++) {
+			const char *u = l[i].unit[k];
+			for (int j = 0; u && j < i && !rc; j++) {
+				const char *v = vs_unit_list_find(&l[j],
+				                                  l[i].name[k]);
+				if (!v || !strcmp(u, v))
+					continue;
+				vs_error_set(err, "%s and %s: signal %s has unit "
+				             "'%s' in the first and '%s' in the "
+				             "second: different builds of its "
+				             "plugin, not one sweep's", s[j].path,
+				             s[i].path, l[i].name[k], v, u);
+				rc = VS_RC_INPUT;
+			}
+		}
+	for (int i = 0; i < n; i++)
+		vs_unit_list_free(&l[i]);
+	free(l);
+	return rc;
+}
+
 /* Parts: each once; complete unless allow_partial (whether a variant is
  * held twice shows while copying). */
 static vs_rc check_parts(shard *s, int n, unsigned long long count,
@@ -217,6 +251,8 @@ vs_rc merge_check_shards(shard *s, int n, unsigned long long count,
 				return VS_RC_INPUT;
 			}
 	}
+	if (check_units(s, n, err))
+		return VS_RC_INPUT;
 	if (s[0].is_part)
 		return check_parts(s, n, count, allow_partial, err);
 	if (allow_partial)

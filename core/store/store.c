@@ -44,6 +44,7 @@
 #include "store/ckpt.h"
 #include "store/pairs.h"
 #include "store/stats.h"
+#include "store/units.h"
 #include "store/walvfs.h"
 
 /* Signal rows per INSERT (batch.h): 5 values each; a variant's rows go
@@ -182,8 +183,13 @@ static vs_rc prepare_all(vs_store *st, vs_error *err)
 		rc = prepare(st, "INSERT INTO log_row VALUES (?,?,?,?,?,?)",
 		             &st->ins_log, err);
 	if (!rc)
-		rc = prepare(st, "INSERT OR IGNORE INTO signal_name (name) "
-		             "VALUES (?)", &st->ins_name, err);
+		/* A name stored before its file had units (units.h) gets
+		 * its unit once the run stores it again: the resume checked
+		 * that the plugin builds are the stored run's. */
+		rc = prepare(st, "INSERT INTO signal_name (name, unit) VALUES "
+		             "(?1, ?2) ON CONFLICT (name) DO UPDATE SET unit = "
+		             "excluded.unit WHERE unit IS NULL", &st->ins_name,
+		             err);
 	if (!rc)
 		rc = prepare(st, "SELECT id FROM signal_name WHERE name = ?",
 		             &st->get_name, err);
@@ -433,6 +439,25 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 	return rc;
 }
 
+/* A file written before signal units (units.h) gets them: its rows
+ * and its other tables stay as they are. */
+static vs_rc add_units(vs_store *st, vs_error *err)
+{
+	int has = vs_store_has_units(st->db);
+	if (has > 0)
+		return VS_RC_OK;
+	if (has < 0)
+		return db_fail(st, err, "reading the schema");
+	if (exec(st, "BEGIN IMMEDIATE", err))
+		return VS_RC_IO;
+	if (vs_store_add_units(st->db) != SQLITE_OK) {
+		db_fail(st, err, "adding signal units");
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return VS_RC_IO;
+	}
+	return exec(st, "COMMIT", err);
+}
+
 /* An SQLite file (possibly 0 bytes) with no table, index or view. */
 static int holds_nothing(vs_store *st)
 {
@@ -571,7 +596,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 		if (create_schema(st, meta, n_meta, def->plugins,
 		                  def->n_plugins, err))
 			goto fail;
-	} else if (prepare_all(st, err)) {
+	} else if (add_units(st, err) || prepare_all(st, err)) {
 		goto fail;
 	}
 	*out = st;
@@ -982,10 +1007,13 @@ static vs_rc put_events(vs_store *st, const vs_result *r, vs_error *err)
 	return VS_RC_OK;
 }
 
-/* The signal_name id of name, added when new; -1 on error. */
-static int64_t signal_id(vs_store *st, const char *name)
+/* The signal_name id of name, added with its unit when new; -1 on
+ * error. */
+static int64_t signal_id(vs_store *st, const char *name, const char *unit)
 {
 	sqlite3_bind_text(st->ins_name, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st->ins_name, 2, unit ? unit : "", -1,
+	                  SQLITE_STATIC);
 	int rc = sqlite3_step(st->ins_name);
 	sqlite3_reset(st->ins_name);
 	if (rc != SQLITE_DONE)
@@ -1019,7 +1047,9 @@ static vs_rc put_signals_logs(vs_store *st, const vs_result *r, vs_error *err)
 {
 	int64_t *ids = vs_xcalloc((size_t)r->n_signal_names + 1, sizeof *ids);
 	for (int i = 0; i < r->n_signal_names; i++)
-		if ((ids[i] = signal_id(st, r->signal_names[i])) < 0) {
+		if ((ids[i] = signal_id(st, r->signal_names[i],
+		                        r->signal_units ? r->signal_units[i]
+		                                        : NULL)) < 0) {
 			free(ids);
 			return db_fail(st, err, "writing signal names");
 		}

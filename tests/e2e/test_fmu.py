@@ -4,7 +4,8 @@ from tests/fmu/single_track.c (the linear single-track model):
 - FMI 2.0 and 3.0, with x0/y0/yaw0 (world frame) and without (placed by
   the start pose): the trajectory of a 20 s step-steer equals
   bicycle_linear's with the same parameters to 1e-9 m, and the FMU's
-  other outputs are signals fmu.NAME;
+  other outputs are signals fmu.NAME, each with the unit
+  modelDescription.xml declares (its declaredType's when it has none);
 - a sweep over param: vehicle_model.m moves the steady CG radius as the
   closed form (1 + A V^2) l / delta says;
 - each malformed FMU gives a clear message (exit 2), an FMU returning
@@ -150,6 +151,75 @@ class FmuTest(TempDirCase):
                 "Fyr")})
             kind = query(db, "SELECT vehicle_model FROM actor_info")
             self.assertEqual(kind, [("fmu",)])
+
+    def md_units(self, fmu):
+        """Each Real output's unit as fmu's modelDescription.xml declares
+        it on the variable (FMI 2.0: its <Real>; 3.0: the <Float64>)."""
+        import xml.etree.ElementTree as ET
+        with zipfile.ZipFile(fmu) as z:
+            root = ET.fromstring(z.read("modelDescription.xml"))
+        out = {}
+        for v in root.find("ModelVariables"):
+            if v.get("causality") != "output":
+                continue
+            t = v.find("Real") if v.tag == "ScalarVariable" else v
+            out["fmu." + v.get("name")] = t.get("unit", "")
+        return out
+
+    def test_signal_units(self):
+        """An FMU's signals carry the units its modelDescription.xml
+        declares (make_fmu.py: beta rad, ay m/s2, Fyf N); a variable
+        without a unit of its own takes its declaredType's, and a unit
+        with a display unit (deg) is stored as the unit the FMU computes
+        in (rad), the values unchanged."""
+        got = {}
+        for name in ("st2_start", "st3_local"):
+            db = self.path(name + ".db")
+            rc, _, err = self.vsweep(
+                "run", self.scenario(fmu_model(self.fmu(name)), 0.2), "-o",
+                db, "--record", "signals")
+            self.assertEqual(rc, 0, name + err)
+            got[name] = dict(query(db, "SELECT DISTINCT name, unit FROM "
+                                   "actor_signal"))
+            want = self.md_units(self.fmu(name))
+            self.assertEqual(got[name],
+                             {n: u for n, u in want.items() if n in got[name]})
+            self.assertEqual(len(got[name]), 7, name)
+            for n, u in (("beta", "rad"), ("ay", "m/s2"), ("Fyf", "N")):
+                self.assertEqual(got[name]["fmu." + n], u, name)
+        typed = rezip(self.fmu("st2_start"), self.path("typed.fmu"),
+                      edit_once('<Unit name="rad"><BaseUnit rad="1"/></Unit>',
+                                '<Unit name="rad"><BaseUnit rad="1"/>'
+                                '<DisplayUnit name="deg" '
+                                'factor="57.29577951308232"/></Unit>'))
+        typed = rezip(typed, self.path("typed2.fmu"), edit_once(
+            "  <ModelVariables>",
+            '  <TypeDefinitions>\n    <SimpleType name="Angle"><Real '
+            'quantity="Angle" unit="rad" displayUnit="deg"/></SimpleType>'
+            '\n    <SimpleType name="Rate"><Real unit="deg/s"/>'
+            '</SimpleType>\n  </TypeDefinitions>\n  <ModelVariables>'))
+        typed = rezip(typed, self.path("typed3.fmu"), edit_once(
+            'description="CG sideslip">\n      <Real unit="rad"/>',
+            'description="CG sideslip">\n      <Real declaredType="Angle" '
+            'displayUnit="deg"/>'))
+        def own_unit(text):  # yaw_rate's, not wz's (both "yaw rate")
+            at = text.index('name="yaw_rate"')
+            return text[:at] + text[at:].replace(
+                '<Real unit="rad/s"/>',
+                '<Real declaredType="Rate" unit="rad/s"/>', 1)
+        typed = rezip(typed, self.path("typed4.fmu"), own_unit)
+        db = self.path("typed.db")
+        rc, _, err = self.vsweep(
+            "run", self.scenario(fmu_model(typed), 0.2, "t.yaml"), "-o", db,
+            "--record", "signals")
+        self.assertEqual(rc, 0, err)
+        units = dict(query(db, "SELECT name, unit FROM signal_name"))
+        self.assertEqual(units["fmu.beta"], "rad")
+        self.assertEqual(units["fmu.yaw_rate"], "rad/s")
+        sql = ("SELECT step, value FROM actor_signal WHERE name = 'fmu.beta'"
+               " ORDER BY step")
+        self.assertEqual(query(db, sql),
+                         query(self.path("st2_start.db"), sql))
 
     def test_sweep_fmu_mass(self):
         masses = [1500.0, 2000.0, 2500.0]

@@ -1,6 +1,8 @@
 """--shard K/N and vsweep merge: a merged file stores exactly the rows of a
 single run; shards of another sweep, duplicated, missing or incomplete
-shards are refused; the output is never half-written."""
+shards are refused; the output is never half-written. Signal units are
+merged (shards with two units for one signal refused), also from files
+written before units were stored, which resume with units added."""
 import os
 import sys
 import time
@@ -95,6 +97,19 @@ class ShardTest(TempDirCase):
 
 # One car whose vehicle model outputs 7 signals at every step (ABI 1.1).
 SIGNALS = SCENARIO % dict(model=LINEAR, duration=0.5, v=20)
+# Their units, as bicycle_linear declares them (plugins/linear_track.h).
+UNITS = {"bicycle_linear.beta": "rad", "bicycle_linear.yaw_rate": "rad/s",
+         "bicycle_linear.ay": "m/s^2", "bicycle_linear.alpha_f": "rad",
+         "bicycle_linear.alpha_r": "rad", "bicycle_linear.Fyf": "N",
+         "bicycle_linear.Fyr": "N"}
+# actor_signal as files written before signal units define it.
+OLD_SIGNAL_VIEW = """CREATE VIEW actor_signal AS
+  SELECT s.variant_id AS variant_id, s.actor_id AS actor_id,
+         s.step AS step,
+         CAST(s.step * (SELECT num FROM step_decimal) AS REAL)
+           / (SELECT den FROM step_decimal) AS t,
+         n.name AS name, s.value AS value
+  FROM signal_row s JOIN signal_name n ON n.id = s.name_id"""
 
 
 class SignalMergeTest(TempDirCase):
@@ -153,6 +168,94 @@ class SignalMergeTest(TempDirCase):
         rc, _, err = run("merge", out, *shards)
         self.assertEqual(rc, 0, err)
         self.assertEqual(differences(out, single), [])
+
+    def as_unitless(self, db):
+        """db as a file written before signal units were stored: no unit
+        column in signal_name, none in actor_signal."""
+        import sqlite3
+        with sqlite3.connect(db) as c:
+            c.execute("DROP VIEW actor_signal")
+            c.execute("ALTER TABLE signal_name RENAME TO later")
+            c.execute("CREATE TABLE signal_name (id INTEGER PRIMARY KEY, "
+                      "name TEXT NOT NULL UNIQUE)")
+            c.execute("INSERT INTO signal_name SELECT id, name FROM later")
+            c.execute("DROP TABLE later")
+            c.execute(OLD_SIGNAL_VIEW)
+
+    def test_units_merged(self):
+        """The merged file's signals carry the units bicycle_linear
+        declares (plugins/linear_track.h); a shard written before units
+        were stored merges with one that has them, which then gives
+        them; two without give ''."""
+        shards, single, _ = self.shards_and_single(4)
+        out = self.path("m.db")
+        rc, _, err = run("merge", out, *shards)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(dict(query(out, "SELECT name, unit FROM "
+                                    "signal_name")), UNITS)
+        self.assertEqual(set(query(out, "SELECT DISTINCT name, unit FROM "
+                                   "actor_signal")), set(UNITS.items()))
+        self.as_unitless(shards[0])
+        out = self.path("m_old_first.db")
+        rc, _, err = run("merge", out, *shards)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(dict(query(out, "SELECT name, unit FROM "
+                                    "signal_name")), UNITS)
+        self.assertEqual(differences(out, single), [])
+        self.as_unitless(shards[1])
+        out = self.path("m_old.db")
+        rc, _, err = run("merge", out, *shards)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(set(u for (u,) in query(out, "SELECT unit FROM "
+                                                 "signal_name")), {""})
+
+    def test_unit_mismatch_refused(self):
+        """Shards whose same signal has two units (two builds of its
+        plugin) are not merged; the message names both files, the
+        signal and both units."""
+        import sqlite3
+        shards, _, _ = self.shards_and_single(4)
+        with sqlite3.connect(shards[1]) as c:
+            c.execute("UPDATE signal_name SET unit = 'deg' WHERE name = "
+                      "'bicycle_linear.beta'")
+        out = self.path("m.db")
+        rc, _, err = run("merge", out, *shards)
+        self.assertEqual(rc, 2, err)
+        for part in (shards[0], shards[1], "bicycle_linear.beta", "'rad'",
+                     "'deg'"):
+            self.assertIn(part, err)
+        self.assertFalse(os.path.exists(out))
+
+    def test_resume_adds_units(self):
+        """A file written before signal units were stored resumes: the
+        resume adds the unit column and view, and the names it stores
+        again get their units."""
+        import sqlite3
+        scn = self.write("s.yaml", SIGNALS)
+        sweep = self.write("sw.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                           "      - [{actor: 1, speed: 10}]\n"
+                           "      - [{actor: 1, speed: 12}]\n"
+                           "      - [{actor: 1, speed: 14}]\n")
+        db = self.path("r.db")
+        args = ("run", scn, "--sweep", sweep, "-o", db, "--record",
+                "state,signals")
+        rc, _, err = run(*args)
+        self.assertEqual(rc, 0, err)
+        with sqlite3.connect(db) as c:  # as if killed after variant 0
+            for (t,) in c.execute("SELECT m.name FROM sqlite_master m "
+                                  "WHERE m.type = 'table' AND EXISTS "
+                                  "(SELECT 1 FROM pragma_table_info(m.name)"
+                                  " p WHERE p.name = 'variant_id')"
+                                  ).fetchall():
+                c.execute('DELETE FROM "%s" WHERE variant_id > 0' % t)
+        self.as_unitless(db)
+        rc, _, err = run(*args, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(dict(query(db, "SELECT name, unit FROM "
+                                    "signal_name")), UNITS)
+        self.assertEqual(query(db, "SELECT count(*) FROM actor_signal WHERE "
+                               "variant_id = 0 AND unit = 'rad/s'"),
+                         [(51,)])
 
     def test_signal_rows_read_once_per_merge(self):
         """2000 variants x 51 steps x 7 signals in two shards. When

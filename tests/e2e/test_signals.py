@@ -9,6 +9,7 @@ visible, and a plugin built from the frozen ABI 1.0 header still running.
   alpha = -Y / (2 K), ay = V r.
 - bicycle_steady reports A = -m/(2 l^2)(lf Kf - lr Kr)/(Kf Kr) and the
   radius (1 + A V^2) l / delta.
+- each signal's unit is the one its plugin's descriptor declares.
 - `--record signals=NAME` stores only that signal; no --record signals,
   none.
 - abi10_straight (ABI 1.0) drives straight: x = x0 + v t.
@@ -91,6 +92,28 @@ class SignalsTest(TempDirCase):
         wz = query(db, "SELECT wz FROM actor_state WHERE step = 2000")[0][0]
         self.assertAlmostEqual(got["bicycle_linear.yaw_rate"], wz,
                                delta=1e-12)
+
+    def test_units_stored(self):
+        """Each signal is stored with the unit bicycle_linear's descriptor
+        declares for it (plugins/linear_track.h, LT_OUTPUTS), in
+        signal_name and in actor_signal; run in contained children (the
+        default, the names crossing a socket) and in this process."""
+        want = {"bicycle_linear.beta": "rad",
+                "bicycle_linear.yaw_rate": "rad/s",
+                "bicycle_linear.ay": "m/s^2",
+                "bicycle_linear.alpha_f": "rad",
+                "bicycle_linear.alpha_r": "rad",
+                "bicycle_linear.Fyf": "N",
+                "bicycle_linear.Fyr": "N"}
+        for env in ({}, {"VSWEEP_NO_CONTAINMENT": "1"}):
+            db = self.path("u%d.db" % len(env))
+            rc, _, err = run("run", self.scenario(LINEAR, duration=0.5), "-o",
+                             db, "--record", "signals", env=env)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(dict(query(db, "SELECT name, unit FROM "
+                                        "signal_name")), want, env)
+            self.assertEqual(set(query(db, "SELECT DISTINCT name, unit FROM "
+                                       "actor_signal")), set(want.items()))
 
     def test_steady_outputs(self):
         db = self.path("r.db")

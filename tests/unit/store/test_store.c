@@ -787,13 +787,14 @@ START_TEST(variant_in_parts_is_stored_as_one)
 	make_result(&b, 1, 77);
 	make_result(&c, 2, 5);
 	/* One signal row in b's first chunk: its name is stored with it. */
-	char *names[1] = {"probe.out"};
+	char *names[1] = {"probe.out"}, *units[1] = {"m/s"};
 	vs_signal_row sig = {1, 0, 0, 2.5};
 	ck_assert_int_eq(vs_store_begin(st, &err), 0);
 	ck_assert_int_eq(vs_store_put(st, &a, &err), 0);
 	ck_assert_int_eq(vs_store_variant_begin(st, 1, &err), 0);
 	vs_result p = part_of(&b, 0, 30);
 	p.signal_names = names;
+	p.signal_units = units;
 	p.n_signal_names = 1;
 	p.signals = &sig;
 	p.n_signals = 1;
@@ -824,6 +825,10 @@ START_TEST(variant_in_parts_is_stored_as_one)
 	ck_assert_double_eq(q_double(db, "SELECT value FROM actor_signal "
 	                             "WHERE variant_id = 1 AND "
 	                             "name = 'probe.out'"), 2.5);
+	/* stored with the unit its plugin declares */
+	ck_assert_double_eq(q_double(db, "SELECT count(*) FROM actor_signal "
+	                             "WHERE name = 'probe.out' AND "
+	                             "unit = 'm/s'"), 1);
 	sqlite3_close(db);
 	vs_result_finish(&a);
 	vs_result_finish(&b);
