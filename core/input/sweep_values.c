@@ -127,12 +127,60 @@ int vs_sweep_propkey(ctx *c, const vs_actor_spec *a, const vs_ynode *key,
 	return 0;
 }
 
+/* m: how far an overhang may go below the asset's own negative one,
+ * rounding only: that one is worked out from the asset's box and axles
+ * (6 - 6.6 m is -0.5999999999999996), a sweep writes it as -0.6. The
+ * body rules allow the same (BODY_SLACK, variant_build.c). */
+#define OVERHANG_SLACK 1e-9
+
+/* dimension.front_overhang and rear_overhang: each places one axle
+ * (geom/geometry.c), its own distance from its end of the box, so it is
+ * that axle's margin in the body rule "every axle inside the body"
+ * (variant_build.c): >= 0 (an axle may touch the box), or, when the
+ * seed's asset puts that axle outside its box (a trailer's rear axle
+ * behind it), no further out than the asset's. That bound, m, into *lo;
+ * 0 for other properties. */
+static int overhang_prop(const vs_prop_def *d, const vs_actor_spec *a,
+                         double *lo)
+{
+	if (d->prop != VS_PROP_DIMENSION || !strstr(d->field, "overhang"))
+		return 0;
+	double own = !strcmp(d->field, "front_overhang") ? a->front_overhang
+	                                                 : a->rear_overhang;
+	*lo = own < 0 ? own : 0;
+	return 1;
+}
+
+/* "must be >= -0.6 m (the rearmost axle inside the body, or behind it
+ * by no more than the asset's 0.6 m)" for overhang row d, into buf. */
+static void overhang_rule(char *buf, size_t size, const vs_prop_def *d,
+                          const vs_actor_spec *a, double lo)
+{
+	int front = !strcmp(d->field, "front_overhang");
+	char asset[96] = "";
+	if (lo < 0)
+		snprintf(asset, sizeof asset, ", or %s it by no more than the "
+		         "asset's %g m", front ? "ahead of" : "behind", -lo);
+	snprintf(buf, size, "actor %lld: %s must be >= %g m (the %s axle "
+	         "inside the body%s)", (long long)a->id, d->name, lo,
+	         front ? "front" : "rearmost", asset);
+}
+
 int vs_sweep_actor_domain(ctx *c, const vs_propkey *pk, double x,
                           char *why, size_t why_size)
 {
 	const vs_prop_def *d = pk->def;
 	const vs_actor_spec *a = pk->actor;
 	long long id = (long long)a->id;
+	double lo;
+	if (overhang_prop(d, a, &lo)) {
+		if (x >= (lo < 0 ? lo - OVERHANG_SLACK : 0))
+			return 0;
+		char rule[256];
+		overhang_rule(rule, sizeof rule, d, a, lo);
+		snprintf(why, why_size, "%s, got %g", rule, x);
+		return -1;
+	}
 	if (lane_prop(d)) {
 		int s = !strcmp(d->field, "s");
 		double len;
@@ -189,7 +237,9 @@ int vs_sweep_actor_bound(ctx *c, const vs_propkey *pk, double x, char *buf,
 	double len;
 	if (!vs_sweep_actor_domain(c, pk, x, why, sizeof why))
 		return 0;
-	if (!lane_prop(d)) /* an attach angle */
+	if (overhang_prop(d, a, &len))
+		overhang_rule(buf, size, d, a, len);
+	else if (!lane_prop(d)) /* an attach angle */
 		snprintf(buf, size, "actor %lld: %s must be in [-180, 180] deg",
 		         id, d->name);
 	else if (!strcmp(d->field, "s") &&

@@ -76,7 +76,8 @@ int vs_sweep_in_domain(const vs_propkey *pk, double x);
 /* The part of a one-number property's domain that depends on the actor:
  * start.s and start.offset keep the start on its road and lane (s within
  * the road's length), attach.heading and attach.slope lie in [-180, 180]
- * deg and a trailer's slope is 0. Returns 0 when x lies in it, or -1
+ * deg and a trailer's slope is 0, an overhang is >= 0 m or, when the
+ * seed's asset has that axle outside its box, >= the asset's own. Returns 0 when x lies in it, or -1
  * with why (a message naming the actor). */
 int vs_sweep_actor_domain(vs_sweep_ctx *c, const vs_propkey *pk, double x,
                           char *why, size_t why_size);

@@ -310,5 +310,77 @@ class TrailerTest(TempDirCase):
             self.assertAlmostEqual(y, length / 2 - 12.6, delta=1e-4)
 
 
+# The trailer's own rear overhang is -0.6 m (its rear axle behind the
+# box), so a sweep may give it any rear overhang from -0.6 m up: a rear
+# overhang ro moves only the rear axle, to y = -6 + ro, the middle one
+# staying halfway between it and the front one (-4 m). -0.7 m puts the
+# rear axle further out than the asset's and is refused when read.
+NEGATIVE_RO = """vsweep: 1
+seed: 4
+blocks:
+  - list:
+      - [{actor: 3, dimension.rear_overhang: -0.6}]
+      - [{actor: 3, dimension.rear_overhang: -0.3}]
+      - [{actor: 3, dimension: {rear_overhang: 0}}]
+  - grid:
+      - {actor: 3, dimension.rear_overhang: {values: [-0.5, -0.1]}}
+  - random:
+      count: 4
+      axes:
+        - {actor: 3, dimension.rear_overhang: {uniform: [-0.6, 0]}}
+"""
+NEGATIVE_RO_LISTED = [-0.6, -0.3, 0, -0.5, -0.1]
+RO_DOMAIN = ("actor 3: dimension.rear_overhang must be >= -0.6 m (the "
+             "rearmost axle inside the body, or behind it by no more than "
+             "the asset's 0.6 m)")
+
+class TrailerOverhangTest(TempDirCase):
+    def test_negative_rear_overhang_runs(self):
+        scn = self.write("t.yaml", TRAILER)
+        sw = self.write("w.yaml", NEGATIVE_RO)
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db)
+        self.assertEqual(rc, 0, err)
+        rows = query(db, "SELECT variant_id, status, params FROM "
+                     "variant_info ORDER BY variant_id")
+        self.assertEqual(len(rows), 9)
+        for vid, status, params in rows:
+            with self.subTest(variant=vid):
+                self.assertEqual(status, "done")
+                ro = json.loads(params)["actor3"]["dimension"][
+                    "rear_overhang"]
+                if vid < len(NEGATIVE_RO_LISTED):
+                    self.assertEqual(ro, NEGATIVE_RO_LISTED[vid])
+                else:
+                    self.assertTrue(-0.6 <= ro <= 0, ro)
+                rear = -6 + ro
+                axles = [-4.0, -4.0 + MID * (rear + 4.0), rear]
+                wheels = query(db, "SELECT wheel, m14, m24, m34 FROM "
+                               "wheel_pose WHERE variant_id = ? AND "
+                               "actor_id = 3 AND step = 0 ORDER BY wheel",
+                               vid)
+                self.assertEqual([w for w, _, _, _ in wheels],
+                                 list(range(6)))
+                for wheel, x, y, z in wheels:
+                    self.assertEqual(x, -1.0 if wheel % 2 == 0 else 1.0)
+                    self.assertAlmostEqual(y, axles[wheel // 2],
+                                           delta=1e-9)
+                    self.assertEqual(z, 0.5)
+
+    def test_refused_when_read(self):
+        scn = self.write("t.yaml", TRAILER)
+        cases = [
+            ("      - [{actor: 3, dimension.rear_overhang: -0.7}]\n",
+             "w.yaml:4:46: " + RO_DOMAIN + ", got -0.7\n"),
+        ]
+        for line, msg in cases:
+            with self.subTest(line=line):
+                sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                                + line)
+                rc, _, err = run("check", scn, "--sweep", sw)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(msg, err)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,200 @@
+/* The overhangs' domain and a trailer's contact point, checked when the
+ * sweep is read in every block kind (sweep.md, "Rules"). Each case gives
+ * the whole message, with its FILE:LINE:COL; the numbers come from the
+ * geometry worked out below, not from the code.
+ *
+ * Actor 1 is a sedan (length 4.8 m, wheelbase 3 m, overhangs 0.9 m).
+ * Actors 3 and 4 are the trailer of docs/scenario.md, towed by 1: box
+ * 12 m long, axles at y = -4, -5.3 and -6.6 m, so its front overhang is
+ * 6 - 4 = 10 m and its rear overhang 6 - 6.6 = -0.6 m (the rear axle
+ * 0.6 m behind the box); the middle axle sits halfway between the
+ * others. Actor 3 is towed at its hitch (y = 5.5 m, 0.5 m behind the
+ * front bumper), actor 4 at its Origin (y = 0). Actor 5 has its front
+ * axle 0.5 m ahead of its 4 m box (front overhang -0.5 m).
+ *
+ * With front overhang fo and rear overhang ro on a box of length L the
+ * axles lie at F = L/2 - fo, R = -L/2 + ro and (F + R)/2, so their
+ * centre is (F + R)/2 = (ro - fo)/2. A length change alone keeps the
+ * axles' distances to the front bumper (ro = -0.6 + L - 12), so the
+ * centre is (L - 12.6 - fo)/2; the hitch keeps its distance to the
+ * front bumper too (y = L/2 - 0.5), the Origin stays at 0. The contact
+ * point must lie ahead of the centre:
+ *   actor 4, length L (fo 10): centre (L - 22.6)/2, ahead of 0 for
+ *   L < 22.6 m: at L = 24 it is at 0.7 m, at 20 with fo 4 at 1.7 m;
+ *   actor 3, fo 0.2 and ro 11.5: centre (11.5 - 0.2)/2 = 5.65 m, behind
+ *   the hitch at 5.5 m (the axles F = 5.8, R = 5.5 inside the box). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_registry.h"
+#include "input/scenario.h"
+#include "input/sweep.h"
+
+static const char seed_text[] =
+	"vsweep: 1\n"
+	"step: 0.1\n"
+	"duration: 1\n"
+	"assets:\n"
+	"  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0, "
+	"front_overhang: 0.9}\n"
+	"  trailer: {length: 12, width: 2.5, height: 4, axles: [-4.0, -5.3, "
+	"-6.6], track: 2.0, wheel_radius: 0.5, points: {hitch: [0, 5.5, "
+	"1.0]}}\n"
+	"  ahead: {length: 4, width: 2, height: 1.5, axles: [2.5, -1.5]}\n"
+	"actors:\n"
+	"  - id: 1\n"
+	"    asset: sedan\n"
+	"    waypoints: [[0, 0, 0], [100, 0, 0]]\n"
+	"    speed: 10\n"
+	"  - id: 3\n"
+	"    asset: trailer\n"
+	"    attach: {parent: 1, type: trailer}\n"
+	"  - id: 4\n"
+	"    asset: trailer\n"
+	"    attach: {parent: 1, type: trailer, child_point: Origin}\n"
+	"  - id: 5\n"
+	"    asset: ahead\n"
+	"    start: {position: [0, 20, 0]}\n";
+
+static vs_scenario *seed;
+
+static void setup(void)
+{
+	vs_error err = {{0}};
+	seed = vs_scenario_parse("s.yaml", seed_text, strlen(seed_text), &err);
+	ck_assert_msg(seed, "%s", err.msg);
+	ck_assert_msg(vs_scenario_bind(seed, fake_registry(FAKE_N_PLUGINS),
+	                               &err) == 0, "%s", err.msg);
+}
+
+static void teardown(void)
+{
+	vs_scenario_destroy(seed);
+	seed = NULL;
+}
+
+/* A list variant's first change starts at line 4, column 10; a grid's
+ * first axis at line 4, column 9; a random block's at line 6, column
+ * 11. */
+#define L "vsweep: 1\nblocks:\n  - list:\n      - "
+#define G "vsweep: 1\nblocks:\n  - grid:\n      - "
+#define R "vsweep: 1\nblocks:\n  - random:\n      count: 10\n      axes:\n" \
+	"        - "
+#define RO3                                                                \
+	"actor 3: dimension.rear_overhang must be >= -0.6 m (the rearmost "  \
+	"axle inside the body, or behind it by no more than the asset's "    \
+	"0.6 m)"
+#define TOW "a trailer's contact point must lie ahead of its axles' centre"
+#define TOW4(y) "actor 4: attach: " TOW " (y = " y " m); child_point Origin " \
+	"is at y = 0 m"
+#define TOW3 "actor 3: attach: " TOW " (y = 5.65 m); child_point hitch is " \
+	"at y = 5.5 m"
+
+typedef struct bad_case {
+	const char *yaml;
+	const char *msg; /* the whole message */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+	/* a rear overhang further out than the asset's own -0.6 m */
+	{L "[{actor: 3, dimension.rear_overhang: -0.7}]\n",
+	 "w.yaml:4:46: " RO3 ", got -0.7"},
+	{L "[{actor: 3, dimension: {rear_overhang: -1}}]\n",
+	 "w.yaml:4:48: " RO3 ", got -1"},
+	{G "{actor: 3, dimension.rear_overhang: {values: [-0.6, -0.7]}}\n",
+	 "w.yaml:4:61: " RO3 ", got -0.7"},
+	{G "{actor: 3, dimension.rear_overhang: {from: -0.8, to: 0, "
+	   "step: 0.2}}\n",
+	 "w.yaml:4:52: " RO3 ", got -0.8"},
+	{R "{actor: 3, dimension.rear_overhang: {uniform: [-0.7, 0]}}\n",
+	 "w.yaml:6:58: " RO3 ", got -0.7"},
+	{R "{actor: 3, dimension.rear_overhang: {normal: {mean: -0.3, "
+	   "sd: 0.1}}}\n",
+	 "w.yaml:6:56: dimension.rear_overhang: give the normal a min: " RO3
+	 ", and an unbounded normal does not"},
+	{R "{actor: 3, dimension.rear_overhang: {choice: {values: [0, "
+	   "-0.65]}}}\n",
+	 "w.yaml:6:69: " RO3 ", got -0.65"},
+	/* an asset whose axles are inside its box keeps them there */
+	{L "[{actor: 1, dimension.rear_overhang: -0.1}]\n",
+	 "w.yaml:4:46: actor 1: dimension.rear_overhang must be >= 0 m (the "
+	 "rearmost axle inside the body), got -0.1"},
+	{G "{actor: 1, dimension.front_overhang: {values: [0, -0.1]}}\n",
+	 "w.yaml:4:59: actor 1: dimension.front_overhang must be >= 0 m (the "
+	 "front axle inside the body), got -0.1"},
+	{L "[{actor: 5, dimension.front_overhang: -0.6}]\n",
+	 "w.yaml:4:47: actor 5: dimension.front_overhang must be >= -0.5 m "
+	 "(the front axle inside the body, or ahead of it by no more than "
+	 "the asset's 0.5 m), got -0.6"},
+};
+
+START_TEST(refused)
+{
+	const bad_case *c = &bad_cases[_i];
+	vs_error err = {{0}};
+	vs_sweep *sw = vs_sweep_parse("w.yaml", c->yaml, strlen(c->yaml), seed,
+	                              &err);
+	ck_assert_msg(!sw, "accepted:\n%s", c->yaml);
+	ck_assert_msg(!strcmp(err.msg, c->msg), "input:\n%s\nwant: %s\ngot:  %s",
+	              c->yaml, c->msg, err.msg);
+}
+END_TEST
+
+/* Within the domains, the contact point ahead of the centre in every
+ * variant a block can make (actor 4's up to L = 22 m: 0.3 m ahead). */
+static const char *const good_cases[] = {
+	L "[{actor: 3, dimension.rear_overhang: -0.6}]\n",
+	L "[{actor: 3, dimension: {rear_overhang: 0}}]\n",
+	L "[{actor: 1, dimension.rear_overhang: 0}]\n",
+	L "[{actor: 1, dimension.front_overhang: 0}]\n",
+	L "[{actor: 5, dimension.front_overhang: -0.5}]\n",
+	G "{actor: 3, dimension.rear_overhang: {values: [-0.6, -0.2, 0.5]}}\n",
+	G "{actor: 3, dimension.rear_overhang: {from: -0.6, to: 0, step: "
+	"0.3}}\n",
+	R "{actor: 3, dimension.rear_overhang: {uniform: [-0.6, 0]}}\n",
+	R "{actor: 3, dimension.rear_overhang: {normal: {mean: -0.3, sd: 0.1, "
+	"min: -0.6, max: 1}}}\n",
+	L "[{actor: 4, dimension.length: 22}]\n",
+	G "{actor: 4, dimension.length: {values: [12, 22]}}\n",
+	R "{actor: 4, dimension.length: {uniform: [12, 22]}}\n",
+	R "{actor: 4, dimension.length: {normal: {mean: 12, sd: 2, min: 10, "
+	"max: 22}}}\n",
+	R "{actor: 4, dimension.length: {choice: {values: [12, 24], weights: "
+	"[1, 0]}}}\n",
+	/* the hitch moves with the front bumper, as the axles do */
+	R "{actor: 3, dimension.length: {normal: {mean: 12, sd: 1, min: 12}}}\n",
+	R "{actor: 4, dimension.height: {normal: {mean: 4, sd: 0.1, min: 3}}}\n",
+};
+
+START_TEST(accepted)
+{
+	const char *yaml = good_cases[_i];
+	vs_error err = {{0}};
+	vs_sweep *sw = vs_sweep_parse("w.yaml", yaml, strlen(yaml), seed, &err);
+	ck_assert_msg(sw, "refused:\n%s\n%s", yaml, err.msg);
+	vs_sweep_destroy(sw);
+}
+END_TEST
+
+static Suite *trailer_suite(void)
+{
+	Suite *s = suite_create("sweep_trailer");
+	TCase *tc = tcase_create("trailer");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, refused, 0,
+	                    sizeof bad_cases / sizeof bad_cases[0]);
+	tcase_add_loop_test(tc, accepted, 0,
+	                    sizeof good_cases / sizeof good_cases[0]);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(trailer_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
