@@ -360,25 +360,84 @@ static int check_geometry(ctx *c, const vs_block *b, int64_t actor)
 	return -1;
 }
 
-/* ---- impossible bodies over a grid ------------------------------------- */
+/* ---- impossible bodies over a block ------------------------------------ */
 
 /* Dimension fields an actor has (length, width, height and the two
  * overhangs); the rules let a block change each at most once. */
 #define BODY_FIELDS 5
 
-/* The axes of a grid that change an actor's dimensions, and for each the
- * positions that can hold its worst values: a range's values are affine
- * in the position, so only its ends; listed values, all of them. */
+/* The axes of a block that change an actor's dimensions, and for each
+ * the positions that can hold its worst values: a range's values are
+ * affine in the position, so only its ends; listed values and a
+ * choice's, all of them (but a choice's of weight 0, never drawn); a
+ * uniform or normal, the two ends of its support, end[0] and end[1]. */
 typedef struct body_axis {
 	const vs_axis *ax;
 	uint64_t pos[2];   /* ends, when n_pos <= 2 and ends_only */
 	uint64_t n_pos;
 	int ends_only;
+	const vs_axis_prop *drawn; /* the actor's dimension drawn from a
+	                              uniform or normal, or NULL */
+	double end[2];     /* its value at positions 0 and 1 */
 } body_axis;
 
 static uint64_t body_pos(const body_axis *x, uint64_t i)
 {
 	return x->ends_only ? x->pos[i] : i;
+}
+
+/* Property p's value at position k of its axis x. */
+static double body_value(const body_axis *x, const vs_axis_prop *p,
+                         uint64_t k)
+{
+	return p == x->drawn ? x->end[k] : vs_axis_number(p, k);
+}
+
+/* Whether a variant can have position k of x: a choice's value of
+ * weight 0 is never drawn. */
+static int body_drawn(const body_axis *x, uint64_t k)
+{
+	const double *cum = x->drawn ? NULL : x->ax->cum;
+	return !cum || cum[k] > (k ? cum[k - 1] : 0);
+}
+
+/* The axes of b that change the actor's dimensions into xs (at most
+ * BODY_FIELDS), how many properties they change into *n_props. */
+static int body_axes(const vs_block *b, int64_t actor, body_axis *xs,
+                     int *n_props)
+{
+	int n = 0;
+	*n_props = 0;
+	for (int j = 0; j < b->n_axes; j++) {
+		const vs_axis *ax = &b->axes[j];
+		const vs_axis_prop *drawn = NULL;
+		int mine = 0, ends = 1;
+		for (int i = 0; i < ax->n_props; i++) {
+			const vs_axis_prop *p = &ax->props[i];
+			if (p->proto.actor != actor ||
+			    p->proto.prop != VS_PROP_DIMENSION)
+				continue;
+			mine++;
+			ends &= p->kind == VS_DIST_FIXED || p->kind == VS_DIST_RANGE;
+			if (p->kind == VS_DIST_UNIFORM || p->kind == VS_DIST_NORMAL)
+				drawn = p;
+		}
+		if (!mine)
+			continue;
+		if (n == BODY_FIELDS)
+			break; /* each field once per block: never reached */
+		*n_props += mine;
+		body_axis *x = &xs[n++];
+		*x = (body_axis){ax, {0, ax->count - 1}, ax->count, ends, drawn,
+		                 {0, 0}};
+		if (drawn) {
+			*x = (body_axis){ax, {0, 1}, 2, 0, drawn,
+			                 {drawn->lo, drawn->hi}};
+		} else if (ends) {
+			x->n_pos = ax->count > 1 ? 2 : 1;
+		}
+	}
+	return n;
 }
 
 /* The actor's dimension changes of the axes in xs, axis j at position
@@ -395,7 +454,7 @@ static void body_set(int64_t actor, const body_axis *xs, int n,
 				continue;
 			vs_change *ch = &set->changes[set->n];
 			*ch = p->proto;
-			values[set->n] = vs_axis_number(p, k[j]);
+			values[set->n] = body_value(&xs[j], p, k[j]);
 			ch->values = &values[set->n++];
 			ch->n = 1;
 		}
@@ -422,57 +481,104 @@ static void body_where(int64_t actor, const body_axis *xs, int n,
 				continue;
 			w = snprintf(buf + len, size - len, "%s%s = %g",
 			             first ? "" : ", ", vs_prop_def_of(&p->proto)->name,
-			             vs_axis_number(p, k[j]));
+			             body_value(&xs[j], p, k[j]));
 			len += w > 0 ? (size_t)w : 0;
 			first = 0;
 			if (j == culprit)
-				*at = p->kind == VS_DIST_VALUES ? p->marks[k[j]]
-				                                : p->at;
+				*at = p->kind == VS_DIST_VALUES ||
+				              p->kind == VS_DIST_CHOICE
+				          ? p->marks[k[j]]
+				          : p->at;
 		}
 		if (len < size)
 			len += (size_t)snprintf(buf + len, size - len, ")");
 	}
 }
 
-/* The body rules (an axle or imported point inside the body, the track
- * narrower than the width, the length longer than the wheelbase) in
- * every variant of a grid, for one actor. Each rule's margin is affine in
- * the dimensions and each dimension sits on one axis, so a margin is a
- * sum of one part per axis: its smallest value over the grid takes each
- * axis at that axis's own worst position, found with the others held
- * (variant_build.h). That worst variant is then built and checked as a
- * list variant is, so the message is the same, with the block and the
- * axes' values in front. Cost: the axes' positions times the margins,
- * whatever the grid's size. */
-static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
+/* A normal without a min or a max reaches every number on that side:
+ * the trailer rule's margin, affine in the drawn value, then falls
+ * without bound unless it does not fall that way (a length change of a
+ * trailer towed at a point that moves with its axles). Refuses such a
+ * normal; otherwise takes the missing end as the other (or the mean),
+ * where the margin is no larger. k holds every axis's first position. */
+static int body_unbounded(ctx *c, const vs_block *b, int64_t actor,
+                          body_axis *xs, int n, uint64_t *k)
 {
 	const vs_actor_spec *a =
 		&c->seed->actors[vs_scenario_find_actor(c->seed, actor)];
 	const vs_asset *as = &c->seed->assets[a->asset];
-	body_axis xs[BODY_FIELDS];
-	int n = 0, n_props = 0;
-	for (int j = 0; j < b->n_axes; j++) {
-		const vs_axis *ax = &b->axes[j];
-		int mine = 0, ends = 1;
-		for (int i = 0; i < ax->n_props; i++) {
-			const vs_axis_prop *p = &ax->props[i];
-			if (p->proto.actor != actor ||
-			    p->proto.prop != VS_PROP_DIMENSION)
-				continue;
-			mine++;
-			ends &= p->kind == VS_DIST_FIXED || p->kind == VS_DIST_RANGE;
-		}
-		if (!mine)
+	vs_change changes[BODY_FIELDS];
+	double values[BODY_FIELDS], m[2][VS_MAX_BODY_MARGINS];
+	vs_change_set set = {0, changes, b->mark, NULL};
+	/* finite ends first: the others are held there below */
+	for (int j = 0; j < n; j++) {
+		const vs_axis_prop *p = xs[j].drawn;
+		if (!p)
 			continue;
-		if (n == (int)(sizeof xs / sizeof xs[0]))
-			break; /* each field once per block: never reached */
-		n_props += mine;
-		body_axis *x = &xs[n++];
-		*x = (body_axis){ax, {0, ax->count - 1}, ax->count, ends};
-		if (ends)
-			x->n_pos = ax->count > 1 ? 2 : 1;
+		double x0 = isfinite(p->lo)   ? p->lo
+		            : isfinite(p->hi) ? p->hi
+		                              : p->tn.mean;
+		xs[j].end[0] = isfinite(p->lo) ? p->lo : x0;
+		xs[j].end[1] = isfinite(p->hi) ? p->hi : x0;
 	}
-	if (!n)
+	for (int j = 0; j < n; j++) {
+		body_axis *x = &xs[j];
+		const vs_axis_prop *p = x->drawn;
+		double end[2] = {x->end[0], x->end[1]};
+		for (int side = 0; p && side < 2; side++) {
+			if (isfinite(side ? p->hi : p->lo))
+				continue;
+			/* the margin 1 m further towards the missing end */
+			x->end[0] = end[side];
+			x->end[1] = side ? end[side] + 1 : end[side] - 1;
+			for (k[j] = 0; k[j] < 2; k[j]++) {
+				body_set(actor, xs, n, k, &set, values);
+				vs_sweep_body_margins(a, as, &set, m[k[j]]);
+			}
+			x->end[0] = end[0];
+			x->end[1] = end[1];
+			k[j] = 0;
+			double m0 = m[0][VS_BODY_MARGIN_TOW];
+			double m1 = m[1][VS_BODY_MARGIN_TOW];
+			if (m1 - m0 >= -1e-9 * (fabs(m0) + 1))
+				continue;
+			vs_error_at(c->err, c->doc->path, p->at,
+			            "block %d (random), axis %d: %s: give the "
+			            "normal a %s: actor %lld: attach: a trailer's "
+			            "contact point must lie ahead of its axles' "
+			            "centre, and an unbounded normal does not",
+			            c->block, (int)(x->ax - b->axes) + 1,
+			            vs_prop_def_of(&p->proto)->name,
+			            side ? "max" : "min", (long long)actor);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The body rules (an axle or imported point inside the body, the track
+ * narrower than the width, the length longer than the wheelbase, a
+ * trailer's contact point ahead of its axles' centre) in every variant
+ * of a grid, for one actor; in every draw of a random block, the last
+ * only (a draw breaking the others fails when it is built:
+ * docs/sweep.md). Each rule's margin is affine in the dimensions and
+ * each dimension sits on one axis, so a margin is a sum of one part per
+ * axis: its smallest value over the block takes each axis at that axis's
+ * own worst position, found with the others held (variant_build.h). That
+ * worst variant is then built and checked as a list variant is, so the
+ * message is the same, with the block and the axes' values in front.
+ * Cost: the axes' positions times the margins, whatever the block's
+ * size. */
+static int check_bodies(ctx *c, const vs_block *b, int64_t actor)
+{
+	const vs_actor_spec *a =
+		&c->seed->actors[vs_scenario_find_actor(c->seed, actor)];
+	const vs_asset *as = &c->seed->assets[a->asset];
+	int grid = b->kind == VS_BLOCK_GRID, n_props;
+	body_axis xs[BODY_FIELDS];
+	int n = body_axes(b, actor, xs, &n_props);
+	if (!n || (!grid && !(a->attach.present &&
+	                      a->attach.type == VS_ATTACH_TRAILER)))
 		return 0;
 	vs_change changes[BODY_FIELDS];
 	double values[BODY_FIELDS];
@@ -482,9 +588,14 @@ static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
 	if (n_props > (int)(sizeof changes / sizeof changes[0]))
 		return 0; /* each field once per block: never reached */
 	for (int j = 0; j < n; j++)
-		k[j] = body_pos(&xs[j], 0);
+		for (k[j] = body_pos(&xs[j], 0); !body_drawn(&xs[j], k[j]);)
+			k[j]++; /* some weight is positive (sweep_dists.c) */
+	if (!grid && body_unbounded(c, b, actor, xs, n, k))
+		return -1;
 	body_set(actor, xs, n, k, &set, values);
 	int nm = vs_sweep_body_margins(a, as, &set, base);
+	int r0 = grid ? 0 : VS_BODY_MARGIN_TOW;
+	int r1 = grid ? nm : VS_BODY_MARGIN_TOW + 1;
 	/* lowest[j][r]: axis j's smallest part of margin r, at where[j][r] */
 	double (*lowest)[VS_MAX_BODY_MARGINS] =
 		vs_xcalloc((size_t)n, sizeof *lowest);
@@ -493,9 +604,13 @@ static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
 	for (int j = 0; j < n; j++) {
 		for (int r = 0; r < nm; r++)
 			lowest[j][r] = 0, where[j][r] = k[j];
-		for (uint64_t q = 1; q < xs[j].n_pos; q++) {
+		for (uint64_t q = 0; q < xs[j].n_pos; q++) {
 			uint64_t held = k[j];
 			k[j] = body_pos(&xs[j], q);
+			if (k[j] == held || !body_drawn(&xs[j], k[j])) {
+				k[j] = held;
+				continue;
+			}
 			body_set(actor, xs, n, k, &set, values);
 			vs_sweep_body_margins(a, as, &set, m);
 			for (int r = 0; r < nm; r++)
@@ -507,7 +622,7 @@ static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
 		}
 	}
 	int rc = 0;
-	for (int r = 0; r < nm && !rc; r++) {
+	for (int r = r0; r < r1 && !rc; r++) {
 		double margin = base[r];
 		int culprit = 0;
 		for (int j = 0; j < n; j++) {
@@ -523,7 +638,8 @@ static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
 		body_set(actor, xs, n, worst, &set, values);
 		vs_actor_spec tmp = *a;
 		vs_error why = {{0}};
-		if (!vs_sweep_apply_dimensions(&tmp, as, &set, NULL, &why))
+		if (grid ? !vs_sweep_apply_dimensions(&tmp, as, &set, NULL, &why)
+		         : !vs_sweep_check_tow(a, as, &set, NULL, &why))
 			continue;
 		/* why reads "<sweep>:L:C: actor ...": keep from "actor" on */
 		const char *rule = strstr(why.msg, "actor ");
@@ -531,8 +647,9 @@ static int check_grid_bodies(ctx *c, const vs_block *b, int64_t actor)
 		vs_mark at = b->mark;
 		body_where(actor, xs, n, worst, culprit, b, axes, sizeof axes,
 		           &at);
-		vs_error_at(c->err, c->doc->path, at, "block %d (grid), %s: %s",
-		            c->block, axes, rule ? rule : why.msg);
+		vs_error_at(c->err, c->doc->path, at, "block %d (%s), %s: %s",
+		            c->block, grid ? "grid" : "random", axes,
+		            rule ? rule : why.msg);
 		rc = -1;
 	}
 	free(lowest);
@@ -571,11 +688,8 @@ static int check_block(ctx *c, const vs_block *b, int n_changes)
 			         find_prop(b, p->proto.actor, VS_PROP_DIMENSION,
 			                   NULL).p == p) {
 				rc = check_geometry(c, b, p->proto.actor);
-				/* a random draw that breaks them fails when
-				 * it is built (docs/sweep.md) */
-				if (!rc && b->kind == VS_BLOCK_GRID)
-					rc = check_grid_bodies(c, b,
-					                       p->proto.actor);
+				if (!rc)
+					rc = check_bodies(c, b, p->proto.actor);
 			}
 		}
 	free(tmpl.changes);

@@ -21,10 +21,12 @@ static double *member(vs_actor_spec *a, const vs_prop_def *d)
 
 /* The body rules' margins of a as it stands (m), in the order
  * vs_sweep_body_margins gives them: 0 the overhangs, 1 the track, 2 the
- * wheelbase, then each axle's distance to the front and rear faces, then
+ * wheelbase, 3 a trailer's tow (its contact point ahead of its axles'
+ * centre), then each axle's distance to the front and rear faces, then
  * each imported point's to the front, rear, right and left ones. axle_y
  * receives the axles' y. Returns how many: the same for every a on as. */
-enum { M_OVERHANGS, M_TRACK, M_WHEELBASE, M_AXLES };
+enum { M_OVERHANGS, M_TRACK, M_WHEELBASE, M_TOW = VS_BODY_MARGIN_TOW,
+       M_AXLES };
 
 /* The body a's dimensions give asset as's axles. */
 static vs_geom_body body_of(const vs_actor_spec *a, const vs_asset *as)
@@ -36,6 +38,30 @@ static vs_geom_body body_of(const vs_actor_spec *a, const vs_asset *as)
 	                      .n_axles = as->n_axles,
 	                      .asset_axle_y = as->axle_y};
 }
+
+/* Whether a is towed as a trailer: it turns about its axles' centre,
+ * which its contact point must lie ahead of (input/attach.c checks the
+ * seed, sim/attach.c every variant it runs). */
+static int towed(const vs_actor_spec *a, const vs_asset *as)
+{
+	return a->attach.present && a->attach.type == VS_ATTACH_TRAILER &&
+	       as->n_axles > 0;
+}
+
+/* y (m, actor frame) of a's contact point on body b. */
+static double contact_y(const vs_actor_spec *a, const vs_asset *as,
+                        const vs_geom_body *b)
+{
+	const vs_attach_point *pt = &a->attach.child_point;
+	const double *p = pt->kind == VS_POINT_IMPORTED && pt->index >= 0 &&
+	                          pt->index < as->n_points
+	                      ? as->points[pt->index].p
+	                      : NULL;
+	double q[3];
+	vs_geom_point_pos(b, (vs_geom_point)pt->kind, p, q);
+	return q[1];
+}
+
 static int margins(const vs_actor_spec *a, const vs_asset *as,
                    double m[VS_MAX_BODY_MARGINS], double *axle_y)
 {
@@ -45,6 +71,12 @@ static int margins(const vs_actor_spec *a, const vs_asset *as,
 	m[k++] = n >= 2 ? a->length - a->front_overhang - a->rear_overhang : 1;
 	m[k++] = n >= 1 ? a->width - as->track : 1;
 	m[k++] = n >= 2 ? a->length - (axle_y[0] - axle_y[n - 1]) : 1;
+	/* the contact point's lead over the centre, past the least the
+	 * trailer's yaw rate needs */
+	m[k++] = towed(a, as) ? contact_y(a, as, &b) -
+	                            vs_geom_axle_centre(axle_y, n) -
+	                            VS_GEOM_MIN_TOW
+	                      : 1;
 	for (int i = 0; i < n; i++) {
 		m[k++] = half - axle_y[i];
 		m[k++] = half + axle_y[i];
@@ -96,11 +128,32 @@ static const char *asset_was(char *buf, size_t size, int r, const double *s,
 	return buf;
 }
 
+/* A trailer's contact point ahead of its axles' centre: a rule the seed
+ * keeps (the scenario refuses one that does not), so every variant must.
+ * m are a's margins, axle_y its axles. 0, or -1 with err set at mark in
+ * the words of input/attach.c. */
+static int check_tow(const vs_actor_spec *a, const vs_asset *as,
+                     const double *m, const double *axle_y, vs_mark mark,
+                     const char *path, vs_error *err)
+{
+	if (held(M_TOW, m[M_TOW]))
+		return 0;
+	vs_geom_body b = body_of(a, as);
+	vs_error_at(err, path ? path : "<sweep>", mark,
+	            "actor %lld: attach: a trailer's contact point must lie "
+	            "ahead of its axles' centre (y = %g m); child_point %s is "
+	            "at y = %g m", (long long)a->id,
+	            vs_geom_axle_centre(axle_y, as->n_axles),
+	            a->attach.child_point.name, contact_y(a, as, &b));
+	return -1;
+}
+
 /* The rules a varied body must keep (docs/sweep.md, "Rules"): every
  * axle and imported point inside the box, the track narrower than the
  * width, the length longer than the wheelbase; each as keeps() reads it
- * against the seed's body. 0, or -1 with err set at mark naming the
- * actor and the rule. */
+ * against the seed's body; then a trailer's contact point ahead of its
+ * axles' centre. 0, or -1 with err set at mark naming the actor and the
+ * rule. */
 static int check_body(const vs_actor_spec *a, const vs_actor_spec *seed,
                       const vs_asset *as, vs_mark mark, const char *path,
                       vs_error *err)
@@ -161,7 +214,7 @@ static int check_body(const vs_actor_spec *a, const vs_actor_spec *seed,
 		            asset_was(was, sizeof was, M_TRACK, s, "wider"));
 		return -1;
 	}
-	return 0;
+	return check_tow(a, as, m, axle_y, mark, path, err);
 }
 
 /* In the actor frame a length change moves every axle's y by dlength / 2,
@@ -205,6 +258,17 @@ int vs_sweep_body_margins(const vs_actor_spec *seed, const vs_asset *as,
 		if (!held(r, s[r]))
 			m[r] -= s[r];
 	return k;
+}
+
+int vs_sweep_check_tow(const vs_actor_spec *seed, const vs_asset *as,
+                       const vs_change_set *set, const char *path,
+                       vs_error *err)
+{
+	vs_actor_spec a = *seed; /* numbers only, as above */
+	double m[VS_MAX_BODY_MARGINS], y[VS_MAX_AXLES];
+	const vs_change *last = apply_sizes(&a, as, set);
+	margins(&a, as, m, y);
+	return last ? check_tow(&a, as, m, y, last->mark, path, err) : 0;
 }
 
 int vs_sweep_apply_dimensions(vs_actor_spec *a, const vs_asset *as,

@@ -333,6 +333,14 @@ NEGATIVE_RO_LISTED = [-0.6, -0.3, 0, -0.5, -0.1]
 RO_DOMAIN = ("actor 3: dimension.rear_overhang must be >= -0.6 m (the "
              "rearmost axle inside the body, or behind it by no more than "
              "the asset's 0.6 m)")
+# With front overhang 0.2 m and rear overhang 11.5 m the axles sit at
+# 6 - 0.2 = 5.8, 5.65 and -6 + 11.5 = 5.5 m (inside the box), their
+# centre at 5.65 m, ahead of the hitch at 5.5 m: the trailer could not be
+# towed.
+HITCH_BEHIND = ("actor 3: attach: a trailer's contact point must lie ahead "
+                "of its axles' centre (y = 5.65 m); child_point hitch is at "
+                "y = 5.5 m")
+
 
 class TrailerOverhangTest(TempDirCase):
     def test_negative_rear_overhang_runs(self):
@@ -372,6 +380,9 @@ class TrailerOverhangTest(TempDirCase):
         cases = [
             ("      - [{actor: 3, dimension.rear_overhang: -0.7}]\n",
              "w.yaml:4:46: " + RO_DOMAIN + ", got -0.7\n"),
+            ("      - [{actor: 3, dimension: {front_overhang: 0.2, "
+             "rear_overhang: 11.5}}]\n",
+             "w.yaml:4:54: " + HITCH_BEHIND + "\n"),
         ]
         for line, msg in cases:
             with self.subTest(line=line):

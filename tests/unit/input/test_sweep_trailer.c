@@ -18,10 +18,11 @@
  * axles' distances to the front bumper (ro = -0.6 + L - 12), so the
  * centre is (L - 12.6 - fo)/2; the hitch keeps its distance to the
  * front bumper too (y = L/2 - 0.5), the Origin stays at 0. The contact
- * point must lie ahead of the centre:
- *   actor 4, length L (fo 10): centre (L - 22.6)/2, ahead of 0 for
- *   L < 22.6 m: at L = 24 it is at 0.7 m, at 20 with fo 4 at 1.7 m;
- *   actor 3, fo 0.2 and ro 11.5: centre (11.5 - 0.2)/2 = 5.65 m, behind
+ * point must lie ahead of the centre (by 1 mm at least):
+ *   actor 4, length L (fo 10): centre (L - 22.6)/2, behind the Origin
+ *   for L < 22.6 m: at L = 24 it is at 0.7 m, ahead of it, and at
+ *   L = 20 with fo 4 at (20 - 12.6 - 4)/2 = 1.7 m;
+ *   actor 3, fo 0.2 and ro 11.5: centre (11.5 - 0.2)/2 = 5.65 m, ahead of
  *   the hitch at 5.5 m (the axles F = 5.8, R = 5.5 inside the box). */
 #include <check.h>
 #include <stdlib.h>
@@ -127,6 +128,44 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:4:47: actor 5: dimension.front_overhang must be >= -0.5 m "
 	 "(the front axle inside the body, or ahead of it by no more than "
 	 "the asset's 0.5 m), got -0.6"},
+	/* the contact point behind the axles' centre */
+	{L "[{actor: 4, dimension.length: 24}]\n", "w.yaml:4:21: " TOW4("0.7")},
+	{L "[{actor: 3, dimension: {front_overhang: 0.2, rear_overhang: "
+	   "11.5}}]\n",
+	 "w.yaml:4:54: " TOW3},
+	{G "{actor: 4, dimension.length: {values: [12, 24]}}\n",
+	 "w.yaml:4:52: block 1 (grid), axis 1 (dimension.length = 24): "
+	 TOW4("0.7")},
+	{G "{actor: 4, dimension.length: {from: 12, to: 24, step: 6}}\n",
+	 "w.yaml:4:38: block 1 (grid), axis 1 (dimension.length = 24): "
+	 TOW4("0.7")},
+	{G "{actor: 3, dimension.front_overhang: {values: [10, 0.2]}, "
+	   "dimension.rear_overhang: {values: [-0.6, 11.5]}}\n",
+	 "w.yaml:4:108: block 1 (grid), axis 1 (dimension.front_overhang = "
+	 "0.2, dimension.rear_overhang = 11.5): " TOW3},
+	{R "{actor: 4, dimension.length: {uniform: [12, 24]}}\n",
+	 "w.yaml:6:40: block 1 (random), axis 1 (dimension.length = 24): "
+	 TOW4("0.7")},
+	{R "{actor: 4, dimension.length: {normal: {mean: 12, sd: 2, min: 10, "
+	   "max: 24}}}\n",
+	 "w.yaml:6:40: block 1 (random), axis 1 (dimension.length = 24): "
+	 TOW4("0.7")},
+	{R "{actor: 4, dimension.length: {normal: {mean: 12, sd: 2, "
+	   "min: 10}}}\n",
+	 "w.yaml:6:40: block 1 (random), axis 1: dimension.length: give the "
+	 "normal a max: actor 4: attach: " TOW ", and an unbounded normal "
+	 "does not"},
+	{R "{actor: 4, dimension.length: {choice: {values: [12, 24]}}}\n",
+	 "w.yaml:6:63: block 1 (random), axis 1 (dimension.length = 24): "
+	 TOW4("0.7")},
+	{R "{actor: 3, dimension.front_overhang: {choice: {values: [10, 0.2]}}, "
+	   "dimension.rear_overhang: {choice: {values: [-0.6, 11.5]}}}\n",
+	 "w.yaml:6:129: block 1 (random), axis 1 (dimension.front_overhang = "
+	 "0.2, dimension.rear_overhang = 11.5): " TOW3},
+	{R "{actor: 4, dimension.length: {uniform: [12, 20]}}\n"
+	   "        - {actor: 4, dimension.front_overhang: {uniform: [4, 10]}}\n",
+	 "w.yaml:6:40: block 1 (random), axis 1 (dimension.length = 20), "
+	 "axis 2 (dimension.front_overhang = 4): " TOW4("1.7")},
 };
 
 START_TEST(refused)
