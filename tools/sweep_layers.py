@@ -16,8 +16,8 @@ import sys
 
 # Bottom first (core/input/sweep.c's opening comment says what each holds).
 LAYERS = ["keys", "sweep_props", "variant_build", "sweep_values",
-          "sweep_rules", "sweep_dists", "sweep_list", "sweep_blocks",
-          "sweep"]
+          "sweep_rules", "sweep_dists", "sweep_list", "sweep_block_rules",
+          "sweep_blocks", "sweep"]
 MEMBER = re.compile(r"input_(\w+)\.c\.o$")
 
 

@@ -10,6 +10,8 @@
  *   sweep_values.c   actors, property keys, one value   sweep_rules.c
  *   sweep_dists.c    an axis property's values and distributions
  *   sweep_list.c     list blocks
+ *   sweep_block_rules.c  the rules over every variant of a grid or
+ *                    random block
  *   sweep_blocks.c   grid and random blocks, variant i of them
  *   sweep.c          the file, the blocks, variant i */
 #include "input/sweep.h"

@@ -90,7 +90,7 @@
 
 #include "common/hugemem.h"
 #include "common/quota.h"
-#include "common/test_hooks.h"
+#include "sim/test_hooks.h"
 #include "common/util.h"
 #include "fmu/fmu.h"
 #include "input/sweep.h"

@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/test_hooks.h"
+#include "sim/test_hooks.h"
 #include "common/util.h"
 #include "store/merge_inputs.h"
 #include "store/stats.h"

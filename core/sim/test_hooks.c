@@ -1,6 +1,6 @@
 /* The end-to-end tests' fault injection (test_hooks.h); built only with
- * -Dtests=true (common/meson.build). */
-#include "common/test_hooks.h"
+ * -Dtests=true (sim/meson.build). */
+#include "sim/test_hooks.h"
 
 #include <stdint.h>
 #include <stdio.h>
