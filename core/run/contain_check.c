@@ -17,7 +17,7 @@
  * - Rows are step-major in scenario order (sim.c's record): each recorded
  *   step is one row per actor, steps rising across chunks, so no two rows
  *   share the state table's key.
- * Called by contain.c. */
+ * Called by contain_receive.c (and contain_child.c for the indices). */
 #include "run/contain_check.h"
 
 #include <stdio.h>

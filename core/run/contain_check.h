@@ -1,5 +1,6 @@
 /* What crash containment's parent checks in a child's result before it
- * uses it (contain_check.c says why). Used by contain.c only. */
+ * uses it (contain_check.c says why). Used by contain_child.c (the
+ * indices it sends) and contain_receive.c (the checks) only. */
 #ifndef VS_RUN_CONTAIN_CHECK_H
 #define VS_RUN_CONTAIN_CHECK_H
 

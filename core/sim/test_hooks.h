@@ -6,7 +6,7 @@
  *
  * The hooks, each read from the environment:
  * - VSWEEP_TEST_CORRUPT_RESULT=VARIANT:WHAT: a contained child damages
- *   that variant's result just before sending it (run/contain.c;
+ *   that variant's result just before sending it (run/contain_child.c;
  *   tests/e2e/test_crash.py).
  * - VSWEEP_TEST_MERGE_GATE=PATH: a merge holds after its first variant
  *   (store/merge.c; tests/e2e/test_merge_live.py, test_mpi.py). */

@@ -1,0 +1,62 @@
+/* The parent's side of a worker's contained child, as contain.c (the
+ * child's life: fork, request, reap, the reason a variant failed) and
+ * contain_receive.c (the wait for its result: reading and decoding it
+ * while the child's output and memory are watched) share it. Private to
+ * core/run's contain*.c. */
+#ifndef VS_RUN_CONTAIN_PARENT_H
+#define VS_RUN_CONTAIN_PARENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "run/contain.h"
+#include "run/contain_proto.h"
+
+/* Lines of a variant's output kept in its log (level 'output'). */
+#define OUTPUT_ROWS_KEPT 100
+
+struct vs_contain {
+	vs_contain_server *server; /* NULL: children forked here */
+	const vs_sweep *sw;
+	const vs_scenario *seed;
+	int words_fd;         /* the words page's memfd, for the server */
+	pid_t pid;            /* 0: no child */
+	int to, from;         /* request and result sockets, parent's ends */
+	int print;            /* the child's stdout and stderr, read end */
+	contain_last_words *words; /* shared with the child */
+	long limit_kb;        /* growth allowed; 0: none */
+	long base_kb;         /* the child's resident set at its fork */
+	double next_look;     /* s (vs_now) of the next memory look */
+	/* The variant's output: the line being read, the lines kept. */
+	char line[240];
+	size_t line_len;
+	int line_cut;         /* the line is longer than line[] */
+	vs_log_row out[OUTPUT_ROWS_KEPT];
+	int n_out;
+	long long n_dropped;  /* lines past OUTPUT_ROWS_KEPT */
+	/* The variant being simulated (the parent's copy), and what its
+	 * result is checked against so far. */
+	const vs_scenario *variant;
+	int64_t last_step;    /* of the last rows received; -1: none */
+	char bad[160];        /* what is wrong with a malformed result */
+};
+
+/* Reads the result of the variant just asked for (c->variant) into res,
+ * handing the chunks that come first to so->sink (the writer's time
+ * moves *deadline on; 0: none). Returns 0 (whole and checked), 1 (a
+ * stop, or the sink said stop), 2 (past *deadline), 3 (the child is
+ * gone or sent what is no result), 4 (the child outgrew its memory
+ * limit) or 6 (malformed: what is wrong in c->bad). */
+int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
+                    vs_result *res, int *sim_rc);
+
+/* Reads what the child printed so far (all of it: the pipe never fills
+ * and blocks the child); 1 at the end of the pipe (the child is gone). */
+int contain_drain_output(vs_contain *c);
+
+/* The variant's output into res's log rows, after what its plugins
+ * logged, within the log's cap; then ready for the next variant. */
+void contain_take_output(vs_contain *c, vs_result *res);
+
+#endif
