@@ -50,8 +50,10 @@
  * - The child's stdout and stderr are one pipe the parent reads while it
  *   waits: what a plugin prints never reaches vsweep's own output; it is
  *   kept in the variant's log view (level 'output', OUTPUT_ROWS_KEPT
- *   lines of at most 239 bytes, then one line saying how many more), so
- *   a crash's last words stay with the variant. Lines the child's own
+ *   lines, each kept as a logged message is: up to VS_LOG_MESSAGE_MAX
+ *   bytes whole, a longer one cut and marked; then one line saying how
+ *   many more), so a crash's last words stay with the variant. Lines
+ *   the child's own
  *   code prints (vs_log_add's "vsweep: variant ...") pass to vsweep's
  *   stderr as before. The child is vsweep's own and dies with it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
@@ -193,6 +195,8 @@ void vs_contain_destroy(vs_contain *c)
 	if (!c)
 		return;
 	end_child(c);
+	for (int j = 0; j < c->n_out; j++)
+		free(c->out[j].message); /* none between variants */
 	if (c->words)
 		munmap(c->words, sizeof *c->words);
 	if (c->words_fd >= 0)

@@ -249,6 +249,19 @@ static int send_chunk(void *ctx, vs_result *r)
 	return 0;
 }
 
+/* The messages of r's first n kept log rows (their pointers travel as
+ * garbage in the rows, replaced by the parent). */
+static void send_messages(int fd, const vs_result *r, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		const char *m = r->logs[j].message ? r->logs[j].message : "";
+		uint32_t len = (uint32_t)strlen(m);
+		if (contain_send(fd, &len, sizeof len) ||
+		    contain_send(fd, m, len))
+			_exit(3);
+	}
+}
+
 /* The indices that travel instead of r's event kinds and kept log rows'
  * plugin names (v: the variant simulated, NULL when it was not built). */
 static int send_indices(int fd, const vs_scenario *v, const vs_result *r,
@@ -306,6 +319,7 @@ static void send_result(int fd, const vs_scenario *v, const vs_result *r,
 	    send_indices(fd, v, r, h.n_logs_kept))
 		_exit(3);
 	send_names(fd, r);
+	send_messages(fd, r, h.n_logs_kept);
 	if (contain_send(fd, &end, sizeof end))
 		_exit(3);
 }

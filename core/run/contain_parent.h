@@ -28,10 +28,11 @@ struct vs_contain {
 	long limit_kb;        /* growth allowed; 0: none */
 	long base_kb;         /* the child's resident set at its fork */
 	double next_look;     /* s (vs_now) of the next memory look */
-	/* The variant's output: the line being read, the lines kept. */
-	char line[240];
-	size_t line_len;
-	int line_cut;         /* the line is longer than line[] */
+	/* The variant's output: the line being read (room for a logged
+	 * message as vs_log_add prints it, with its "vsweep: variant ..."
+	 * prefix), the lines kept (messages owned). */
+	char line[VS_LOG_TEXT_MAX + 1024];
+	size_t line_total;    /* bytes of the line so far, held or not */
 	vs_log_row out[OUTPUT_ROWS_KEPT];
 	int n_out;
 	long long n_dropped;  /* lines past OUTPUT_ROWS_KEPT */

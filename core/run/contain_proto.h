@@ -23,8 +23,10 @@
 /* What precedes a result's arrays on the socket. Then come, in this
  * order: the actor, wheel, state, event and signal rows, the first
  * n_logs_kept log rows, the pair rows, one int32 index per event (its
- * kind) and per kept log row (its plugin use), the signal names, and
- * CONTAIN_MAGIC again (the trailer: the result came whole). */
+ * kind) and per kept log row (its plugin use), the signal names, the
+ * kept log rows' messages (each a uint32 length and bytes, at most
+ * VS_LOG_TEXT_MAX), and CONTAIN_MAGIC again (the trailer: the result
+ * came whole). */
 typedef struct contain_head {
 	uint32_t magic;
 	int32_t sim_rc;

@@ -17,9 +17,11 @@
  *   before the next is read: the child blocks meanwhile on the full
  *   socket, so memory stays bounded whatever the variant's length.
  * - What the child printed becomes log rows (level 'output',
- *   OUTPUT_ROWS_KEPT lines of at most 239 bytes, then one line saying
- *   how many more); the child's own "vsweep: " lines pass to vsweep's
- *   stderr within the run's cap on plugin lines.
+ *   OUTPUT_ROWS_KEPT lines, each kept as a logged message is: whole up
+ *   to VS_LOG_MESSAGE_MAX bytes, else cut on a character boundary and
+ *   marked; then one line saying how many more); the child's own
+ *   "vsweep: " lines pass to vsweep's stderr within the run's cap on
+ *   plugin lines, whole (line[] holds the longest vs_log_add prints).
  * Called by contain.c. */
 #include "run/contain_parent.h"
 
@@ -35,6 +37,7 @@
 #include "common/quota.h"
 #include "common/util.h"
 #include "run/contain_check.h"
+#include "sim/signals.h"
 
 /* A log row's level for what a contained plugin printed (schema.sql's
  * log view calls it 'output'). */
@@ -64,11 +67,16 @@ static int over_limit(vs_contain *c)
 	return kb - c->base_kb > c->limit_kb;
 }
 
-/* One line the child printed: its own ("vsweep: ...", vs_log_add's) to
- * vsweep's stderr, a plugin's to the variant's log rows. */
+/* One line the child printed (c->line_total bytes, as many as fit held
+ * in c->line): its own ("vsweep: ...", vs_log_add's) to vsweep's stderr,
+ * a plugin's to the variant's log rows, kept as a logged message is
+ * (vs_log_text: whole up to VS_LOG_MESSAGE_MAX bytes, else cut and
+ * marked), not escaped (as printed). */
 static void output_line(vs_contain *c)
 {
-	c->line[c->line_len] = '\0';
+	size_t held = c->line_total < sizeof c->line ? c->line_total
+	                                             : sizeof c->line - 1;
+	c->line[held] = '\0';
 	if (strncmp(c->line, "vsweep: ", 8) == 0) {
 		/* the run's cap on plugin lines counts every child's: each
 		 * child's own count (signals.c) sees only its variants */
@@ -76,18 +84,18 @@ static void output_line(vs_contain *c)
 		if (say < 0)
 			fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
 		else if (say)
-			fprintf(stderr, "%s%s\n", c->line, c->line_cut ? "..." : "");
+			fprintf(stderr, "%s%s\n", c->line,
+			        held < c->line_total ? "..." : "");
 	} else if (c->n_out < OUTPUT_ROWS_KEPT) {
 		vs_log_row *r = &c->out[c->n_out++];
 		memset(r, 0, sizeof *r);
 		r->level = VS_LOG_OUTPUT;
 		r->plugin = ""; /* a pipe does not say which plugin wrote */
-		memcpy(r->message, c->line, c->line_len + 1);
+		r->message = vs_log_text(c->line, c->line_total, 0);
 	} else {
 		c->n_dropped++;
 	}
-	c->line_len = 0;
-	c->line_cut = 0;
+	c->line_total = 0;
 }
 
 int contain_drain_output(vs_contain *c)
@@ -104,24 +112,28 @@ int contain_drain_output(vs_contain *c)
 		if (n == 0)
 			return 1;
 		for (ssize_t k = 0; k < n; k++) {
-			if (buf[k] == '\n')
+			if (buf[k] == '\n') {
 				output_line(c);
-			else if (c->line_len + 1 < sizeof c->line)
-				c->line[c->line_len++] = buf[k];
-			else
-				c->line_cut = 1;
+				continue;
+			}
+			if (c->line_total + 1 < sizeof c->line)
+				c->line[c->line_total] = buf[k];
+			c->line_total++; /* past line[]: counted only */
 		}
 	}
 }
 
 void contain_take_output(vs_contain *c, vs_result *res)
 {
-	if (c->line_len > 0)
+	if (c->line_total > 0)
 		output_line(c); /* a last line without its newline */
 	if (c->n_dropped > 0 && c->n_out == OUTPUT_ROWS_KEPT) {
 		vs_log_row *r = &c->out[OUTPUT_ROWS_KEPT - 1];
-		snprintf(r->message, sizeof r->message, "(%lld more lines of "
-		         "output not kept)", c->n_dropped + 1);
+		char say[64];
+		snprintf(say, sizeof say, "(%lld more lines of output not "
+		         "kept)", c->n_dropped + 1);
+		free(r->message);
+		r->message = vs_strdup(say);
 	}
 	int64_t kept = res->n_logs < VS_LOG_ROWS_KEPT ? res->n_logs
 	                                              : VS_LOG_ROWS_KEPT;
@@ -133,6 +145,8 @@ void contain_take_output(vs_contain *c, vs_result *res)
 		memcpy(res->logs + kept, c->out, (size_t)n * sizeof *c->out);
 		res->n_logs = kept + n;
 	}
+	for (int64_t j = n > 0 ? n : 0; j < c->n_out; j++)
+		free(c->out[j].message); /* no room left in the log */
 	c->n_out = 0;
 	c->n_dropped = 0;
 }
@@ -206,6 +220,36 @@ static int receive_names(vs_contain *c, const vs_sim_opts *so,
 		if ((why = read_exact(c, c->from, (*names)[k], len, so,
 		                      deadline)))
 			return why;
+	}
+	return 0;
+}
+
+/* Reads the messages of res's first n log rows (send_messages), each
+ * owned by its row as soon as it is allocated. 0, read_exact's 1 to 4,
+ * or 6 when one is longer than any the child makes or holds a NUL (what
+ * is wrong in c->bad). */
+static int receive_messages(vs_contain *c, const vs_sim_opts *so,
+                            double deadline, vs_result *res, int64_t n)
+{
+	for (int64_t j = 0; j < n; j++) {
+		uint32_t len;
+		int why = read_exact(c, c->from, &len, sizeof len, so, deadline);
+		if (why)
+			return why;
+		if (len > VS_LOG_TEXT_MAX) {
+			snprintf(c->bad, sizeof c->bad, "log row %lld: a message "
+			         "of %lu bytes", (long long)j, (unsigned long)len);
+			return 6;
+		}
+		char *m = vs_xcalloc(1, (size_t)len + 1);
+		res->logs[j].message = m;
+		if ((why = read_exact(c, c->from, m, len, so, deadline)))
+			return why;
+		if (memchr(m, '\0', len)) {
+			snprintf(c->bad, sizeof c->bad, "log row %lld: a NUL in "
+			         "its message", (long long)j);
+			return 6;
+		}
 	}
 	return 0;
 }
@@ -321,6 +365,10 @@ int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	    (why = read_exact(c, c->from, res->pairs, sizeof *res->pairs *
 	                      (size_t)h.n_pairs, so, *deadline)))
 		return why;
+	/* The log rows' message pointers are the child's: their texts come
+	 * after the names (receive_messages). */
+	for (int64_t j = 0; j < h.n_logs_kept; j++)
+		res->logs[j].message = NULL;
 	/* The indices that stand for the events' kinds and the log rows'
 	 * plugins (send_indices). */
 	int32_t *idx = vs_xcalloc((size_t)(h.n_events + h.n_logs_kept) + 1,
@@ -340,6 +388,8 @@ int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	res->n_signals = res->cap_signals = h.n_signals;
 	res->n_pairs = res->cap_pairs = h.n_pairs;
 	res->n_logs = h.n_logs;
+	if (!why)
+		why = receive_messages(c, so, *deadline, res, h.n_logs_kept);
 	uint32_t end = 0;
 	if (!why)
 		why = read_exact(c, c->from, &end, sizeof end, so, *deadline);

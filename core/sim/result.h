@@ -117,13 +117,22 @@ typedef struct vs_signal_row {
 /* Plugin messages kept per variant; the rest are only counted. */
 #define VS_LOG_ROWS_KEPT 1000
 
+/* Bytes of a plugin's message (or, contained, of a line it printed) a
+ * log row keeps whole, counted as the plugin gave them; a longer one is
+ * cut on a character boundary within them and marked (vs_log_text). A
+ * diagnostic with a path and values fits; a runaway one costs no more. */
+#define VS_LOG_MESSAGE_MAX 4096
+/* Bytes a stored message can hold at most: VS_LOG_MESSAGE_MAX, each byte
+ * escaped to at most 4 (error.h's \xNN), and the mark. */
+#define VS_LOG_TEXT_MAX (4 * VS_LOG_MESSAGE_MAX + 64)
+
 /* One message a plugin logged (view log). */
 typedef struct vs_log_row {
 	int64_t actor_id;
 	double t;             /* s, simulated time of the call */
 	int level;            /* a vs_log_level */
 	const char *plugin;   /* the plugin's name (its descriptor's) */
-	char message[240];
+	char *message;        /* owned (up to 1000 rows a variant: not inline) */
 } vs_log_row;
 
 typedef struct vs_result {
@@ -154,7 +163,9 @@ typedef struct vs_result {
 	int64_t n_signals, cap_signals;
 	vs_signal_row *signals;  /* owned array, step-major */
 	int64_t n_logs;          /* logged; at most VS_LOG_ROWS_KEPT kept */
-	vs_log_row *logs;        /* owned array, in time order */
+	vs_log_row *logs;        /* owned array, in time order, the first
+	                            min(n_logs, VS_LOG_ROWS_KEPT) rows'
+	                            messages owned (or NULL) */
 	int64_t n_pairs, cap_pairs;
 	vs_pair_row *pairs;      /* owned array, step-major (--record pairs) */
 	/* Rows handed to a vs_row_sink while it ran are not to be stored

@@ -153,6 +153,31 @@ void vs_log_add(vs_result *res, int64_t actor_id, double t, int level,
 	r->t = t;
 	r->level = level;
 	r->plugin = plugin;
-	snprintf(r->message, sizeof r->message, "%s", msg);
+	r->message = vs_strdup(msg);
 	res->n_logs++;
+}
+
+char *vs_log_text(const char *text, size_t total, int escape)
+{
+	size_t keep = total;
+	if (total > VS_LOG_MESSAGE_MAX) {
+		/* Back from the first byte left out to the start of its
+		 * character: a continuation byte (10xxxxxx) is inside one. At
+		 * most 3 back: a longer run is not UTF-8, escaped byte by byte. */
+		keep = VS_LOG_MESSAGE_MAX;
+		for (int k = 0; k < 3 && keep > 0 &&
+		                ((unsigned char)text[keep] & 0xc0) == 0x80; k++)
+			keep--;
+	}
+	char mark[64] = "";
+	if (keep < total) /* U+2026, the ellipsis, in UTF-8 */
+		snprintf(mark, sizeof mark, "\xe2\x80\xa6 [%zu more bytes]",
+		         total - keep);
+	size_t size = (escape ? 4 * keep : keep) + 1; /* room to escape */
+	char *s = vs_xcalloc(size + strlen(mark), 1);
+	memcpy(s, text, keep);
+	if (escape)
+		vs_escape_controls(s, size);
+	strcat(s, mark);
+	return s;
 }

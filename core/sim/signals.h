@@ -45,11 +45,23 @@ void vs_signals_free(vs_signals *S);
  * list). */
 int vs_signal_selected(const char *select, const char *name);
 
+/* A log row's message from text as a plugin gave it, total bytes long
+ * (text holds at least its first min(total, VS_LOG_MESSAGE_MAX + 1)
+ * bytes; what follows them is not read): whole up to VS_LOG_MESSAGE_MAX
+ * bytes; longer, the whole characters within the first
+ * VS_LOG_MESSAGE_MAX bytes (a UTF-8 character is never split), then
+ * "\u2026 [N more bytes]", N the bytes left out. With escape, control
+ * characters and bytes that are not UTF-8 in what is kept become visible
+ * escapes (error.h's vs_escape_controls). Owned; at most VS_LOG_TEXT_MAX
+ * bytes. */
+char *vs_log_text(const char *text, size_t total, int escape);
+
 /* Stores a plugin message in res (up to a cap per variant) and prints it
  * on stderr, the first few per variant only, the rest counted in one
- * line: a model that warns every step must not drown the terminal.
- * Not thread-safe on one res: its caller (sim.c's host_log) holds the
- * variant's log lock, plugins logging from threads of their own. */
+ * line: a model that warns every step must not drown the terminal. msg:
+ * as vs_log_text made it (copied). Not thread-safe on one res: its
+ * caller (sim.c's host_log) holds the variant's log lock, plugins
+ * logging from threads of their own. */
 void vs_log_add(vs_result *res, int64_t actor_id, double t, int level,
                 const char *plugin, const char *msg);
 

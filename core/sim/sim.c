@@ -172,26 +172,35 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
                      ...)
 {
 	instance *in = host_ctx;
-	char msg[768];
+	/* What a log row keeps and one byte more, to see whether a cut
+	 * there splits a character; the rest is only counted. */
+	char text[VS_LOG_MESSAGE_MAX + 2];
 	size_t at = 0;
 	/* A level that is none of vs_log_level's: kept as an error (it may
 	 * be the plugin's worst news), saying so. Every level stored is one
 	 * of the four, contained or not (level 4 is the log view's
 	 * 'output', a contained plugin's printed lines). */
 	if ((int)level < (int)VS_LOG_DEBUG || (int)level > (int)VS_LOG_ERROR) {
-		at = (size_t)snprintf(msg, sizeof msg,
+		at = (size_t)snprintf(text, sizeof text,
 		                      "logged at unknown level %d: ",
 		                      (int)level);
 		level = VS_LOG_ERROR;
 	}
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg + at, sizeof msg - at, fmt, ap);
+	int n = vsnprintf(text + at, sizeof text - at, fmt, ap);
 	va_end(ap);
-	/* a plugin's text reaches the terminal and the results file */
-	vs_escape_controls(msg, sizeof msg);
-	if (!in || !in->sim)
+	if (n < 0) { /* an encoding error: the prefix alone */
+		n = 0;
+		text[at] = '\0';
+	}
+	/* a plugin's text reaches the terminal and the results file
+	 * escaped, and cut (marked) where it is longer than a row keeps */
+	char *msg = vs_log_text(text, at + (size_t)n, 1);
+	if (!in || !in->sim) {
+		free(msg);
 		return;
+	}
 	sim *S = in->sim;
 	pthread_mutex_lock(&S->log_mu);
 	if (level >= VS_LOG_ERROR && !S->error[0])
@@ -200,6 +209,7 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 		vs_log_add(S->res, S->scn->actors[in->actor].id, S->t,
 		           (int)level, in->desc->name, msg);
 	pthread_mutex_unlock(&S->log_mu);
+	free(msg);
 }
 
 static size_t host_actor_ids(void *host_ctx, const int64_t **ids)
@@ -445,6 +455,10 @@ void vs_result_finish(vs_result *r)
 	free(r->signal_names);
 	free(r->signal_units);
 	free(r->signals);
+	int64_t kept = r->n_logs < VS_LOG_ROWS_KEPT ? r->n_logs
+	                                            : VS_LOG_ROWS_KEPT;
+	for (int64_t j = 0; j < kept && r->logs; j++)
+		free(r->logs[j].message);
 	free(r->logs);
 	free(r->pairs);
 	memset(r, 0, sizeof *r);

@@ -14,6 +14,9 @@ visible, and a plugin built from the frozen ABI 1.0 header still running.
   none.
 - abi10_straight (ABI 1.0) drives straight: x = x0 + v t.
 - warnings reach stderr (a few per variant) and the `log` view (all).
+- a message (or, contained, a printed line) is kept whole up to 4096
+  bytes; a longer one is cut on a character boundary and says how many
+  bytes it lost, alike contained or not, whatever -j.
 """
 import math
 import os
@@ -224,6 +227,97 @@ class SignalsTest(TempDirCase):
         self.assertEqual(rc, 2)
         self.assertIn("--plugin-log", err)
 
+
+LONG_SCENARIO = """vsweep: 1
+name: long messages
+step: 0.1
+duration: 0.3
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7,
+        front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: long_log, params: {PARAMS}}
+"""
+
+# long_log's message of n bytes (n even): "a", (n - 2) / 2 two-byte 'e'
+# acute, "z".
+def text_of(n):
+    return "a" + "\u00e9" * ((n - 2) // 2) + "z"
+
+
+# What the log view keeps of that message (docs/plugins.md): whole up to
+# 4096 bytes; past them, the whole characters within the first 4096 (an
+# 'e' acute spans bytes 4095 and 4096 of an even n, so 4095 bytes: "a"
+# and 2047 of them), then "\u2026 [N more bytes]", N = n - 4095.
+def kept_of(n):
+    if n <= 4096:
+        return text_of(n)
+    return "a" + "\u00e9" * 2047 + "\u2026 [%d more bytes]" % (n - 4095)
+
+
+class LongMessageTest(TempDirCase):
+    """Messages were cut at 239 bytes, unmarked (a log row's message was a
+    240-byte array)."""
+
+    SIZES = (10000, 4096, 4098)
+
+    def sweep(self, params, swept, env, jobs):
+        """Runs long_log with params over a list sweep of its param swept
+        through SIZES, contained unless env says not; (rc, out, err,
+        db)."""
+        scn = self.write("s.yaml", LONG_SCENARIO.replace("PARAMS", params))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n" + "".join(
+            "      - [{actor: 1, param: behaviour.%s, value: %d}]\n"
+            % (swept, n) for n in self.SIZES))
+        db = self.path("r%d.db" % len(os.listdir(self.tmp)))
+        saved = os.environ.pop("VSWEEP_NO_CONTAINMENT", None)  # sanitizers
+        try:
+            rc, out, err = run("run", scn, "--sweep", sw, "-o", db, "-j",
+                               str(jobs), "--plugin-path",
+                               os.environ["VSWEEP_TEST_PLUGINDIR"], env=env)
+        finally:
+            if saved is not None:
+                os.environ["VSWEEP_NO_CONTAINMENT"] = saved
+        return rc, out, err, db
+
+    def test_long_messages_are_cut_and_marked(self):
+        """300 bytes, then 10000, 4096 or 4098 at step 1: the same rows
+        contained at -j 2 and in vsweep's own process at -j 1 and 2, and
+        the same lines on stderr."""
+        self.assertEqual(len(kept_of(300).encode()), 300)
+        self.assertEqual(len(kept_of(4096).encode()), 4096)
+        want = []
+        for v, n in enumerate(self.SIZES):
+            want += [(v, 1, "warning", "long_log", kept_of(300)),
+                     (v, 1, "warning", "long_log", kept_of(n))]
+        for env, jobs in (({}, 2), ({"VSWEEP_NO_CONTAINMENT": "1"}, 1),
+                          ({"VSWEEP_NO_CONTAINMENT": "1"}, 2)):
+            with self.subTest(env=env, jobs=jobs):
+                rc, _, err, db = self.sweep("log_step: 1", "long_bytes",
+                                            env, jobs)
+                self.assertEqual(rc, 0, err)
+                self.assertEqual(query(db, "SELECT variant_id, actor_id, "
+                                       "level, plugin, message FROM log "
+                                       "ORDER BY variant_id, rowid"), want)
+                for v, n in enumerate(self.SIZES):
+                    self.assertIn("vsweep: variant %d: actor 1: long_log: "
+                                  "warning: %s\n" % (v, kept_of(n)), err)
+
+    def test_long_printed_lines_are_cut_and_marked(self):
+        """A contained plugin's printed line (level 'output') likewise;
+        vsweep's stdout is its summary line alone."""
+        rc, out, err, db = self.sweep("log_step: 1", "print_bytes", {}, 2)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out.count("\n"), 1, out[:200])
+        self.assertEqual(query(db, "SELECT variant_id, level, message FROM "
+                               "log WHERE level = 'output' ORDER BY "
+                               "variant_id, rowid"),
+                         [(v, "output", kept_of(n))
+                          for v, n in enumerate(self.SIZES)])
 
 if __name__ == "__main__":
     unittest.main()

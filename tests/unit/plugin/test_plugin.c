@@ -306,8 +306,9 @@ START_TEST(registry_test_plugins)
 	const char *dirs[] = {dir};
 	vs_registry *reg = vs_registry_create(dirs, 1, &fake_host);
 	vs_registry_load_all(reg);
-	ck_assert_int_eq(reg->n, 5); /* fail_at, nan_model, wrong_kind_vm,
-	                                 probe_map, abi10_straight (ABI 1.0) */
+	ck_assert_int_eq(reg->n, 6); /* fail_at, nan_model, wrong_kind_vm,
+	                                 probe_map, long_log,
+	                                 abi10_straight (ABI 1.0) */
 	ck_assert_int_eq(reg->n_broken, 10);
 	const vs_loaded_plugin *wk = vs_registry_find(reg, "wrong_kind_vm");
 	ck_assert_ptr_nonnull(wk);

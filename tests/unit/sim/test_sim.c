@@ -11,6 +11,7 @@
 #include "plugin/registry.h"
 #include "sim/actor.h"
 #include "sim/character.h"
+#include "sim/signals.h"
 #include "sim/sim.h"
 #include "sim/wheels.h"
 
@@ -574,6 +575,41 @@ START_TEST(wheels_straight_and_steered)
 }
 END_TEST
 
+/* A log row's message (vs_log_text, docs/results.md's view log): whole
+ * up to 4096 bytes; past them, the whole characters within the first
+ * 4096, then "\u2026 [N more bytes]", N the bytes left out. */
+START_TEST(log_text_cuts_on_a_character_boundary)
+{
+	enum { MAX = 4096 };
+	char *in = malloc(MAX + 16), *want = malloc(MAX + 64);
+	memset(in, 'x', MAX + 16);
+	/* exactly the limit: whole */
+	char *got = vs_log_text(in, MAX, 0);
+	ck_assert_uint_eq(strlen(got), MAX);
+	ck_assert(strspn(got, "x") == MAX);
+	free(got);
+	/* one byte past it, ASCII: 4096 kept, 1 more */
+	memcpy(want, in, MAX);
+	strcpy(want + MAX, "\xe2\x80\xa6 [1 more bytes]");
+	got = vs_log_text(in, MAX + 1, 0);
+	ck_assert_str_eq(got, want);
+	free(got);
+	/* a 4-byte character (U+1F600) over bytes 4094..4097 of 4099: the
+	 * cut backs off to byte 4094, 5 bytes left out */
+	memcpy(in + MAX - 2, "\xf0\x9f\x98\x80y", 5);
+	strcpy(want + MAX - 2, "\xe2\x80\xa6 [5 more bytes]");
+	got = vs_log_text(in, MAX + 3, 0);
+	ck_assert_str_eq(got, want);
+	free(got);
+	/* escaped: a tab is two characters, the limit counts the one byte */
+	got = vs_log_text("a\tb", 3, 1);
+	ck_assert_str_eq(got, "a\\tb");
+	free(got);
+	free(in);
+	free(want);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -592,6 +628,7 @@ int main(void)
 	tcase_add_test(tc, tandem_rear_reference_is_group_centre);
 	tcase_add_test(tc, character_point_mass);
 	tcase_add_test(tc, wheels_straight_and_steered);
+	tcase_add_test(tc, log_text_cuts_on_a_character_boundary);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
