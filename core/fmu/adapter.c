@@ -85,25 +85,42 @@ static void host_say(fmu_inst *in, vs_log_level level, const char *msg)
 		in->host->log(in->host_ctx, level, "%s", msg);
 }
 
-/* Both FMI versions' messages: kept, and passed to the host's log at the
- * matching level (host_log is thread-safe). */
+/* msg into last (its size n), whole when it fits; else the whole UTF-8
+ * characters that fit before a "..." mark: last goes into a failure
+ * reason, where a cut must show. */
+static void keep_last(char *last, size_t n, const char *msg)
+{
+	size_t len = strlen(msg);
+	if (len < n) {
+		memcpy(last, msg, len + 1);
+		return;
+	}
+	size_t k = n - 4; /* room for "..." and the NUL */
+	while (k > 0 && ((unsigned char)msg[k] & 0xC0) == 0x80)
+		k--; /* msg[k] begins a character: cut before it */
+	memcpy(last, msg, k);
+	memcpy(last + k, "...", 4);
+}
+
+/* Both FMI versions' messages: kept, and passed whole to the host's log
+ * at the matching level (host_log is thread-safe, and keeps or cuts a
+ * long message as every plugin's). */
 static void take_message(fmu_inst *in, int status, const char *category,
                          const char *msg)
 {
 	vs_log_level level = status >= FMI2_ERROR ? VS_LOG_ERROR
 	                     : status == FMI2_WARNING ? VS_LOG_WARNING
 	                                              : VS_LOG_INFO;
-	char line[600];
-	snprintf(line, sizeof line, "%s%s%s", category && *category ? category
-	                                                            : "",
-	         category && *category ? ": " : "", msg ? msg : "");
+	int cat = category && *category;
 	pthread_mutex_lock(&in->mu);
-	snprintf(in->last, sizeof in->last, "%s", msg ? msg : "");
+	keep_last(in->last, sizeof in->last, msg ? msg : "");
 	in->n_msgs++;
 	if (level == VS_LOG_ERROR)
 		in->logged_error = 1;
 	pthread_mutex_unlock(&in->mu);
-	host_say(in, level, line);
+	if (in->host && in->host->log)
+		in->host->log(in->host_ctx, level, "%s%s%s", cat ? category : "",
+		              cat ? ": " : "", msg ? msg : "");
 }
 
 /* The message state, read under its lock: last (size 512) may be NULL. */
@@ -124,17 +141,27 @@ static void fmi2_logger(void *env, const char *instance_name,
                         const char *message, ...)
 {
 	(void)instance_name;
-	char buf[512];
-	va_list ap;
+	char small[512], *buf = small;
+	va_list ap, again;
 	va_start(ap, message);
+	va_copy(again, ap);
 	/* FMI 2's logger takes the FMU's printf format: it cannot be a
-	 * literal here (clang's -Wformat-nonliteral says so). */
+	 * literal here (clang's -Wformat-nonliteral says so). A message
+	 * longer than small is formatted again, whole, into the heap: the
+	 * host's log keeps up to its own limit and marks a cut. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-	vsnprintf(buf, sizeof buf, message ? message : "", ap);
+	int n = vsnprintf(small, sizeof small, message ? message : "", ap);
+	if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)))
+		vsnprintf(buf, (size_t)n + 1, message ? message : "", again);
+	else
+		buf = small;
 #pragma GCC diagnostic pop
+	va_end(again);
 	va_end(ap);
 	take_message(env, (int)status, category, buf);
+	if (buf != small)
+		free(buf);
 }
 
 static void fmi3_logger(void *env, fmi3_status status, const char *category,

@@ -254,6 +254,30 @@ class FmuCallsTest(TempDirCase):
                     for v in range(8) for who in ("calling", "second")]
             self.assertEqual(got, want)
 
+    def test_long_messages_kept_whole_or_cut_marked(self):
+        # The FMU logs one warning of N digits: the log keeps a message of
+        # up to 4096 bytes whole, a longer one as its first 4096 bytes and
+        # "\u2026 [K more bytes]" (docs/results.md, view log). The stored
+        # text is the category, ": ", then the FMU's message.
+        digits = "0123456789" * 600
+        for fmi in (2, 3):
+            fmu = self.fmu(fmi)
+            for n in (3000, 5000):
+                text = "probe: " + digits[:n]
+                want = (text if len(text) <= 4096 else text[:4096] +
+                        "\u2026 [%d more bytes]" % (len(text) - 4096))
+                s = self.write("s.yaml", scenario_text(
+                    fmu, "{mode: 5, when: 0.3, n_log: %d}" % n))
+                for contained in (True, False):
+                    with self.subTest(fmi=fmi, n=n, contained=contained):
+                        db = self.path("l%d%d%d.db" % (fmi, n, contained))
+                        rc, _, err = run_as(("run", s, "-o", db), self.env,
+                                            contained)
+                        self.assertEqual(rc, 0, err)
+                        got = query(db, "SELECT plugin, level, message "
+                                    "FROM log")
+                        self.assertEqual(got, [("fmu", "warning", want)])
+
     def test_angular_velocity_turned_into_the_world(self):
         yaw0, wx, wy = 0.7, 0.3, -0.5
         rc, err, db = self.run_one(scenario_text(

@@ -13,7 +13,9 @@
  * mode: 0 plain; 1 the step reaching `when` returns Fatal; 2 (FMI 3) it
  * sets terminateSimulation; 3 (FMI 3) it returns early (earlyReturn,
  * lastSuccessfulTime half way); 4 every step logs n_log warnings from a
- * second thread and n_log from the calling one, the two in lockstep.
+ * second thread and n_log from the calling one, the two in lockstep; 5
+ * the step reaching `when` logs one warning of n_log bytes, the digits
+ * 0123456789 over and over (FMI 2 through the logger's format, "%s").
  *
  * At instantiation the resource location is read as the standard says
  * (FMI 2: a file: URI, percent-decoded, host empty or localhost, cut at
@@ -215,6 +217,18 @@ static int step(inst *in, double t, double h, int *term, int *early)
 			chatter(&mine);
 			pthread_join(th, NULL);
 		}
+	}
+	if (at && mode == 5 && v[VR_N_LOG] >= 0) {
+		size_t n = (size_t)v[VR_N_LOG];
+		char *long_msg = malloc(n + 1);
+		if (long_msg) {
+			for (size_t i = 0; i < n; i++)
+				long_msg[i] = (char)('0' + i % 10);
+			long_msg[n] = 0;
+			say(in, 1, long_msg);
+			free(long_msg);
+		}
+		v[VR_WHEN] = 1e300; /* once */
 	}
 	v[VR_Y] += v[VR_SPEED] * h;
 	v[VR_X] = 0;
