@@ -210,13 +210,16 @@ int contain_send(int fd, const void *p, size_t n)
 	return 0;
 }
 
-/* The names of r's signals, after its arrays. */
+/* The names of r's signals, each followed by its unit, after its
+ * arrays. */
 static void send_names(int fd, const vs_result *r)
 {
-	for (int i = 0; i < r->n_signal_names; i++) {
-		uint32_t len = (uint32_t)strlen(r->signal_names[i]);
+	for (int i = 0; i < 2 * r->n_signal_names; i++) {
+		const char *s = i % 2 ? r->signal_units[i / 2]
+		                      : r->signal_names[i / 2];
+		uint32_t len = (uint32_t)strlen(s);
 		if (contain_send(fd, &len, sizeof len) ||
-		    contain_send(fd, r->signal_names[i], len))
+		    contain_send(fd, s, len))
 			_exit(3);
 	}
 }

@@ -33,7 +33,8 @@ typedef struct contain_head {
 	int32_t status;
 	int32_t n_actors, n_wheels;
 	int64_t n_rows, n_events;
-	int32_t n_signal_names;  /* each sent as a uint32 length and bytes */
+	int32_t n_signal_names;  /* each sent with its unit, each string as
+	                            a uint32 length and bytes */
 	int64_t n_signals;
 	int64_t n_logs, n_logs_kept;
 	int64_t n_pairs;
@@ -47,7 +48,8 @@ typedef struct contain_head {
  * its state, signal and pair rows and its signal names. */
 typedef struct contain_chunk_head {
 	uint32_t magic;
-	int32_t n_signal_names;  /* each sent as a uint32 length and bytes */
+	int32_t n_signal_names;  /* each sent with its unit, each string as
+	                            a uint32 length and bytes */
 	int64_t n_rows, n_signals, n_pairs;
 } contain_chunk_head;
 

@@ -201,25 +201,34 @@ static int read_exact(vs_contain *c, int fd, void *p, size_t n,
 	return 0;
 }
 
-/* Reads n signal names into a new array (*names, owned); 0, or
- * read_exact's 1 to 4. */
+/* Reads n signal names and their units (contain_child.c's send_names)
+ * into r's new arrays (owned); 0, or read_exact's 1 to 4. */
 static int receive_names(vs_contain *c, const vs_sim_opts *so,
-                         double deadline, int n, char ***names, int *got)
+                         double deadline, int n, vs_result *r)
 {
-	*names = vs_xcalloc((size_t)n + 1, sizeof **names);
-	*got = 0;
+	r->signal_names = vs_xcalloc((size_t)n + 1, sizeof *r->signal_names);
+	r->signal_units = vs_xcalloc((size_t)n + 1, sizeof *r->signal_units);
+	r->n_signal_names = 0;
 	for (int k = 0; k < n; k++) {
-		uint32_t len;
-		int why = read_exact(c, c->from, &len, sizeof len, so, deadline);
-		if (why)
-			return why;
-		if (len > 4096)
-			return 3;
-		(*names)[k] = vs_xcalloc(1, (size_t)len + 1);
-		*got = k + 1; /* owned from here: freed if cut */
-		if ((why = read_exact(c, c->from, (*names)[k], len, so,
-		                      deadline)))
-			return why;
+		/* counted once both are allocated: freed if cut */
+		r->signal_names[k] = vs_xcalloc(1, 1);
+		r->signal_units[k] = vs_xcalloc(1, 1);
+		r->n_signal_names = k + 1;
+		for (int u = 0; u < 2; u++) {
+			char **s = u ? &r->signal_units[k] : &r->signal_names[k];
+			uint32_t len;
+			int why = read_exact(c, c->from, &len, sizeof len, so,
+			                     deadline);
+			if (why)
+				return why;
+			if (len > 4096)
+				return 3;
+			free(*s);
+			*s = vs_xcalloc(1, (size_t)len + 1);
+			if ((why = read_exact(c, c->from, *s, len, so,
+			                      deadline)))
+				return why;
+		}
 	}
 	return 0;
 }
@@ -289,7 +298,7 @@ static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
 	    !(why = read_exact(c, c->from, part.pairs, sizeof *part.pairs *
 	                       (size_t)h.n_pairs, so, *deadline)))
 		why = receive_names(c, so, *deadline, h.n_signal_names,
-		                    &part.signal_names, &part.n_signal_names);
+		                    &part);
 	if (!why) {
 		part.n_rows = part.cap_rows = h.n_rows;
 		part.n_signals = part.cap_signals = h.n_signals;
@@ -379,8 +388,7 @@ int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 		free(idx);
 		return why;
 	}
-	why = receive_names(c, so, *deadline, h.n_signal_names,
-	                    &res->signal_names, &res->n_signal_names);
+	why = receive_names(c, so, *deadline, h.n_signal_names, res);
 	res->n_actors = h.n_actors;
 	res->n_wheels = h.n_wheels;
 	res->n_rows = res->cap_rows = h.n_rows;
