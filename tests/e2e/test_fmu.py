@@ -221,6 +221,48 @@ class FmuTest(TempDirCase):
         self.assertEqual(query(db, sql),
                          query(self.path("st2_start.db"), sql))
 
+    def test_two_fmus_one_signal_two_units_refused(self):
+        """Every FMU stores its outputs as fmu.NAME; two different FMUs
+        declaring beta in rad and in deg would store one name with one
+        unit for both actors' values: --record signals refuses it (exit
+        2, naming both actors, files and units); recording what does not
+        clash, or one FMU on both actors, runs."""
+        a = self.fmu("st2_start")
+        b = rezip(a, self.path("deg.fmu"), edit_once(
+            'description="CG sideslip">\n      <Real unit="rad"/>',
+            'description="CG sideslip">\n      <Real unit="deg"/>'))
+        two = SCENARIO % dict(model=fmu_model(a), duration=0.2) + (
+            "  - id: 2\n    name: other\n    asset: sedan\n"
+            "    start: {position: [10, 50, 0], yaw: 0.7}\n    speed: 15\n"
+            "    vehicle_model: %s\n    behaviour: {plugin: constant_steer, "
+            "params: {steering_wheel_deg: 30}}\n" % fmu_model(b))
+        s = self.write("two.yaml", two)
+        for record in ("signals", "signals=fmu.beta,fmu.ay"):
+            for cmd in ("run", "check"):
+                with self.subTest(record=record, cmd=cmd):
+                    db = self.path("two.db")
+                    rc, _, err = self.vsweep(cmd, s, "-o", db, "--record",
+                                             record)
+                    self.assertEqual(rc, 2, err)
+                    self.assertIn(
+                        "vsweep: --record signals: actor 1 (actor1) and "
+                        "actor 2 (other) store 'fmu.beta' in 'rad' (%s) and "
+                        "in 'deg' (%s), but a signal has one unit in the "
+                        "results file" % (a, b), err)
+                    self.assertFalse(os.path.exists(db))
+        db = self.path("ay.db")
+        rc, _, err = self.vsweep("run", s, "-o", db, "--record",
+                                 "signals=fmu.ay")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT DISTINCT actor_id, unit FROM "
+                               "actor_signal ORDER BY 1"),
+                         [(1, "m/s2"), (2, "m/s2")])
+        same = self.write("same.yaml", two.replace(fmu_model(b),
+                                                   fmu_model(a)))
+        rc, _, err = self.vsweep("run", same, "-o", self.path("same.db"),
+                                 "--record", "signals")
+        self.assertEqual(rc, 0, err)
+
     def test_sweep_fmu_mass(self):
         masses = [1500.0, 2000.0, 2500.0]
         sweep = self.write("m.yaml", "vsweep: 1\nseed: 1\nblocks:\n"

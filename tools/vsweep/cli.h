@@ -178,8 +178,9 @@ typedef struct cli_drill {
 } cli_drill;
 int cli_drill_option(void *own, const char *o, const char *v, int *takes);
 /* Every PLUGIN.OUTPUT of --record signals= names an output of a plugin
- * the scenario uses or the plugin path holds; else a message and
- * EXIT_BAD_INPUT (it was taken, and nothing stored). */
+ * the scenario uses or the plugin path holds, and no recorded output
+ * name has two units (two FMUs); else a message and EXIT_BAD_INPUT (it
+ * was taken, and nothing stored). */
 struct vs_scenario;
 int cli_check_signals(const vs_registry *reg, const struct vs_scenario *scn,
                       const char *signals);

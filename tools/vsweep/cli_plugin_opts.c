@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "input/scenario.h"
 #include "plugin/registry.h"
+#include "sim/signals.h"
 #include "sim/sim.h"
 
 /* Inserts name into the sorted comma list (no duplicates), so that equal
@@ -110,10 +111,75 @@ static const vs_plugin *plugin_named(const vs_registry *reg,
 	return lp ? lp->desc : NULL;
 }
 
+/* An output both uses store under one name (PLUGIN.OUTPUT) with units
+ * that differ: two different FMUs (every FMU's name is "fmu") declaring
+ * one variable name in two units. A signal name has one unit in the
+ * results file, so recording both would label one actor's values with
+ * the other's unit: a message and EXIT_BAD_INPUT. */
+static int check_units(const vs_actor_spec *a, const vs_plugin_use *ua,
+                       const vs_actor_spec *b, const vs_plugin_use *ub,
+                       const char *signals)
+{
+	const vs_plugin *pa = ua->loaded->desc, *pb = ub->loaded->desc;
+	if (pa == pb || strcmp(pa->name, pb->name))
+		return 0;
+	size_t na = 0, nb = 0;
+	const vs_output *oa = vs_plugin_outputs(pa, &na);
+	const vs_output *ob = vs_plugin_outputs(pb, &nb);
+	for (size_t i = 0; i < na; i++)
+		for (size_t k = 0; k < nb; k++) {
+			if (strcmp(oa[i].name, ob[k].name))
+				continue;
+			const char *x = oa[i].unit ? oa[i].unit : "";
+			const char *y = ob[k].unit ? ob[k].unit : "";
+			char full[256];
+			snprintf(full, sizeof full, "%s.%s", pa->name,
+			         oa[i].name);
+			if (!strcmp(x, y) || !vs_signal_selected(signals, full))
+				continue;
+			fprintf(stderr, "vsweep: --record signals: actor %lld "
+			        "(%s) and actor %lld (%s) store '%s' in '%s' "
+			        "(%s) and in '%s' (%s), but a signal has one unit "
+			        "in the results file: record it for one of them "
+			        "only (signals=PLUGIN.OUTPUT,...) or give the "
+			        "variable one unit in both FMUs\n", (long long)a->id,
+			        a->name, (long long)b->id, b->name, full, x,
+			        ua->fmu ? ua->fmu : pa->name, y,
+			        ub->fmu ? ub->fmu : pb->name);
+			return EXIT_BAD_INPUT;
+		}
+	return 0;
+}
+
+/* check_units over every two plugin uses of the scenario. */
+static int check_scenario_units(const vs_scenario *scn, const char *signals)
+{
+	for (int i = 0; i < scn->n_actors; i++)
+		for (int j = i; j < scn->n_actors; j++) {
+			const vs_actor_spec *a = &scn->actors[i];
+			const vs_actor_spec *b = &scn->actors[j];
+			const vs_plugin_use *ua[2] = {&a->vehicle_model,
+			                              &a->behaviour};
+			const vs_plugin_use *ub[2] = {&b->vehicle_model,
+			                              &b->behaviour};
+			for (int k = 0; k < 2; k++)
+				for (int m = 0; m < 2; m++)
+					if (ua[k]->loaded && ub[m]->loaded &&
+					    check_units(a, ua[k], b, ub[m],
+					                signals))
+						return EXIT_BAD_INPUT;
+		}
+	return 0;
+}
+
 int cli_check_signals(const vs_registry *reg, const vs_scenario *scn,
                       const char *signals)
 {
-	if (!signals[0] || !strcmp(signals, "*"))
+	if (!signals[0])
+		return 0;
+	if (check_scenario_units(scn, signals))
+		return EXIT_BAD_INPUT;
+	if (!strcmp(signals, "*"))
 		return 0;
 	char buf[1024];
 	snprintf(buf, sizeof buf, "%s", signals);
