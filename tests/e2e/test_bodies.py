@@ -50,6 +50,20 @@ def length_draws(case, scenario_text, sweep_text, actor, refusal):
     return db, done, failed
 
 
+def trailer_wheels_at(case, db, vid, axles):
+    """The trailer's (actor 3, three axles, track 2 m, wheel radius 0.5 m)
+    six wheels at step 0 of variant vid: left wheel first, x = -track / 2;
+    y the axle's; z the radius."""
+    wheels = query(db, "SELECT wheel, m14, m24, m34 FROM wheel_pose WHERE "
+                   "variant_id = ? AND actor_id = 3 AND step = 0 ORDER BY "
+                   "wheel", vid)
+    case.assertEqual([w for w, _, _, _ in wheels], list(range(6)))
+    for wheel, x, y, z in wheels:
+        case.assertEqual(x, -1.0 if wheel % 2 == 0 else 1.0)
+        case.assertAlmostEqual(y, axles[wheel // 2], delta=1e-9)
+        case.assertEqual(z, 0.5)
+
+
 class BodiesTest(TempDirCase):
     def test_random_lengths(self):
         db = self.path("r.db")
@@ -247,18 +261,7 @@ class TrailerTest(TempDirCase):
                           "actor_info WHERE variant_id = ? AND "
                           "actor_id = 3", vid),
                     [(length, width, height)])
-                wheels = query(db, "SELECT wheel, m14, m24, m34 FROM "
-                               "wheel_pose WHERE variant_id = ? AND "
-                               "actor_id = 3 AND step = 0 ORDER BY wheel",
-                               vid)
-                self.assertEqual([w for w, _, _, _ in wheels],
-                                 list(range(6)))
-                for wheel, x, y, z in wheels:
-                    # left wheel first: x = -track / 2; z the radius
-                    self.assertEqual(x, -1.0 if wheel % 2 == 0 else 1.0)
-                    self.assertAlmostEqual(y, axles[wheel // 2],
-                                           delta=1e-9)
-                    self.assertEqual(z, 0.5)
+                trailer_wheels_at(self, db, vid, axles)
 
     def test_further_out_refused(self):
         scn = self.write("t.yaml", TRAILER)
@@ -363,17 +366,7 @@ class TrailerOverhangTest(TempDirCase):
                     self.assertTrue(-0.6 <= ro <= 0, ro)
                 rear = -6 + ro
                 axles = [-4.0, -4.0 + MID * (rear + 4.0), rear]
-                wheels = query(db, "SELECT wheel, m14, m24, m34 FROM "
-                               "wheel_pose WHERE variant_id = ? AND "
-                               "actor_id = 3 AND step = 0 ORDER BY wheel",
-                               vid)
-                self.assertEqual([w for w, _, _, _ in wheels],
-                                 list(range(6)))
-                for wheel, x, y, z in wheels:
-                    self.assertEqual(x, -1.0 if wheel % 2 == 0 else 1.0)
-                    self.assertAlmostEqual(y, axles[wheel // 2],
-                                           delta=1e-9)
-                    self.assertEqual(z, 0.5)
+                trailer_wheels_at(self, db, vid, axles)
 
     def test_refused_when_read(self):
         scn = self.write("t.yaml", TRAILER)
