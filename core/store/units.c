@@ -51,10 +51,10 @@ int vs_unit_list_read(sqlite3 *db, vs_unit_list *l)
 	if (has < 0)
 		return SQLITE_ERROR;
 	sqlite3_stmt *q = NULL;
-	int rc = sqlite3_prepare_v2(db, has ? "SELECT name, unit FROM "
+	int rc = sqlite3_prepare_v2(db, has ? "SELECT name, unit, id FROM "
 	                            "signal_name ORDER BY id" : "SELECT name, "
-	                            "NULL FROM signal_name ORDER BY id", -1, &q,
-	                            NULL);
+	                            "NULL, id FROM signal_name ORDER BY id", -1,
+	                            &q, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	int cap = 0;
@@ -63,7 +63,9 @@ int vs_unit_list_read(sqlite3 *db, vs_unit_list *l)
 			cap = cap ? 2 * cap : 16;
 			l->name = vs_xrealloc(l->name, (size_t)cap * sizeof *l->name);
 			l->unit = vs_xrealloc(l->unit, (size_t)cap * sizeof *l->unit);
+			l->id = vs_xrealloc(l->id, (size_t)cap * sizeof *l->id);
 		}
+		l->id[l->n] = sqlite3_column_int64(q, 2);
 		const char *n = (const char *)sqlite3_column_text(q, 0);
 		const char *u = (const char *)sqlite3_column_text(q, 1);
 		l->name[l->n] = vs_strdup(n ? n : "");
@@ -82,6 +84,7 @@ void vs_unit_list_free(vs_unit_list *l)
 	}
 	free(l->name);
 	free(l->unit);
+	free(l->id);
 	memset(l, 0, sizeof *l);
 }
 

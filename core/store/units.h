@@ -5,11 +5,14 @@
 #define VS_STORE_UNITS_H
 
 #include <sqlite3.h>
+#include <stdint.h>
 
-/* One file's signal names with their units; unit[i] NULL when the file
- * does not know it (written before units were stored). */
+/* One file's signal names with their ids and units, in id order;
+ * unit[i] NULL when the file does not know it (written before units were
+ * stored). */
 typedef struct vs_unit_list {
 	int n;
+	int64_t *id;
 	char **name, **unit;
 } vs_unit_list;
 

@@ -209,6 +209,59 @@ class SignalMergeTest(TempDirCase):
         self.assertEqual(set(u for (u,) in query(out, "SELECT unit FROM "
                                                  "signal_name")), {""})
 
+    def test_names_from_a_shard_without_signals(self):
+        """A shard whose variants all failed before simulating stores no
+        signal names; merged first, the other shard's names are still
+        the merged file's, and it equals the single run. A shard that
+        numbers a name otherwise is refused (its rows' ids could not
+        stand)."""
+        import sqlite3
+        scn = self.write("s.yaml", SIGNALS)
+        # variant 0: a width under the 1.6 m track fails when built;
+        # variant 1 simulates (--shard k/2 takes the variants i % 2 = k)
+        sweep = self.write("sw.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
+                           "  - random:\n      count: 1\n      axes:\n"
+                           "        - {actor: 1, dimension.width: "
+                           "{uniform: [1.0, 1.2]}}\n  - list:\n"
+                           "      - [{actor: 1, speed: 10}]\n")
+        shards = []
+        for k in (0, 1):
+            db = self.path("k%d.db" % k)
+            rc, _, err = run("run", scn, "--sweep", sweep, "-o", db,
+                             "--record", "state,signals", "--shard",
+                             "%d/2" % k)
+            shards.append(db)
+        self.assertEqual(query(shards[0], "SELECT count(*) FROM "
+                               "signal_name"), [(0,)])
+        single = self.path("single.db")
+        rc, _, err = run("run", scn, "--sweep", sweep, "-o", single,
+                         "--record", "state,signals")
+        self.assertEqual(query(single, "SELECT status FROM variant_info "
+                               "ORDER BY variant_id"),
+                         [("failed",), ("done",)])
+        out = self.path("m.db")
+        rc, _, err = run("merge", out, *shards)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(dict(query(out, "SELECT name, unit FROM "
+                                    "signal_name")), UNITS)
+        self.assertEqual(query(out, "SELECT count(*) FROM actor_signal"),
+                         [(7 * 51,)])  # 7 outputs, steps 0..50
+        self.assertEqual(differences(out, single), [])
+        # the same shards, but the second numbers beta as yaw_rate
+        with sqlite3.connect(shards[1]) as c:
+            c.execute("UPDATE signal_name SET id = -id")
+            c.execute("UPDATE signal_name SET id = CASE id WHEN -1 THEN 2 "
+                      "WHEN -2 THEN 1 ELSE -id END")
+        with sqlite3.connect(shards[0]) as c:
+            c.execute("INSERT INTO signal_name (id, name, unit) VALUES "
+                      "(1, 'bicycle_linear.beta', 'rad')")
+        rc, _, err = run("merge", self.path("m2.db"), *shards)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("%s: signal id 1 is bicycle_linear.yaw_rate here and "
+                      "bicycle_linear.beta in an earlier input: the inputs "
+                      "are not shards of one sweep" % shards[1], err)
+        self.assertFalse(os.path.exists(self.path("m2.db")))
+
     def test_unit_mismatch_refused(self):
         """Shards whose same signal has two units (two builds of its
         plugin) are not merged; the message names both files, the
