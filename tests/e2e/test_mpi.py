@@ -561,6 +561,15 @@ class MpiTest(TempDirCase):
         self.assertEqual(err.count("vsweep-mpi: --chunk given twice ('2', "
                                    "then '4'): give it once"), 1, err)
         self.assertEqual(os.listdir(self.tmp), ["lsan.supp"])
+        # --record signals= is checked as vsweep run checks it: an output
+        # no plugin has is refused, said once, nothing written
+        rc, out, err = self.mpi(2, "--record", "signals=nope.x", "-o",
+                                self.path("s.db"))
+        self.assertEqual(rc, 2, err)
+        self.assertEqual(err.count("vsweep-mpi: --record signals=nope.x: "
+                                   "no plugin 'nope' in the scenario or "
+                                   "the plugin path"), 1, err)
+        self.assertEqual(os.listdir(self.tmp), ["lsan.supp"])
         for args in (["--help"], ["run", "--help"],
                      ["run", "x.yaml", "-j", "2", "--help"]):
             p = subprocess.run([VSWEEP_MPI, *args], capture_output=True,

@@ -218,6 +218,12 @@ static vs_rc run(const args *own, int rank, int size)
 	              MPI_COMM_WORLD);
 	if (status)
 		goto out;
+	/* --record signals as vsweep run checks it; every rank judges the
+	 * same inputs alike, and rank 0 speaks */
+	if (cli_check_signals(&prog, reg, scn, a->signals)) {
+		status = VS_RC_INPUT;
+		goto out;
+	}
 
 	char *dir = parts_dir(a->out);
 	char label[32], *part = parts_path(dir, rank);

@@ -179,11 +179,11 @@ typedef struct cli_drill {
 int cli_drill_option(void *own, const char *o, const char *v, int *takes);
 /* Every PLUGIN.OUTPUT of --record signals= names an output of a plugin
  * the scenario uses or the plugin path holds, and no recorded output
- * name has two units (two FMUs); else a message and EXIT_BAD_INPUT (it
- * was taken, and nothing stored). */
+ * name has two units (two FMUs); else a message under me's name (none
+ * when me is quiet) and EXIT_BAD_INPUT (it was taken, nothing stored). */
 struct vs_scenario;
-int cli_check_signals(const vs_registry *reg, const struct vs_scenario *scn,
-                      const char *signals);
+int cli_check_signals(const cli_prog *me, const vs_registry *reg,
+                      const struct vs_scenario *scn, const char *signals);
 
 /* Fills d->idx (indices below the sweep's count) from the options; an
  * exit status. A --variants-from file must be a run of this scenario and

@@ -116,9 +116,9 @@ static const vs_plugin *plugin_named(const vs_registry *reg,
  * one variable name in two units. A signal name has one unit in the
  * results file, so recording both would label one actor's values with
  * the other's unit: a message and EXIT_BAD_INPUT. */
-static int check_units(const vs_actor_spec *a, const vs_plugin_use *ua,
-                       const vs_actor_spec *b, const vs_plugin_use *ub,
-                       const char *signals)
+static int check_units(const cli_prog *me, const vs_actor_spec *a,
+                       const vs_plugin_use *ua, const vs_actor_spec *b,
+                       const vs_plugin_use *ub, const char *signals)
 {
 	const vs_plugin *pa = ua->loaded->desc, *pb = ub->loaded->desc;
 	if (pa == pb || strcmp(pa->name, pb->name))
@@ -137,22 +137,26 @@ static int check_units(const vs_actor_spec *a, const vs_plugin_use *ua,
 			         oa[i].name);
 			if (!strcmp(x, y) || !vs_signal_selected(signals, full))
 				continue;
-			fprintf(stderr, "vsweep: --record signals: actor %lld "
-			        "(%s) and actor %lld (%s) store '%s' in '%s' "
-			        "(%s) and in '%s' (%s), but a signal has one unit "
-			        "in the results file: record it for one of them "
-			        "only (signals=PLUGIN.OUTPUT,...) or give the "
-			        "variable one unit in both FMUs\n", (long long)a->id,
-			        a->name, (long long)b->id, b->name, full, x,
-			        ua->fmu ? ua->fmu : pa->name, y,
-			        ub->fmu ? ub->fmu : pb->name);
+			if (!me->quiet)
+				fprintf(stderr, "%s: --record signals: actor "
+				        "%lld (%s) and actor %lld (%s) store '%s' "
+				        "in '%s' (%s) and in '%s' (%s), but a "
+				        "signal has one unit in the results file: "
+				        "leave it out (list the outputs to record, "
+				        "signals=PLUGIN.OUTPUT,...) or give the "
+				        "variable one unit in both FMUs\n", me->name,
+				        (long long)a->id, a->name, (long long)b->id,
+				        b->name, full, x,
+				        ua->fmu ? ua->fmu : pa->name, y,
+				        ub->fmu ? ub->fmu : pb->name);
 			return EXIT_BAD_INPUT;
 		}
 	return 0;
 }
 
 /* check_units over every two plugin uses of the scenario. */
-static int check_scenario_units(const vs_scenario *scn, const char *signals)
+static int check_scenario_units(const cli_prog *me, const vs_scenario *scn,
+                                const char *signals)
 {
 	for (int i = 0; i < scn->n_actors; i++)
 		for (int j = i; j < scn->n_actors; j++) {
@@ -165,19 +169,19 @@ static int check_scenario_units(const vs_scenario *scn, const char *signals)
 			for (int k = 0; k < 2; k++)
 				for (int m = 0; m < 2; m++)
 					if (ua[k]->loaded && ub[m]->loaded &&
-					    check_units(a, ua[k], b, ub[m],
-					                signals))
+					    check_units(me, a, ua[k], b,
+					                ub[m], signals))
 						return EXIT_BAD_INPUT;
 		}
 	return 0;
 }
 
-int cli_check_signals(const vs_registry *reg, const vs_scenario *scn,
-                      const char *signals)
+int cli_check_signals(const cli_prog *me, const vs_registry *reg,
+                      const vs_scenario *scn, const char *signals)
 {
 	if (!signals[0])
 		return 0;
-	if (check_scenario_units(scn, signals))
+	if (check_scenario_units(me, scn, signals))
 		return EXIT_BAD_INPUT;
 	if (!strcmp(signals, "*"))
 		return 0;
@@ -190,9 +194,10 @@ int cli_check_signals(const vs_registry *reg, const vs_scenario *scn,
 		*dot = 0; /* signal_name_ok let in only PLUGIN.OUTPUT */
 		const vs_plugin *p = plugin_named(reg, scn, t);
 		if (!p) {
-			fprintf(stderr, "vsweep: --record signals=%s.%s: no plugin "
-			        "'%s' in the scenario or the plugin path\n", t,
-			        dot + 1, t);
+			if (!me->quiet)
+				fprintf(stderr, "%s: --record signals=%s.%s: no "
+				        "plugin '%s' in the scenario or the plugin "
+				        "path\n", me->name, t, dot + 1, t);
 			return EXIT_BAD_INPUT;
 		}
 		size_t n = 0;
@@ -201,9 +206,11 @@ int cli_check_signals(const vs_registry *reg, const vs_scenario *scn,
 		while (k < n && strcmp(o[k].name, dot + 1))
 			k++;
 		if (k == n) {
-			fprintf(stderr, "vsweep: --record signals=%s.%s: plugin "
-			        "'%s' has no output '%s' (`vsweep plugins` lists "
-			        "its outputs)\n", t, dot + 1, t, dot + 1);
+			if (!me->quiet)
+				fprintf(stderr, "%s: --record signals=%s.%s: plugin "
+				        "'%s' has no output '%s' (`vsweep plugins` "
+				        "lists its outputs)\n", me->name, t, dot + 1,
+				        t, dot + 1);
 			return EXIT_BAD_INPUT;
 		}
 	}

@@ -166,7 +166,7 @@ static int cmd_run(const cli_run_args *a, cli_drill *drill, int argc,
 	vs_sweep *sw = NULL;
 	int status = load_inputs(a, &reg, &scn, &sw);
 	if (!status)
-		status = cli_check_signals(reg, scn, a->signals);
+		status = cli_check_signals(&prog, reg, scn, a->signals);
 	if (status)
 		goto out;
 	int drilling = drill->list || drill->from || drill->where;
@@ -315,7 +315,7 @@ static int cmd_check(const cli_run_args *a)
 	vs_sweep *sw = NULL;
 	int status = load_inputs(a, &reg, &scn, &sw);
 	if (status == 0)
-		status = cli_check_signals(reg, scn, a->signals);
+		status = cli_check_signals(&prog, reg, scn, a->signals);
 	if (status == 0) {
 		printf("%s: %d actors, %lld steps of %g s\n", scn->path,
 		       scn->n_actors, (long long)vs_scenario_steps(scn),
