@@ -111,6 +111,22 @@ class WalkthroughTest(TempDirCase):
                      ("ok", "-o", self.path("d"))]:
             rc, _, err = run("new-plugin", *args)
             self.assertEqual(rc, 2, (args, err))
+        # VSWEEP_TEMPLATE_DIR is the one place looked in when set: one
+        # without the template is bad input, said as such; the source
+        # tree's template directory works
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "..", "..", "template")
+        errs = {}
+        for tdir, want in ((self.path("nowhere"), 2), (src, 0)):
+            dst = self.path("t%d" % want)
+            rc, _, errs[want] = run("new-plugin", "tk", "--kind",
+                                    "behaviour", "-o", dst,
+                                    env={"VSWEEP_TEMPLATE_DIR": tdir})
+            self.assertEqual(rc, want, errs[want])
+            self.assertEqual(os.path.exists(dst), want == 0)
+        self.assertIn("vsweep: new-plugin: VSWEEP_TEMPLATE_DIR=%s holds no "
+                      "plugin template (its my_model.c)"
+                      % self.path("nowhere"), errs[2])
 
 
 if __name__ == "__main__":

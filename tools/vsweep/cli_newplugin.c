@@ -42,14 +42,16 @@ static int is_dir_with_template(const char *dir)
 	       access(p, R_OK) == 0;
 }
 
-/* The template directory: beside the running binary, at the configured
- * prefix, in the source tree (a build-tree binary); 0 or -1. */
+/* The template directory: VSWEEP_TEMPLATE_DIR when set (only there),
+ * else beside the running binary, at the configured prefix, in the
+ * source tree (a build-tree binary); 0, -1 (none of those), or -2 with
+ * out the variable's directory, which holds none. */
 static int find_template(char *out, size_t size)
 {
 	const char *env = getenv("VSWEEP_TEMPLATE_DIR");
 	if (env && *env) {
 		snprintf(out, size, "%s", env);
-		return is_dir_with_template(out) ? 0 : -1;
+		return is_dir_with_template(out) ? 0 : -2;
 	}
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -173,7 +175,13 @@ int cli_new_plugin(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	char tdir[PATH_MAX];
-	if (find_template(tdir, sizeof tdir)) {
+	int found = find_template(tdir, sizeof tdir);
+	if (found == -2) {
+		fprintf(stderr, "vsweep: new-plugin: VSWEEP_TEMPLATE_DIR=%s "
+		        "holds no plugin template (its my_model.c)\n", tdir);
+		return EXIT_BAD_INPUT;
+	}
+	if (found) {
 		fprintf(stderr, "vsweep: new-plugin: no plugin template found "
 		        "(looked beside this program, in %s and %s; set "
 		        "VSWEEP_TEMPLATE_DIR)\n", VS_INSTALL_TEMPLATE,
