@@ -648,7 +648,9 @@ class PlotSignalTest(TempDirCase):
                                    delta=1e-3)
             self.assertAlmostEqual(v1 - (y - by) / bh * (v1 - v0), value,
                                    delta=1e-4 * (v1 - v0))
-        self.assertIn("bicycle_linear.beta",
+        # the axis says the unit bicycle_linear declares for beta
+        # (plugins/linear_track.h)
+        self.assertIn("bicycle_linear.beta (rad)",
                       "".join(PlotTest.group(root, "ticks").itertext()))
         # an unknown name lists the stored ones; the pair goes together
         rc, _, err = run("plot", db, "--kind", "signal", "--signal", "nope",

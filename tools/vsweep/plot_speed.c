@@ -97,9 +97,14 @@ static void axis_ticks(FILE *f, const plot_data *d, const axes *a)
 	fprintf(f, "<text transform=\"translate(%.2f %.2f) rotate(-90)\" "
 	        "text-anchor=\"middle\" font-size=\"12\">", a->bx - 52,
 	        a->by + a->bh / 2);
-	if (d->signal)
+	if (d->signal) {
 		plot_text(f, d->signal);
-	else
+		if (d->signal_unit[0]) {
+			fputs(" (", f);
+			plot_text(f, d->signal_unit);
+			fputs(")", f);
+		}
+	} else
 		fputs("speed |v| (m/s)", f);
 	fputs("</text>\n", f);
 	fputs("</g>\n", f);
