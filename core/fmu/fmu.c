@@ -143,10 +143,35 @@ out:
 	return rc;
 }
 
+/* "an input", "an output", "a parameter", or what else it is. */
+static const char *causality_phrase(int c)
+{
+	switch (c) {
+	case FMU_CAUS_PARAMETER: return "a parameter";
+	case FMU_CAUS_INPUT: return "an input";
+	case FMU_CAUS_OUTPUT: return "an output";
+	default: return "neither an input, an output nor a parameter";
+	}
+}
+
+/* A variable of the name vsweep wants for role r, but of another
+ * causality: said with its line (a mapped or required role), where "has
+ * no Real output 'x'" would hide the one the FMU has. */
+static void wrong_causality(const vs_fmu *f, const fmu_var *v, int r,
+                            vs_error *err)
+{
+	vs_error_set(err, "%s: modelDescription.xml:%d: variable '%s' is %s, "
+	             "but vsweep exchanges %s as %s", f->path, v->line,
+	             v->name, causality_phrase(v->causality),
+	             vs_fmu_role_names[r],
+	             causality_phrase(role_causality(r)));
+}
+
 /* Resolves vsweep's names (mapped by `variables:`) to FMU variables. */
 static int find_roles(vs_fmu *f, const char *const *from,
                       const char *const *to, int n_map, vs_error *err)
 {
+	const fmu_var *other[N_ROLES] = {NULL}; /* named so, other causality */
 	for (int i = 0; i < n_map; i++) {
 		int known = 0;
 		for (int r = 0; r < N_ROLES; r++)
@@ -184,8 +209,14 @@ static int find_roles(vs_fmu *f, const char *const *from,
 			             f->md.fmi == 2 ? "Real" : "Float64");
 			return -1;
 		}
-		if (v && v->causality != want)
+		if (v && v->causality != want) {
+			other[r] = v;
 			v = NULL;
+		}
+		if (!v && mapped && other[r]) {
+			wrong_causality(f, other[r], r, err);
+			return -1;
+		}
 		if (!v && mapped) {
 			vs_error_set(err, "%s: variables: %s -> '%s': the FMU has "
 			             "no Real %s of that name", f->path,
@@ -202,6 +233,10 @@ static int find_roles(vs_fmu *f, const char *const *from,
 	for (size_t k = 0; k < sizeof required / sizeof *required; k++)
 		if (!f->role[required[k]]) {
 			int r = required[k];
+			if (other[r]) {
+				wrong_causality(f, other[r], r, err);
+				return -1;
+			}
 			vs_error_set(err, "%s: not a vehicle model: it has no Real "
 			             "%s '%s' (map another name with variables: "
 			             "{%s: NAME})", f->path,

@@ -160,6 +160,17 @@ class FmuSubsetTest(TempDirCase):
                     '<Integer/></ScalarVariable>'), "yaw",
              "variable 'yaw' is of type Integer, but vsweep exchanges yaw "
              "as a scalar Real; not supported"),
+            # the right name, another causality: said with its line, not
+            # as "has no Real output 'x'"
+            (3, sub('name="x" valueReference="2" causality="output"',
+                    'name="x" valueReference="2" causality="local"'), "x",
+             "variable 'x' is neither an input, an output nor a "
+             "parameter, but vsweep exchanges x as an output"),
+            (2, sub('name="speed" valueReference="0" causality="input"',
+                    'name="speed" valueReference="0" causality="output"'),
+             "speed",
+             "variable 'speed' is an output, but vsweep exchanges speed "
+             "as an input"),
         ]
         for i, (fmi, edit, name, says) in enumerate(cases):
             with self.subTest(name):
