@@ -35,22 +35,7 @@ static const char seed_text[] =
 	"    asset: box\n"
 	"    start: {position: [5, 5, 0]}\n";
 
-static vs_scenario *seed;
-
-static void setup(void)
-{
-	vs_error err = {{0}};
-	seed = vs_scenario_parse("s.yaml", seed_text, strlen(seed_text), &err);
-	ck_assert_msg(seed, "%s", err.msg);
-	ck_assert_msg(vs_scenario_bind(seed, fake_registry(FAKE_N_PLUGINS),
-	                               &err) == 0, "%s", err.msg);
-}
-
-static void teardown(void)
-{
-	vs_scenario_destroy(seed);
-	seed = NULL;
-}
+#include "seed_fixture.h"
 
 #define GRID "vsweep: 1\nblocks:\n  - grid:\n"
 

@@ -14,11 +14,9 @@ typedef struct bad_case {
 	const char *msg; /* expected prefix of the error */
 } bad_case;
 
-/* A grid's first axis starts at line 4, column 9 (its first key at 10,
- * a second key at 20); a random block's at line 6, column 11 (22). */
-#define G GRID "      - "
-#define R "vsweep: 1\nblocks:\n  - random:\n      count: 10\n      axes:\n" \
-	"        - "
+/* G and R (seed_fixture.h): a grid's first axis starts at line 4,
+ * column 9 (its first key at 10, a second key at 20); a random block's at
+ * line 6, column 11 (22). */
 #define NOTHING                                                            \
 	"nothing varies; give a property the values it takes as a mapping, "  \
 	"e.g. speed: {"

@@ -58,30 +58,7 @@ static const char seed_text[] =
 	"    asset: ahead\n"
 	"    start: {position: [0, 20, 0]}\n";
 
-static vs_scenario *seed;
-
-static void setup(void)
-{
-	vs_error err = {{0}};
-	seed = vs_scenario_parse("s.yaml", seed_text, strlen(seed_text), &err);
-	ck_assert_msg(seed, "%s", err.msg);
-	ck_assert_msg(vs_scenario_bind(seed, fake_registry(FAKE_N_PLUGINS),
-	                               &err) == 0, "%s", err.msg);
-}
-
-static void teardown(void)
-{
-	vs_scenario_destroy(seed);
-	seed = NULL;
-}
-
-/* A list variant's first change starts at line 4, column 10; a grid's
- * first axis at line 4, column 9; a random block's at line 6, column
- * 11. */
-#define L "vsweep: 1\nblocks:\n  - list:\n      - "
-#define G "vsweep: 1\nblocks:\n  - grid:\n      - "
-#define R "vsweep: 1\nblocks:\n  - random:\n      count: 10\n      axes:\n" \
-	"        - "
+#include "seed_fixture.h"
 #define RO3                                                                \
 	"actor 3: dimension.rear_overhang must be >= -0.6 m (the rearmost "  \
 	"axle inside the body, or behind it by no more than the asset's "    \
