@@ -167,6 +167,18 @@ static void wrong_causality(const vs_fmu *f, const fmu_var *v, int r,
 	             causality_phrase(role_causality(r)));
 }
 
+/* Whether another role than r has r's name and causality c: "speed" is
+ * both an input (commanded) and an optional output, so one mapping of it
+ * names the role whose causality its variable has. */
+static int name_shared_with(int r, int c)
+{
+	for (int k = 0; k < N_ROLES; k++)
+		if (k != r && !strcmp(vs_fmu_role_names[k], vs_fmu_role_names[r]) &&
+		    role_causality(k) == c)
+			return 1;
+	return 0;
+}
+
 /* Resolves vsweep's names (mapped by `variables:`) to FMU variables. */
 static int find_roles(vs_fmu *f, const char *const *from,
                       const char *const *to, int n_map, vs_error *err)
@@ -210,8 +222,13 @@ static int find_roles(vs_fmu *f, const char *const *from,
 			return -1;
 		}
 		if (v && v->causality != want) {
-			other[r] = v;
+			if (!name_shared_with(r, v->causality))
+				other[r] = v;
 			v = NULL;
+			if (mapped && !other[r]) {
+				f->role[r] = NULL; /* the other role's variable */
+				continue;
+			}
 		}
 		if (!v && mapped && other[r]) {
 			wrong_causality(f, other[r], r, err);

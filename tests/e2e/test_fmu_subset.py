@@ -97,9 +97,14 @@ class FmuSubsetTest(TempDirCase):
             self.assertEqual(rc, 2, out + err)
             self.assertEqual(err, "vsweep: %s: %s\n" % (fmu, says))
 
-    def runs(self, fmu, step=0.1):
-        """The scenario on fmu runs to the end, moving y by 10 m/s."""
+    def runs(self, fmu, step=0.1, variables=None):
+        """The scenario on fmu (its variables: mapping, if any) runs to
+        the end, moving y by 10 m/s."""
         text = scenario_text(fmu).replace("step: 0.1", "step: %r" % step)
+        if variables:
+            text = text.replace("params: {}}", "params: {}, variables: "
+                                "%s}" % variables)
+            self.assertIn("variables: ", text)
         s = self.write("s.yaml", text)
         db = self.path("r.db")
         if os.path.exists(db):
@@ -110,6 +115,24 @@ class FmuSubsetTest(TempDirCase):
                          [("done",)])
         for k, y in query(db, "SELECT step, y FROM actor_state"):
             self.assertAlmostEqual(y, 10.0 * step * k, delta=1e-9)
+
+    def test_speed_input_mapped(self):
+        """'speed' names both the commanded input and an optional output:
+        a mapping of it names the one whose causality its variable has,
+        so an FMU whose speed input is v_cmd runs (docs/scenario.md,
+        variables:), and the message of a wrong mapping names the input."""
+        for fmi in (2, 3):
+            with self.subTest(fmi=fmi):
+                fmu, _ = self.fmu(fmi, sub('name="speed" valueReference="0"',
+                                           'name="v_cmd" valueReference="0"'),
+                                  name="v%d.fmu" % fmi)
+                self.runs(fmu, variables="{speed: v_cmd}")
+                s = self.write("w.yaml", scenario_text(fmu).replace(
+                    "params: {}}", "params: {}, variables: {speed: mode}}"))
+                rc, _, err = self.vsweep("check", s)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("variable 'mode' is a parameter, but vsweep "
+                              "exchanges speed as an input", err)
 
     def test_clocks_refused(self):
         clock = ('<Clock name="tick" valueReference="20" causality="input" '
@@ -166,11 +189,11 @@ class FmuSubsetTest(TempDirCase):
                     'name="x" valueReference="2" causality="local"'), "x",
              "variable 'x' is neither an input, an output nor a "
              "parameter, but vsweep exchanges x as an output"),
-            (2, sub('name="speed" valueReference="0" causality="input"',
-                    'name="speed" valueReference="0" causality="output"'),
-             "speed",
-             "variable 'speed' is an output, but vsweep exchanges speed "
-             "as an input"),
+            (2, sub('name="yaw" valueReference="4" causality="output"',
+                    'name="yaw" valueReference="4" causality="input"'),
+             "yaw",
+             "variable 'yaw' is an input, but vsweep exchanges yaw as an "
+             "output"),
         ]
         for i, (fmi, edit, name, says) in enumerate(cases):
             with self.subTest(name):
