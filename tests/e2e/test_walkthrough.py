@@ -8,6 +8,7 @@ with delta = steering wheel / steering ratio."""
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import unittest
@@ -116,17 +117,23 @@ class WalkthroughTest(TempDirCase):
         # tree's template directory works
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                            "..", "..", "template")
-        errs = {}
-        for tdir, want in ((self.path("nowhere"), 2), (src, 0)):
-            dst = self.path("t%d" % want)
-            rc, _, errs[want] = run("new-plugin", "tk", "--kind",
-                                    "behaviour", "-o", dst,
-                                    env={"VSWEEP_TEMPLATE_DIR": tdir})
-            self.assertEqual(rc, want, errs[want])
+        # (a directory with only part of the template is none: nothing
+        # is made from it)
+        part = self.path("part")
+        os.mkdir(part)
+        shutil.copy(os.path.join(src, "my_model.c"), part)
+        for tdir, want, lacks in ((self.path("nowhere"), 2, "my_model.c"),
+                                  (part, 2, "my_behaviour.c"),
+                                  (src, 0, None)):
+            dst = self.path("t_" + os.path.basename(tdir))
+            rc, _, err = run("new-plugin", "tk", "--kind", "behaviour", "-o",
+                             dst, env={"VSWEEP_TEMPLATE_DIR": tdir})
+            self.assertEqual(rc, want, err)
             self.assertEqual(os.path.exists(dst), want == 0)
-        self.assertIn("vsweep: new-plugin: VSWEEP_TEMPLATE_DIR=%s holds no "
-                      "plugin template (its my_model.c)"
-                      % self.path("nowhere"), errs[2])
+            if lacks:
+                self.assertIn("vsweep: new-plugin: VSWEEP_TEMPLATE_DIR=%s "
+                              "holds no plugin template (it lacks %s)"
+                              % (tdir, lacks), err)
 
 
 if __name__ == "__main__":

@@ -35,11 +35,30 @@ static int join(char *out, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-static int is_dir_with_template(const char *dir)
+/* The first template file dir lacks (or cannot be read), NULL when it
+ * holds them all. */
+static const char *template_missing(const char *dir)
 {
 	char p[PATH_MAX];
-	return join(p, sizeof p, dir, "my_model.c") == 0 &&
-	       access(p, R_OK) == 0;
+	for (int i = 0; i < N_FILES; i++)
+		if (join(p, sizeof p, dir, template_files[i]) ||
+		    access(p, R_OK) != 0)
+			return template_files[i];
+	return NULL;
+}
+
+static int is_dir_with_template(const char *dir)
+{
+	return !template_missing(dir);
+}
+
+/* Removes what a failed copy made: the n files of names[] written into
+ * dir, then dir (created by this run): bad input leaves nothing. */
+static void unmake(const char *dir, char (*names)[PATH_MAX], int n)
+{
+	for (int i = 0; i < n; i++)
+		unlink(names[i]);
+	rmdir(dir);
 }
 
 /* The template directory: VSWEEP_TEMPLATE_DIR when set (only there),
@@ -178,7 +197,8 @@ int cli_new_plugin(int argc, char **argv)
 	int found = find_template(tdir, sizeof tdir);
 	if (found == -2) {
 		fprintf(stderr, "vsweep: new-plugin: VSWEEP_TEMPLATE_DIR=%s "
-		        "holds no plugin template (its my_model.c)\n", tdir);
+		        "holds no plugin template (it lacks %s)\n", tdir,
+		        template_missing(tdir));
 		return EXIT_BAD_INPUT;
 	}
 	if (found) {
@@ -199,21 +219,24 @@ int cli_new_plugin(int argc, char **argv)
 	const char *from = model ? "my_model" : "my_behaviour";
 	char from_file[64];
 	snprintf(from_file, sizeof from_file, "%s.c", from);
+	char made[N_FILES][PATH_MAX];
 	for (int i = 0; i < N_FILES; i++) {
-		char src[PATH_MAX], dst[PATH_MAX], renamed[NAME_MAX_CHARS + 3];
+		char src[PATH_MAX], renamed[NAME_MAX_CHARS + 3];
 		snprintf(renamed, sizeof renamed, "%s.c", name);
 		if (join(src, sizeof src, tdir, template_files[i]) ||
-		    join(dst, sizeof dst, dir, strcmp(template_files[i],
+		    join(made[i], sizeof made[i], dir, strcmp(template_files[i],
 		         from_file) ? template_files[i] : renamed)) {
 			fprintf(stderr, "vsweep: %s: path too long\n", dir);
+			unmake(dir, made, i);
 			return EXIT_BAD_INPUT;
 		}
 		size_t len;
 		char *text = slurp(src, &len);
-		if (!text || write_replaced(dst, text, from, name)) {
-			fprintf(stderr, "vsweep: %s: %s\n", text ? dst : src,
+		if (!text || write_replaced(made[i], text, from, name)) {
+			fprintf(stderr, "vsweep: %s: %s\n", text ? made[i] : src,
 			        strerror(errno));
 			free(text);
+			unmake(dir, made, i + 1);
 			return EXIT_INTERNAL;
 		}
 		free(text);
