@@ -652,6 +652,19 @@ class PlotSignalTest(TempDirCase):
         # (plugins/linear_track.h)
         self.assertIn("bicycle_linear.beta (rad)",
                       "".join(PlotTest.group(root, "ticks").itertext()))
+        # a unit of any length (an FMU's comes from its description) is
+        # named whole
+        import sqlite3
+        long_unit = "m/s^2 " + "\u00b0" * 40
+        with sqlite3.connect(db) as c:
+            c.execute("UPDATE signal_name SET unit = ? WHERE name = "
+                      "'bicycle_linear.ay'", (long_unit,))
+        rc, _, err = run("plot", db, "--kind", "signal", "--signal",
+                         "bicycle_linear.ay", "-o", self.path("ay.svg"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("bicycle_linear.ay (%s)" % long_unit, "".join(
+            PlotTest.group(ET.parse(self.path("ay.svg")).getroot(),
+                           "ticks").itertext()))
         # an unknown name lists the stored ones; the pair goes together
         rc, _, err = run("plot", db, "--kind", "signal", "--signal", "nope",
                          "-o", out)

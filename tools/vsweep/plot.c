@@ -729,6 +729,7 @@ static void plot_data_finish(plot_data *d)
 	}
 	free(d->series);
 	free(d->scenario_name);
+	free(d->signal_unit);
 	plot_lanes_finish(&d->lanes);
 }
 

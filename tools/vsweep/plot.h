@@ -132,8 +132,9 @@ typedef struct plot_data {
 	plot_event *events;
 	const char *signal;      /* --kind signal: its name; the series'
 	                            speed holds its value */
-	char signal_unit[64];    /* its unit ('' none declared or not
-	                            known: a file without units) */
+	char *signal_unit;       /* its unit, owned; NULL or '': none
+	                            declared, or not known (a file
+	                            without units) */
 } plot_data;
 
 /* `vsweep plot results.db [--variant I...] [--colour-by PARAM]

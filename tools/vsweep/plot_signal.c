@@ -35,22 +35,23 @@ static void list_names(sqlite3 *db)
 	      "signals)\n", stderr);
 }
 
-/* The unit signal_name gives name into unit ('' when the file has no
- * unit column, written before units were stored, or none is known). */
-static void signal_unit(sqlite3 *db, const char *name, char *unit,
-                        size_t size)
+/* The unit signal_name gives name, whole (owned), or NULL when the file
+ * has no unit column (written before units were stored) or none is
+ * known. */
+static char *signal_unit(sqlite3 *db, const char *name)
 {
 	sqlite3_stmt *st = NULL;
-	unit[0] = 0;
+	char *unit = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT unit FROM signal_name WHERE name "
 	                       "= ?1", -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW &&
 		    sqlite3_column_type(st, 0) == SQLITE_TEXT)
-			snprintf(unit, size, "%s",
-			         (const char *)sqlite3_column_text(st, 0));
+			unit = vs_strdup(
+				(const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
+	return unit;
 }
 
 int plot_load_signal(sqlite3 *db, const char *path, plot_data *d,
@@ -127,7 +128,7 @@ int plot_load_signal(sqlite3 *db, const char *path, plot_data *d,
 		goto out;
 	}
 	d->signal = name;
-	signal_unit(db, name, d->signal_unit, sizeof d->signal_unit);
+	d->signal_unit = signal_unit(db, name);
 	status = 0;
 out:
 	sqlite3_finalize(cnt);

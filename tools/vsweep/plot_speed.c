@@ -99,7 +99,7 @@ static void axis_ticks(FILE *f, const plot_data *d, const axes *a)
 	        a->by + a->bh / 2);
 	if (d->signal) {
 		plot_text(f, d->signal);
-		if (d->signal_unit[0]) {
+		if (d->signal_unit && d->signal_unit[0]) {
 			fputs(" (", f);
 			plot_text(f, d->signal_unit);
 			fputs(")", f);
