@@ -16,6 +16,12 @@
 
 static vs_scenario *seed;
 
+/* A sweep refused, and its whole message (sweep_cases.h). */
+typedef struct refusal {
+	const char *yaml;
+	const char *msg;
+} refusal;
+
 static void setup(void)
 {
 	vs_error err = {{0}};

@@ -84,12 +84,7 @@ static const char seed_text[] =
 	"actor 2: an object (asset 'cone' has no axles) without a "          \
 	"vehicle_model: nothing moves it, so a speed change has no effect"
 
-typedef struct bad_case {
-	const char *yaml;
-	const char *msg; /* the whole message */
-} bad_case;
-
-static const bad_case bad_cases[] = {
+static const refusal bad_cases[] = {
 	/* a speed vector on a behaviour without routes, in every form */
 	{L "[{actor: 1, speed: [5, 10]}]\n", "w.yaml:4:21: " VECTOR},
 	{G "{actor: 1, speed: {values: [[5, 10], [6, 7]]}}\n",
@@ -192,18 +187,6 @@ static const bad_case bad_cases[] = {
 	 "got -181"},
 };
 
-START_TEST(refused)
-{
-	const bad_case *c = &bad_cases[_i];
-	vs_error err = {{0}};
-	vs_sweep *sw = vs_sweep_parse("w.yaml", c->yaml, strlen(c->yaml), seed,
-	                              &err);
-	ck_assert_msg(!sw, "accepted:\n%s", c->yaml);
-	ck_assert_msg(!strcmp(err.msg, c->msg), "input:\n%s\nwant: %s\ngot:  %s",
-	              c->yaml, c->msg, err.msg);
-}
-END_TEST
-
 /* The same properties, within their domains and with an effect. */
 static const char *const good_cases[] = {
 	G "{actor: 1, speed: {values: [5, 10]}}\n",
@@ -221,34 +204,5 @@ static const char *const good_cases[] = {
 	"max: 10}}}\n",
 };
 
-START_TEST(accepted)
-{
-	const char *yaml = good_cases[_i];
-	vs_error err = {{0}};
-	vs_sweep *sw = vs_sweep_parse("w.yaml", yaml, strlen(yaml), seed, &err);
-	ck_assert_msg(sw, "refused:\n%s\n%s", yaml, err.msg);
-	vs_sweep_destroy(sw);
-}
-END_TEST
-
-static Suite *effects_suite(void)
-{
-	Suite *s = suite_create("sweep_effects");
-	TCase *tc = tcase_create("effects");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, refused, 0,
-	                    sizeof bad_cases / sizeof bad_cases[0]);
-	tcase_add_loop_test(tc, accepted, 0,
-	                    sizeof good_cases / sizeof good_cases[0]);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(effects_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#define CASES_SUITE "sweep_effects"
+#include "sweep_cases.h"

@@ -69,12 +69,7 @@ static const char seed_text[] =
 #define TOW3 "actor 3: attach: " TOW " (y = 5.65 m); child_point hitch is " \
 	"at y = 5.5 m"
 
-typedef struct bad_case {
-	const char *yaml;
-	const char *msg; /* the whole message */
-} bad_case;
-
-static const bad_case bad_cases[] = {
+static const refusal bad_cases[] = {
 	/* a rear overhang further out than the asset's own -0.6 m */
 	{L "[{actor: 3, dimension.rear_overhang: -0.7}]\n",
 	 "w.yaml:4:46: " RO3 ", got -0.7"},
@@ -145,18 +140,6 @@ static const bad_case bad_cases[] = {
 	 "axis 2 (dimension.front_overhang = 4): " TOW4("1.7")},
 };
 
-START_TEST(refused)
-{
-	const bad_case *c = &bad_cases[_i];
-	vs_error err = {{0}};
-	vs_sweep *sw = vs_sweep_parse("w.yaml", c->yaml, strlen(c->yaml), seed,
-	                              &err);
-	ck_assert_msg(!sw, "accepted:\n%s", c->yaml);
-	ck_assert_msg(!strcmp(err.msg, c->msg), "input:\n%s\nwant: %s\ngot:  %s",
-	              c->yaml, c->msg, err.msg);
-}
-END_TEST
-
 /* Within the domains, the contact point ahead of the centre in every
  * variant a block can make (actor 4's up to L = 22 m: 0.3 m ahead). */
 static const char *const good_cases[] = {
@@ -183,34 +166,5 @@ static const char *const good_cases[] = {
 	R "{actor: 4, dimension.height: {normal: {mean: 4, sd: 0.1, min: 3}}}\n",
 };
 
-START_TEST(accepted)
-{
-	const char *yaml = good_cases[_i];
-	vs_error err = {{0}};
-	vs_sweep *sw = vs_sweep_parse("w.yaml", yaml, strlen(yaml), seed, &err);
-	ck_assert_msg(sw, "refused:\n%s\n%s", yaml, err.msg);
-	vs_sweep_destroy(sw);
-}
-END_TEST
-
-static Suite *trailer_suite(void)
-{
-	Suite *s = suite_create("sweep_trailer");
-	TCase *tc = tcase_create("trailer");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, refused, 0,
-	                    sizeof bad_cases / sizeof bad_cases[0]);
-	tcase_add_loop_test(tc, accepted, 0,
-	                    sizeof good_cases / sizeof good_cases[0]);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
-int main(void)
-{
-	SRunner *sr = srunner_create(trailer_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#define CASES_SUITE "sweep_trailer"
+#include "sweep_cases.h"
