@@ -719,6 +719,18 @@ static void type_units(const xmlNode *td, int fmi, fmu_md *md)
 	}
 }
 
+/* s without the XML whitespace around it: its start, and *n its
+ * length (XML Schema's values are read so). */
+static const char *xml_trimmed(const char *s, size_t *n)
+{
+	while (xml_space(*s))
+		s++;
+	*n = strlen(s);
+	while (*n && xml_space(s[*n - 1]))
+		(*n)--;
+	return s;
+}
+
 /* An xs:boolean attribute of e: "true" or "1", "false" or "0" (XML
  * Schema spells it so, whitespace around allowed); false when absent, as
  * every flag read here defaults to. */
@@ -729,12 +741,8 @@ static int xs_bool(const char *where, const xmlNode *e, const char *name,
 	*out = 0;
 	if (!s)
 		return 0;
-	const char *p = s;
-	while (xml_space(*p))
-		p++;
-	size_t n = strlen(p);
-	while (n && xml_space(p[n - 1]))
-		n--;
+	size_t n;
+	const char *p = xml_trimmed(s, &n);
 	int rc = 0;
 	if ((n == 4 && !memcmp(p, "true", 4)) || (n == 1 && *p == '1')) {
 		*out = 1;
@@ -758,12 +766,8 @@ static int read_step(const char *where, const xmlNode *e, const char *name,
 	char *s = e ? attr(e, name, NULL) : NULL;
 	if (!s)
 		return 0;
-	const char *p = s;
-	while (xml_space(*p))
-		p++;
-	size_t n = strlen(p);
-	while (n && xml_space(p[n - 1]))
-		n--;
+	size_t n;
+	const char *p = xml_trimmed(s, &n);
 	double x = 0;
 	if (xs_double(p, n, &x) != NUM_OK || !(x > 0)) {
 		char buf[48];
