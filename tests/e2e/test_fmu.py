@@ -25,7 +25,7 @@ import unittest
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import VSWEEP, TempDirCase, query, run  # noqa: E402
+from vsweep_e2e import VSWEEP, FmuTempDirCase, query  # noqa: E402
 from test_dynamics import fit_circle  # noqa: E402
 
 FMUS = os.environ["VSWEEP_TEST_FMU_DIR"]
@@ -89,28 +89,13 @@ def edit_once(old, new):
     return edit
 
 
-class FmuTest(TempDirCase):
-    def setUp(self):
-        super().setUp()
-        # Unpacked FMUs go here, so that leftovers are seen.
-        self.tmpdir = self.path("tmp")
-        os.mkdir(self.tmpdir)
-        self.env = {"TMPDIR": self.tmpdir}
-
-    def tearDown(self):
-        self.assertEqual(os.listdir(self.tmpdir), [],
-                         "an unpacked FMU directory was left behind")
-        super().tearDown()
-
+class FmuTest(FmuTempDirCase):
     def fmu(self, name):
         return os.path.join(FMUS, name + ".fmu")
 
     def scenario(self, model, duration=20, name="s.yaml"):
         return self.write(name, SCENARIO % dict(model=model,
                                                  duration=duration))
-
-    def vsweep(self, *args):
-        return run(*args, env=self.env)
 
     def states(self, db):
         return query(db, "SELECT step, x, y, yaw, wz FROM actor_state "

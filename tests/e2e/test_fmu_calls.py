@@ -25,7 +25,7 @@ import unittest
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import VSWEEP, TempDirCase, query, run  # noqa: E402
+from vsweep_e2e import VSWEEP, FmuTempDirCase, query, run  # noqa: E402
 
 FMUS = os.environ["VSWEEP_TEST_FMU_DIR"]
 TOKEN = "{probe-5e1f}"
@@ -116,21 +116,7 @@ def scenario_text(fmu, params="{}", yaw0=0.0, actors=1, duration=1):
     return text
 
 
-class FmuCallsTest(TempDirCase):
-    def setUp(self):
-        super().setUp()
-        self.tmpdir = self.path("tmp")
-        os.mkdir(self.tmpdir)
-        self.env = {"TMPDIR": self.tmpdir}
-
-    def tearDown(self):
-        self.assertEqual(os.listdir(self.tmpdir), [],
-                         "an unpacked FMU directory was left behind")
-        super().tearDown()
-
-    def vsweep(self, *args):
-        return run(*args, env=self.env)
-
+class FmuCallsTest(FmuTempDirCase):
     def fmu(self, fmi, name=None, **kw):
         return pack(self.path(name or "p%d.fmu" % fmi), fmi, **kw)
 

@@ -23,7 +23,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, query, run  # noqa: E402
+from vsweep_e2e import FmuTempDirCase, query  # noqa: E402
 from test_fmu_calls import pack, scenario_text  # noqa: E402
 
 
@@ -52,21 +52,7 @@ CS2 = '<CoSimulation modelIdentifier="probe2"'
 VARS = "<ModelVariables>\n"
 
 
-class FmuSubsetTest(TempDirCase):
-    def setUp(self):
-        super().setUp()
-        self.tmpdir = self.path("tmp")
-        os.mkdir(self.tmpdir)
-        self.env = {"TMPDIR": self.tmpdir}
-
-    def tearDown(self):
-        self.assertEqual(os.listdir(self.tmpdir), [],
-                         "an unpacked FMU directory was left behind")
-        super().tearDown()
-
-    def vsweep(self, *args):
-        return run(*args, env=self.env)
-
+class FmuSubsetTest(FmuTempDirCase):
     def fmu(self, fmi, edit, name="f.fmu", **kw):
         """The probe FMU with its description edited, and that text."""
         texts = []

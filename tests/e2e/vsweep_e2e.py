@@ -91,6 +91,25 @@ class TempDirCase(unittest.TestCase):
         return p
 
 
+class FmuTempDirCase(TempDirCase):
+    """A case running FMUs: vsweep's TMPDIR, where it unpacks them, is a
+    directory of the case's own, which must be empty again at the end
+    (no unpacked FMU left behind)."""
+    def setUp(self):
+        super().setUp()
+        self.tmpdir = self.path("tmp")
+        os.mkdir(self.tmpdir)
+        self.env = {"TMPDIR": self.tmpdir}
+
+    def tearDown(self):
+        self.assertEqual(os.listdir(self.tmpdir), [],
+                         "an unpacked FMU directory was left behind")
+        super().tearDown()
+
+    def vsweep(self, *args):
+        return run(*args, env=self.env)
+
+
 def dump(db):
     """Every stored row, wall-clock times excluded, floats as exact bits:
     two dumps are equal only for bit-identical files (state is keyed by
