@@ -98,11 +98,14 @@ static char *take(size_t len, int *fresh)
 	return b;
 }
 
-void *vs_huge_calloc(size_t n, size_t size)
+/* n elements of size bytes; zeroed if zero. */
+static void *huge_alloc(size_t n, size_t size, int zero)
 {
 	if (VS_HUGE_OFF || n == 0 ||
 	    size > (SIZE_MAX - HEADER - VS_HUGE_PAGE) / n || n * size < SMALL)
-		return vs_xcalloc(n ? n : 1, size);
+		return zero || (n && size > SIZE_MAX / n)
+		               ? vs_xcalloc(n ? n : 1, size) /* checks n * size */
+		               : vs_xrealloc(NULL, (n ? n : 1) * size);
 	size_t bytes = n * size;
 	size_t len = (bytes + HEADER + VS_HUGE_PAGE - 1) / VS_HUGE_PAGE *
 	             VS_HUGE_PAGE;
@@ -111,10 +114,20 @@ void *vs_huge_calloc(size_t n, size_t size)
 	char *b = take(len, &fresh);
 	pthread_mutex_unlock(&mu);
 	if (!b)
-		return vs_xcalloc(n, size);
-	if (!fresh)
+		return zero ? vs_xcalloc(n, size) : vs_xrealloc(NULL, bytes);
+	if (!fresh && zero)
 		memset(b + HEADER, 0, bytes);
 	return b + HEADER;
+}
+
+void *vs_huge_calloc(size_t n, size_t size)
+{
+	return huge_alloc(n, size, 1);
+}
+
+void *vs_huge_alloc(size_t n, size_t size)
+{
+	return huge_alloc(n, size, 0);
 }
 
 void vs_huge_free(void *p)

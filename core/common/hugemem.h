@@ -28,7 +28,12 @@
  * exhaustion like vs_xcalloc). */
 void *vs_huge_calloc(size_t n, size_t size);
 
-/* Frees p: a block of vs_huge_calloc, or anything malloc gave (then
+/* The same, not zeroed (malloc's contract), for an array about to be
+ * written whole: zeroing a reused block would be a pass over it for
+ * nothing. */
+void *vs_huge_alloc(size_t n, size_t size);
+
+/* Frees p: a block of vs_huge_calloc or vs_huge_alloc, or anything malloc gave (then
  * free(p)); NULL is nothing. */
 void vs_huge_free(void *p);
 

@@ -58,9 +58,10 @@
  *   stderr as before. The child is vsweep's own and dies with it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
  * - Memory (--variant-memory): the parent polls the child's resident set
- *   (/proc/PID/statm) every MEM_POLL_MS while it waits, and reads its
+ *   (/proc/PID/status) every MEM_POLL_MS while it waits, and reads its
  *   peak (VmHWM) when a result comes; growth past the limit over the
- *   child's size at its fork fails the variant ("crashed: memory limit
+ *   child's size at its fork (less the pages of the window the rows
+ *   travel through, contain_proto.h) fails the variant ("crashed: memory limit
  *   of N MB exceeded ..."), the child killed and replaced. Resident,
  *   not virtual, memory: what the machine runs out of; RLIMIT_AS would
  *   count the address space the parent's threads and ASan reserve, and
@@ -113,7 +114,7 @@ static void server_child(void *arg, const int *fds, int n)
 	const vs_contain_server *s = arg;
 	if (n != 4)
 		_exit(3);
-	contain_last_words *w = mmap(NULL, sizeof *w,
+	contain_last_words *w = mmap(NULL, CONTAIN_SHARED_BYTES,
 	                             PROT_READ | PROT_WRITE, MAP_SHARED,
 	                             fds[3], 0);
 	if (w == MAP_FAILED)
@@ -160,12 +161,15 @@ vs_contain *vs_contain_create(vs_contain_server *server,
 	c->to = c->from = c->print = -1;
 	c->limit_kb = memory_mb > 0 ? memory_mb * 1024 : 0;
 	/* A memfd, not an anonymous mapping: a child of the fork server
-	 * maps it from the descriptor it is handed. */
+	 * maps it from the descriptor it is handed. The words page, then
+	 * the window (contain_proto.h; pages cost memory only once
+	 * written). */
 	c->words_fd = memfd_create("vsweep-last-words", MFD_CLOEXEC);
 	if (c->words_fd >= 0 &&
-	    ftruncate(c->words_fd, sizeof *c->words) == 0)
-		c->words = mmap(NULL, sizeof *c->words, PROT_READ | PROT_WRITE,
-		                MAP_SHARED, c->words_fd, 0);
+	    ftruncate(c->words_fd, (off_t)CONTAIN_SHARED_BYTES) == 0)
+		c->words = mmap(NULL, CONTAIN_SHARED_BYTES,
+		                PROT_READ | PROT_WRITE, MAP_SHARED,
+		                c->words_fd, 0);
 	if (!c->words || c->words == MAP_FAILED)
 		c->words = NULL;
 	return c;
@@ -198,18 +202,20 @@ void vs_contain_destroy(vs_contain *c)
 	for (int j = 0; j < c->n_out; j++)
 		free(c->out[j].message); /* none between variants */
 	if (c->words)
-		munmap(c->words, sizeof *c->words);
+		munmap(c->words, CONTAIN_SHARED_BYTES);
 	if (c->words_fd >= 0)
 		close(c->words_fd);
 	free(c);
 }
 
-/* kB after key ("VmRSS:", "VmHWM:") in /proc/PID/status; -1 when it
- * cannot be read (the process is gone). */
-static long resident_kb(pid_t pid, const char *key)
+/* kB after key ("VmRSS:", "VmHWM:") in /proc/PID/status, and the
+ * shared memory resident (RssShmem) into *shmem_kb; -1 when it cannot be
+ * read (the process is gone). */
+static long resident_kb(pid_t pid, const char *key, long *shmem_kb)
 {
 	char path[64], buf[4096];
 	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	*shmem_kb = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -218,8 +224,24 @@ static long resident_kb(pid_t pid, const char *key)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
+	const char *sh = strstr(buf, "RssShmem:");
+	if (sh)
+		*shmem_kb = strtol(sh + strlen("RssShmem:"), NULL, 10);
 	const char *k = strstr(buf, key);
 	return k ? strtol(k + strlen(key), NULL, 10) : -1;
+}
+
+long contain_growth_kb(const vs_contain *c, const char *key)
+{
+	long shmem;
+	long kb = resident_kb(c->pid, key, &shmem);
+	if (kb < 0)
+		return -1;
+	/* the window's pages, as far as the child has written them */
+	long window = shmem - c->base_shmem_kb;
+	long most = (long)(CONTAIN_WINDOW_BYTES / 1024);
+	window = window < 0 ? 0 : window > most ? most : window;
+	return kb - c->base_kb - window;
 }
 
 static const char *signal_name(int sig)
@@ -299,7 +321,7 @@ static int start_child(vs_contain *c, const vs_sim_opts *so)
 	c->print = print[0];
 	/* Measured before the child runs a plugin: fork copied the page
 	 * tables, the counters with them. */
-	c->base_kb = resident_kb(pid, "VmRSS:");
+	c->base_kb = resident_kb(pid, "VmRSS:", &c->base_shmem_kb);
 	return 0;
 }
 
@@ -352,7 +374,7 @@ int vs_contain_run(vs_contain *c, const vs_scenario *variant,
 	long peak = 0;
 	if (why == 0 && c->limit_kb) {
 		/* Grown and shrunk between two looks: the peak tells. */
-		peak = resident_kb(c->pid, "VmHWM:") - c->base_kb;
+		peak = contain_growth_kb(c, "VmHWM:");
 		if (peak > c->limit_kb)
 			why = 5;
 	}

@@ -45,6 +45,8 @@ static const vs_result *c_res;
 static int c_every;
 static int64_t c_last_step = -1; /* of the last row sent in a chunk */
 static contain_last_words *c_words;
+static int c_in = -1; /* the request socket: a chunk's go-ahead comes there */
+static size_t c_window_bytes; /* CONTAIN_WINDOW_BYTES, or a test's */
 static int c_exiting; /* our own exit: the atexit hook stays quiet */
 
 /* Whether code of the shared object file belongs to lp: the plugin
@@ -224,9 +226,21 @@ static void send_names(int fd, const vs_result *r)
 	}
 }
 
+/* r's state rows into the window when they fit (contain_proto.h); 1 if
+ * they went there, 0 when they are to go down the socket. */
+static int rows_to_window(const vs_result *r)
+{
+	size_t bytes = sizeof *r->rows * (size_t)r->n_rows;
+	if (r->n_rows <= 0 || bytes > c_window_bytes)
+		return 0;
+	memcpy(contain_window(c_words), r->rows, bytes);
+	return 1;
+}
+
 /* The child's vs_row_sink.flush (ctx: the result socket): the rows held,
- * as a chunk, ahead of the result. Blocks while the socket is full: the
- * parent reads no further until the writer took its previous chunk. */
+ * as a chunk, ahead of the result. Blocks while the socket is full, or
+ * until the parent has taken rows out of the window: it reads no further
+ * until the writer took its previous chunk. */
 static int send_chunk(void *ctx, vs_result *r)
 {
 	int fd = *(const int *)ctx;
@@ -239,13 +253,24 @@ static int send_chunk(void *ctx, vs_result *r)
 	h.n_rows = r->n_rows;
 	h.n_signals = r->n_signals;
 	h.n_pairs = r->n_pairs;
+	h.rows_in_window = rows_to_window(r);
 	if (contain_send(fd, &h, sizeof h) ||
-	    contain_send(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows) ||
+	    (!h.rows_in_window &&
+	     contain_send(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows)) ||
 	    contain_send(fd, r->signals,
 	                 sizeof *r->signals * (size_t)r->n_signals) ||
 	    contain_send(fd, r->pairs, sizeof *r->pairs * (size_t)r->n_pairs))
 		_exit(3);
 	send_names(fd, r);
+	if (h.rows_in_window) {
+		/* the window is ours again once the parent says so */
+		char ack;
+		ssize_t n;
+		while ((n = read(c_in, &ack, 1)) < 0 && errno == EINTR)
+			;
+		if (n != 1 || ack != CONTAIN_WINDOW_ACK)
+			_exit(3);
+	}
 	r->n_rows = 0; /* the arrays are kept for the next chunk */
 	r->n_signals = 0;
 	r->n_pairs = 0;
@@ -305,13 +330,16 @@ static void send_result(int fd, const vs_scenario *v, const vs_result *r,
 	h.summary = r->summary;
 	h.summary_void = r->summary_void;
 	memcpy(h.error, r->error, sizeof h.error);
+	/* the parent takes them before it sends the next request */
+	h.rows_in_window = rows_to_window(r);
 	uint32_t end = CONTAIN_MAGIC;
 	if (contain_send(fd, &h, sizeof h) ||
 	    contain_send(fd, r->actors,
 	                 sizeof *r->actors * (size_t)r->n_actors) ||
 	    contain_send(fd, r->wheels,
 	                 sizeof *r->wheels * (size_t)r->n_wheels) ||
-	    contain_send(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows) ||
+	    (!h.rows_in_window &&
+	     contain_send(fd, r->rows, sizeof *r->rows * (size_t)r->n_rows)) ||
 	    contain_send(fd, r->events,
 	                 sizeof *r->events * (size_t)r->n_events) ||
 	    contain_send(fd, r->signals,
@@ -366,6 +394,8 @@ _Noreturn void contain_child(int in, int out, int print,
 	close_range(hi + 1, ~0u, 0);
 	c_every = so->record_every > 0 ? so->record_every : 1;
 	c_words = words;
+	c_in = in;
+	c_window_bytes = vs_test_window_bytes(CONTAIN_WINDOW_BYTES);
 	void *warm[1];
 	backtrace(warm, 1); /* loads what backtrace needs, here, not later */
 	static char alt[65536]; /* for a plugin that overflows its stack */

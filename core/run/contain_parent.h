@@ -27,6 +27,7 @@ struct vs_contain {
 	contain_last_words *words; /* shared with the child */
 	long limit_kb;        /* growth allowed; 0: none */
 	long base_kb;         /* the child's resident set at its fork */
+	long base_shmem_kb;   /* its shared memory part then */
 	double next_look;     /* s (vs_now) of the next memory look */
 	/* The variant's output: the line being read (room for a logged
 	 * message as vs_log_add prints it, with its "vsweep: variant ..."
@@ -51,6 +52,11 @@ struct vs_contain {
  * limit) or 6 (malformed: what is wrong in c->bad). */
 int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
                     vs_result *res, int *sim_rc);
+
+/* How far the child's key ("VmRSS:" now, "VmHWM:" its peak) has grown
+ * since its fork, in kB, leaving out the window's pages (shared memory
+ * of the transport, contain_proto.h); -1 when it cannot be read. */
+long contain_growth_kb(const vs_contain *c, const char *key);
 
 /* Reads what the child printed so far (all of it: the pipe never fills
  * and blocks the child); 1 at the end of the pipe (the child is gone). */

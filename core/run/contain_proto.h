@@ -20,8 +20,29 @@
 #define CONTAIN_MAGIC 0x76737770u /* "vswp": a result */
 #define CONTAIN_CHUNK_MAGIC 0x76736368u /* "vsch": a chunk of its rows */
 
+/* The window: a child's state rows, the bulk of every result (about
+ * 0.8 MB for a 2-actor variant of 2001 steps), travel through memory the
+ * child shares with its parent rather than down the result socket. The
+ * socket cost two copies in the kernel and a poll and a read per 200 kB
+ * or so: the relay took 10 % of a full-recording run's CPU (perf). The
+ * window is the words' memfd past CONTAIN_WINDOW_OFF: the child copies
+ * the rows in, then sends the head saying so (rows_in_window); the
+ * parent copies them out while the child cannot write there: after a
+ * result the child waits for its next request, after a chunk for the
+ * parent's one-byte go-ahead (CONTAIN_WINDOW_ACK on the request socket)
+ * once the rows are out. Rows that do not fit (a step of more than
+ * CONTAIN_WINDOW_BYTES) go down the socket as before. The parent checks
+ * the rows it copied out as it checks those read, and counts the
+ * window's pages out of the child's memory growth (--variant-memory):
+ * they are the transport's, not the plugins'. */
+#define CONTAIN_WINDOW_OFF ((size_t)4096)
+#define CONTAIN_WINDOW_BYTES ((size_t)8 << 20)
+#define CONTAIN_SHARED_BYTES (CONTAIN_WINDOW_OFF + CONTAIN_WINDOW_BYTES)
+#define CONTAIN_WINDOW_ACK 'w'
+
 /* What precedes a result's arrays on the socket. Then come, in this
- * order: the actor, wheel, state, event and signal rows, the first
+ * order: the actor, wheel, state (unless rows_in_window), event and
+ * signal rows, the first
  * n_logs_kept log rows, the pair rows, one int32 index per event (its
  * kind) and per kept log row (its plugin use), the signal names, the
  * kept log rows' messages (each a uint32 length and bytes, at most
@@ -35,6 +56,8 @@ typedef struct contain_head {
 	int64_t n_rows, n_events;
 	int32_t n_signal_names;  /* each sent with its unit, each string as
 	                            a uint32 length and bytes */
+	int32_t rows_in_window;  /* 1: the n_rows state rows are in the
+	                            window, not on the socket */
 	int64_t n_signals;
 	int64_t n_logs, n_logs_kept;
 	int64_t n_pairs;
@@ -45,21 +68,32 @@ typedef struct contain_head {
 
 /* What precedes a chunk's arrays on the socket (the runner's vs_row_sink
  * streams a long variant's rows; the parent passes them through): then
- * its state, signal and pair rows and its signal names. */
+ * its state rows (unless rows_in_window: then the child waits for
+ * CONTAIN_WINDOW_ACK after sending the rest), signal and pair rows and
+ * its signal names. */
 typedef struct contain_chunk_head {
 	uint32_t magic;
 	int32_t n_signal_names;  /* each sent with its unit, each string as
 	                            a uint32 length and bytes */
 	int64_t n_rows, n_signals, n_pairs;
+	int32_t rows_in_window;  /* as contain_head's */
 } contain_chunk_head;
 
 /* The page the child writes its last words to (a shared memfd: it
- * outlives the child). */
+ * outlives the child), the window after it. */
 typedef struct contain_last_words {
 	int set;
 	volatile int in_plugin; /* where names a plugin (set after where) */
 	char where[512]; /* "in plugin P, actor A, step K" */
 } contain_last_words;
+_Static_assert(sizeof(contain_last_words) <= CONTAIN_WINDOW_OFF,
+               "the window starts past the words");
+
+/* The window of the shared memory w starts. */
+static inline void *contain_window(contain_last_words *w)
+{
+	return (char *)w + CONTAIN_WINDOW_OFF;
+}
 
 /* Writes n bytes of p to the socket fd; 0, or -1 when the peer is gone
  * (never SIGPIPE). */

@@ -45,26 +45,11 @@
 /* ms between two looks at a child's memory while it simulates. */
 #define MEM_POLL_MS 10
 
-/* Whether the child has grown past its limit: its resident set now
- * (statm: cheaper than status, read every MEM_POLL_MS) over its size at
- * the fork. */
+/* Whether the child has grown past its limit: its resident set now over
+ * its size at the fork (contain_growth_kb), read every MEM_POLL_MS. */
 static int over_limit(vs_contain *c)
 {
-	char path[64], buf[128];
-	snprintf(path, sizeof path, "/proc/%d/statm", (int)c->pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	long size, pages;
-	if (sscanf(buf, "%ld %ld", &size, &pages) != 2)
-		return 0;
-	long kb = pages * (sysconf(_SC_PAGESIZE) / 1024);
-	return kb - c->base_kb > c->limit_kb;
+	return contain_growth_kb(c, "VmRSS:") > c->limit_kb;
 }
 
 /* One line the child printed (c->line_total bytes, as many as fit held
@@ -263,6 +248,20 @@ static int receive_messages(vs_contain *c, const vs_sim_opts *so,
 	return 0;
 }
 
+/* Into rows (n_rows of them), the state rows the child put in the
+ * window (contain_proto.h); it waits meanwhile. 0, or 6 when that many
+ * cannot be there (what is wrong in c->bad). */
+static int rows_from_window(vs_contain *c, vs_state_row *rows, int64_t n)
+{
+	if (n < 0 || (uint64_t)n > CONTAIN_WINDOW_BYTES / sizeof *rows) {
+		snprintf(c->bad, sizeof c->bad, "%lld state rows said to be "
+		         "in the window", (long long)n);
+		return 6;
+	}
+	memcpy(rows, contain_window(c->words), sizeof *rows * (size_t)n);
+	return 0;
+}
+
 /* Reads a chunk of the variant's rows (its magic read already) and hands
  * it to so->sink; the time that takes moves *deadline on. 0, or
  * read_exact's 1 to 4 (1 also when the sink says stop), or 6 when it
@@ -287,12 +286,21 @@ static int receive_chunk(vs_contain *c, const vs_sim_opts *so,
 	vs_result part;
 	memset(&part, 0, sizeof part);
 	part.variant = res->variant;
-	part.rows = vs_huge_calloc((size_t)h.n_rows + 1, sizeof *part.rows);
+	part.rows = vs_huge_alloc((size_t)h.n_rows + 1, sizeof *part.rows);
 	part.signals = vs_xcalloc((size_t)h.n_signals + 1,
 	                          sizeof *part.signals);
 	part.pairs = vs_xcalloc((size_t)h.n_pairs + 1, sizeof *part.pairs);
-	if (!(why = read_exact(c, c->from, part.rows, sizeof *part.rows *
-	                       (size_t)h.n_rows, so, *deadline)) &&
+	if (h.rows_in_window) {
+		/* then the child may go on: it waits for this byte */
+		char ack = CONTAIN_WINDOW_ACK;
+		if (!(why = rows_from_window(c, part.rows, h.n_rows)) &&
+		    contain_send(c->to, &ack, 1))
+			why = 3;
+	} else {
+		why = read_exact(c, c->from, part.rows, sizeof *part.rows *
+		                 (size_t)h.n_rows, so, *deadline);
+	}
+	if (!why &&
 	    !(why = read_exact(c, c->from, part.signals, sizeof *part.signals *
 	                       (size_t)h.n_signals, so, *deadline)) &&
 	    !(why = read_exact(c, c->from, part.pairs, sizeof *part.pairs *
@@ -353,7 +361,7 @@ int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	*sim_rc = h.sim_rc;
 	res->actors = vs_xcalloc((size_t)h.n_actors + 1, sizeof *res->actors);
 	res->wheels = vs_xcalloc((size_t)h.n_wheels + 1, sizeof *res->wheels);
-	res->rows = vs_huge_calloc((size_t)h.n_rows + 1, sizeof *res->rows);
+	res->rows = vs_huge_alloc((size_t)h.n_rows + 1, sizeof *res->rows);
 	res->events = vs_xcalloc((size_t)h.n_events + 1, sizeof *res->events);
 	res->signals = vs_xcalloc((size_t)h.n_signals + 1,
 	                          sizeof *res->signals);
@@ -363,8 +371,11 @@ int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
 	                      (size_t)h.n_actors, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->wheels, sizeof *res->wheels *
 	                      (size_t)h.n_wheels, so, *deadline)) ||
-	    (why = read_exact(c, c->from, res->rows, sizeof *res->rows *
-	                      (size_t)h.n_rows, so, *deadline)) ||
+	    (why = h.rows_in_window
+	                   ? rows_from_window(c, res->rows, h.n_rows)
+	                   : read_exact(c, c->from, res->rows,
+	                                sizeof *res->rows * (size_t)h.n_rows,
+	                                so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->events, sizeof *res->events *
 	                      (size_t)h.n_events, so, *deadline)) ||
 	    (why = read_exact(c, c->from, res->signals, sizeof *res->signals *

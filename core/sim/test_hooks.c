@@ -67,3 +67,13 @@ void vs_test_merge_gate(volatile sig_atomic_t *stop)
 	for (int i = 0; i < 12000 && !*stop && access(gate, F_OK) == 0; i++)
 		nanosleep(&nap, NULL);
 }
+
+size_t vs_test_window_bytes(size_t dflt)
+{
+	const char *v = getenv("VSWEEP_TEST_WINDOW_BYTES");
+	char *end = NULL;
+	unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+	if (!v || end == v || *end || n > dflt)
+		return dflt;
+	return (size_t)n;
+}

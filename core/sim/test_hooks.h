@@ -9,7 +9,11 @@
  *   that variant's result just before sending it (run/contain_child.c;
  *   tests/e2e/test_crash.py).
  * - VSWEEP_TEST_MERGE_GATE=PATH: a merge holds after its first variant
- *   (store/merge.c; tests/e2e/test_merge_live.py, test_mpi.py). */
+ *   (store/merge.c; tests/e2e/test_merge_live.py, test_mpi.py).
+ * - VSWEEP_TEST_WINDOW_BYTES=N: a contained child sends state rows
+ *   through the shared window only when they take at most N bytes, the
+ *   rest down the socket (run/contain_child.c; tests/e2e/test_crash.py
+ *   runs both ways). */
 #ifndef VS_TEST_HOOKS_H
 #define VS_TEST_HOOKS_H
 
@@ -35,6 +39,10 @@ void vs_test_corrupt_result(const char *spec, vs_result *r);
  * a merge surely under way, however slow the machine. */
 void vs_test_merge_gate(volatile sig_atomic_t *stop);
 
+/* VSWEEP_TEST_WINDOW_BYTES if set (a number, at most dflt), else
+ * dflt. */
+size_t vs_test_window_bytes(size_t dflt);
+
 #else
 
 static inline const char *vs_test_corrupt_spec(void)
@@ -51,6 +59,11 @@ static inline void vs_test_corrupt_result(const char *spec, vs_result *r)
 static inline void vs_test_merge_gate(volatile sig_atomic_t *stop)
 {
 	(void)stop;
+}
+
+static inline size_t vs_test_window_bytes(size_t dflt)
+{
+	return dflt;
 }
 
 #endif
