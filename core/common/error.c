@@ -5,15 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF); 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s)
+/* Bytes of the well-formed UTF-8 sequence at s, of which avail bytes
+ * may be read (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF); 0 if it is not one, or is cut short by the end. */
+static size_t utf8_len(const unsigned char *s, size_t avail)
 {
 	unsigned c = s[0];
 	size_t len = c >= 0xc2 && c <= 0xdf   ? 2
 	             : c >= 0xe0 && c <= 0xef ? 3
 	             : c >= 0xf0 && c <= 0xf4 ? 4
 	                                      : 0;
+	if (len > avail)
+		return 0;
 	/* the second byte's range where the lead narrows it */
 	unsigned lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
 	unsigned hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
@@ -25,51 +28,62 @@ static size_t utf8_len(const unsigned char *s)
 	return len;
 }
 
+/* Bytes of the character at s (avail > 0 bytes readable) that stays as it
+ * is; 0 if its first byte is to be escaped. */
+static size_t kept_len(const char *s, size_t avail)
+{
+	unsigned char c = (unsigned char)s[0];
+	if (c < 0x20 || c == 0x7f)
+		return 0;
+	return c < 0x80 ? 1 : utf8_len((const unsigned char *)s, avail);
+}
+
 /* Control characters from input files or plugins (ESC, BEL, newlines
  * ...) would reach the user's terminal raw and could rewrite it, and
  * bytes that are not UTF-8 make text the results file, its JSON and the
  * report cannot carry: each becomes a visible escape, \n, \t or \xNN,
  * truncated to fit. Well-formed UTF-8 (a degree sign, a name in any
  * script) stays as it is. */
-void vs_escape_controls(char *msg, size_t size)
+size_t vs_escape_bytes(char *dst, size_t size, const char *src, size_t n)
 {
-	size_t n = strlen(msg), k = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)msg[i];
-		size_t u = c >= 0x80 ? utf8_len((const unsigned char *)msg + i)
-		                     : 1;
-		if (c < 0x20 || c == 0x7f || !u)
-			k++;
-		else
-			i += u - 1;
-	}
-	if (!k)
-		return;
-	char *src = vs_strdup(msg);
 	size_t o = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)src[i];
-		size_t u = c >= 0x80 ? utf8_len((const unsigned char *)src + i)
-		                     : 1;
+	for (size_t i = 0; i < n;) {
+		size_t u = kept_len(src + i, n - i);
 		char esc[8];
-		if (c == '\n')
-			snprintf(esc, sizeof esc, "\\n");
-		else if (c == '\t')
-			snprintf(esc, sizeof esc, "\\t");
-		else if (c < 0x20 || c == 0x7f || !u)
-			snprintf(esc, sizeof esc, "\\x%02x", c);
-		else {
+		unsigned char c = (unsigned char)src[i];
+		if (u) {
 			memcpy(esc, src + i, u);
 			esc[u] = 0;
-			i += u - 1;
+		} else if (c == '\n' || c == '\t') {
+			snprintf(esc, sizeof esc, "\\%c", c == '\n' ? 'n' : 't');
+		} else {
+			snprintf(esc, sizeof esc, "\\x%02x", c);
 		}
 		size_t len = strlen(esc);
 		if (o + len >= size)
 			break;
-		memcpy(msg + o, esc, len);
+		memcpy(dst + o, esc, len);
 		o += len;
+		i += u ? u : 1;
 	}
-	msg[o] = 0;
+	if (size > 0)
+		dst[o] = 0;
+	return o;
+}
+
+void vs_escape_controls(char *msg, size_t size)
+{
+	size_t n = strlen(msg), i = 0;
+	while (i < n) {
+		size_t u = kept_len(msg + i, n - i);
+		if (!u)
+			break;
+		i += u;
+	}
+	if (i == n)
+		return; /* nothing to escape: no copy */
+	char *src = vs_strdup(msg);
+	vs_escape_bytes(msg, size, src, n);
 	free(src);
 }
 

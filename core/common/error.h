@@ -30,6 +30,12 @@ void vs_error_at(vs_error *err, const char *file, vs_mark mark,
  * vs_error message passes through it. */
 void vs_escape_controls(char *msg, size_t size);
 
+/* The same escapes for the n bytes at src, NULs among them (each \x00),
+ * written NUL-terminated into dst (size bytes, 4 * n + 1 always enough),
+ * truncated to fit; returns the bytes written before the NUL. For text
+ * whose length is known and may hold any byte: what a plugin printed. */
+size_t vs_escape_bytes(char *dst, size_t size, const char *src, size_t n);
+
 static inline int vs_error_is_set(const vs_error *err)
 {
 	return err->msg[0] != 0;

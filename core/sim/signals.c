@@ -175,9 +175,10 @@ char *vs_log_text(const char *text, size_t total, int escape)
 		         total - keep);
 	size_t size = (escape ? 4 * keep : keep) + 1; /* room to escape */
 	char *s = vs_xcalloc(size + strlen(mark), 1);
-	memcpy(s, text, keep);
-	if (escape)
-		vs_escape_controls(s, size);
+	if (escape) /* by length: a printed line may hold a NUL */
+		vs_escape_bytes(s, size, text, keep);
+	else
+		memcpy(s, text, keep);
 	strcat(s, mark);
 	return s;
 }

@@ -51,8 +51,9 @@ int vs_signal_selected(const char *select, const char *name);
  * bytes; longer, the whole characters within the first
  * VS_LOG_MESSAGE_MAX bytes (a UTF-8 character is never split), then
  * "\u2026 [N more bytes]", N the bytes left out. With escape, control
- * characters and bytes that are not UTF-8 in what is kept become visible
- * escapes (error.h's vs_escape_controls). Owned; at most VS_LOG_TEXT_MAX
+ * characters (a NUL too) and bytes that are not UTF-8 in what is kept
+ * become visible escapes (error.h's vs_escape_bytes): how every stored
+ * message and printed line is made. Owned; at most VS_LOG_TEXT_MAX
  * bytes. */
 char *vs_log_text(const char *text, size_t total, int escape);
 

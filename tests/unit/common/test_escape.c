@@ -1,7 +1,8 @@
-/* vs_escape_controls (common/error.c): what a message may carry to the
- * terminal and the results file. Control characters and bytes that are
- * not UTF-8 become visible escapes; well-formed UTF-8 stays. Expected
- * strings are written out by hand from RFC 3629's table. */
+/* vs_escape_controls and vs_escape_bytes (common/error.c): what a
+ * message may carry to the terminal and the results file. Control
+ * characters and bytes that are not UTF-8 become visible escapes;
+ * well-formed UTF-8 stays. Expected strings are written out by hand from
+ * RFC 3629's table. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +49,23 @@ START_TEST(truncated_to_fit)
 }
 END_TEST
 
+/* By length: a NUL is one more control character, and a sequence the
+ * length cuts short is not UTF-8 (the bytes past it are not read). */
+START_TEST(bytes_by_length)
+{
+	char buf[64];
+	ck_assert_uint_eq(vs_escape_bytes(buf, sizeof buf, "a\0\x1b", 3), 9);
+	ck_assert_str_eq(buf, "a\\x00\\x1b");
+	vs_escape_bytes(buf, sizeof buf, "b\xe2\x82\xac", 3);
+	ck_assert_str_eq(buf, "b\\xe2\\x82");
+	vs_escape_bytes(buf, sizeof buf, "b\xe2\x82\xac", 4);
+	ck_assert_str_eq(buf, "b\xe2\x82\xac");
+	/* truncated to fit, never inside an escape */
+	ck_assert_uint_eq(vs_escape_bytes(buf, 6, "\0\0", 2), 4);
+	ck_assert_str_eq(buf, "\\x00");
+}
+END_TEST
+
 TCase *escape_tcase(void);
 TCase *escape_tcase(void)
 {
@@ -55,5 +73,6 @@ TCase *escape_tcase(void)
 	tcase_add_test(tc, controls_become_escapes);
 	tcase_add_test(tc, utf8_kept_other_bytes_escaped);
 	tcase_add_test(tc, truncated_to_fit);
+	tcase_add_test(tc, bytes_by_length);
 	return tc;
 }

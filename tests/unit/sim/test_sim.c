@@ -605,6 +605,10 @@ START_TEST(log_text_cuts_on_a_character_boundary)
 	got = vs_log_text("a\tb", 3, 1);
 	ck_assert_str_eq(got, "a\\tb");
 	free(got);
+	/* a NUL (a printed line may hold one) is escaped, not the end */
+	got = vs_log_text("n\0x", 3, 1);
+	ck_assert_str_eq(got, "n\\x00x");
+	free(got);
 	free(in);
 	free(want);
 }
