@@ -51,11 +51,11 @@
  *   waits: what a plugin prints never reaches vsweep's own output; it is
  *   kept in the variant's log view (level 'output', OUTPUT_ROWS_KEPT
  *   lines, each kept as a logged message is: up to VS_LOG_MESSAGE_MAX
- *   bytes whole, a longer one cut and marked; then one line saying how
- *   many more), so a crash's last words stay with the variant. Lines
- *   the child's own
- *   code prints (vs_log_add's "vsweep: variant ...") pass to vsweep's
- *   stderr as before. The child is vsweep's own and dies with it
+ *   bytes whole, a longer one cut and marked, control characters and
+ *   bytes that are not UTF-8 escaped; then one line saying how many
+ *   more), so a crash's last words stay with the variant. Lines the
+ *   child's own code prints (vs_log_add's "vsweep: variant ...") pass
+ *   to vsweep's stderr as before (escaped again: a no-op for them). The child is vsweep's own and dies with it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
  * - Memory (--variant-memory): the parent polls the child's resident set
  *   (/proc/PID/status) every MEM_POLL_MS while it waits, and reads its

@@ -19,9 +19,11 @@
  * - What the child printed becomes log rows (level 'output',
  *   OUTPUT_ROWS_KEPT lines, each kept as a logged message is: whole up
  *   to VS_LOG_MESSAGE_MAX bytes, else cut on a character boundary and
- *   marked; then one line saying how many more); the child's own
- *   "vsweep: " lines pass to vsweep's stderr within the run's cap on
- *   plugin lines, whole (line[] holds the longest vs_log_add prints).
+ *   marked, and escaped; then one line saying how many more); the
+ *   child's own "vsweep: " lines pass to vsweep's stderr within the
+ *   run's cap on plugin lines, whole (line[] holds the longest vs_log_add
+ *   prints) and escaped too. No byte a plugin printed reaches the
+ *   results file or the terminal raw.
  * Called by contain.c. */
 #include "run/contain_parent.h"
 
@@ -56,7 +58,10 @@ static int over_limit(vs_contain *c)
  * in c->line): its own ("vsweep: ...", vs_log_add's) to vsweep's stderr,
  * a plugin's to the variant's log rows, kept as a logged message is
  * (vs_log_text: whole up to VS_LOG_MESSAGE_MAX bytes, else cut and
- * marked), not escaped (as printed). */
+ * marked; escaped). Escaped both: a plugin prints any bytes, and an ESC
+ * would reach the terminal of whoever reads the log view, bytes that
+ * are not UTF-8 would make the message column unreadable as text (a NUL
+ * would cut it). vs_log_add's own lines are escaped already: unchanged. */
 static void output_line(vs_contain *c)
 {
 	size_t held = c->line_total < sizeof c->line ? c->line_total
@@ -68,15 +73,21 @@ static void output_line(vs_contain *c)
 		int say = vs_quota_take(VS_QUOTA_PLUGIN);
 		if (say < 0)
 			fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
-		else if (say)
-			fprintf(stderr, "%s%s\n", c->line,
+		else if (say) {
+			/* a plugin may print "vsweep: " too */
+			size_t size = 4 * held + 1;
+			char *safe = vs_xcalloc(size, 1);
+			vs_escape_bytes(safe, size, c->line, held);
+			fprintf(stderr, "%s%s\n", safe,
 			        held < c->line_total ? "..." : "");
+			free(safe);
+		}
 	} else if (c->n_out < OUTPUT_ROWS_KEPT) {
 		vs_log_row *r = &c->out[c->n_out++];
 		memset(r, 0, sizeof *r);
 		r->level = VS_LOG_OUTPUT;
 		r->plugin = ""; /* a pipe does not say which plugin wrote */
-		r->message = vs_log_text(c->line, c->line_total, 0);
+		r->message = vs_log_text(c->line, c->line_total, 1);
 	} else {
 		c->n_dropped++;
 	}

@@ -9,7 +9,10 @@
  * enabled, HANG loops without end. From that step on, at every step,
  * LEAK allocates and touches 16 MiB it never frees (64 times at most:
  * 1 GiB, should the limit under test not work), PRINT prints a line on
- * stdout and one on stderr. When trigger equals `stall` (default -1) it
+ * stdout and one on stderr. GARBLE prints, at fault_step only, lines no
+ * terminal or UTF-8 reader should see raw (control characters, a NUL,
+ * bytes that are not UTF-8: garbled[] below), on stdout, then on stderr.
+ * When trigger equals `stall` (default -1) it
  * sleeps stall_seconds (default 3) at fault_step first: a slow variant,
  * to hold the writer back while later ones finish, or to be killed in
  * the middle of. When the environment names a file in CRASH_MARK, a line
@@ -84,6 +87,43 @@ static int *volatile null_ptr __attribute__((unused));
 static char *volatile leaked[64];
 #endif
 
+#if defined(CRASH_GARBLE)
+/* What GARBLE prints on stdout, a line each (tests/e2e/test_output.py
+ * writes out by hand what the log view keeps of each). */
+#define LINE(s) {s, sizeof s - 1}
+static const struct {
+	const char *s;
+	size_t n;
+} garbled[] = {
+	LINE("\xff\xfe abc"),
+	LINE("lone \x80 continuation"),
+	LINE("cut \xe2\x82 short"),
+	LINE("cut at the end \xe2\x82"),
+	LINE("\x1b[31mred\x1b[0m"),
+	LINE("bell\x07"),
+	LINE("tab\there\r"),
+	LINE("nul\0after"),
+	LINE("del\x7f overlong \xc0\xaf surrogate \xed\xa0\x80"),
+	LINE("kept: 45\xc2\xb0 \xe2\x82\xac \xf0\x9f\x9a\x97"),
+};
+
+static void garble(void)
+{
+	for (size_t k = 0; k < sizeof garbled / sizeof garbled[0]; k++) {
+		fwrite(garbled[k].s, 1, garbled[k].n, stdout);
+		fputc('\n', stdout);
+	}
+	static char escs[4100]; /* bytes: a line longer than a row keeps */
+	memset(escs, 0x1b, sizeof escs);
+	fwrite(escs, 1, sizeof escs, stdout);
+	fputc('\n', stdout);
+	/* before stderr's lines, and before a crash could lose them */
+	fflush(stdout);
+	fprintf(stderr, "stderr \x1b]0;title\x07\n");
+	fprintf(stderr, "vsweep: spoof \x1b[2J\x07\n");
+}
+#endif
+
 static void fault(crash *c, long long step)
 {
 	(void)c;
@@ -99,6 +139,9 @@ static void fault(crash *c, long long step)
 #elif defined(CRASH_PRINT)
 	printf("stdout: step %lld\n", step);
 	fprintf(stderr, "stderr: step %lld\n", step);
+#elif defined(CRASH_GARBLE)
+	if (step == c->fault_step)
+		garble();
 #elif defined(CRASH_SEGV)
 	*null_ptr = 1;
 #elif defined(CRASH_ABORT)
