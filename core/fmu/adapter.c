@@ -9,7 +9,9 @@
  * world = p0 + Rz(yaw0) local, yaw = yaw0 + local yaw, and every vector
  * (velocity, angular velocity) turned by the same Rz(yaw0). Values pass
  * through the unit conversion of their role (fmu.c): SI on vsweep's
- * side, the FMU's declared units on its side.
+ * side, the FMU's declared units on its side; an FMI 3 Float32 is got
+ * and set as a float (exchange.c), and a value it cannot hold fails the
+ * variant.
  *
  * Status: Warning is logged; Discard, Error and Fatal fail the variant
  * with the FMU's own last message (the FMU's logger routes its messages
@@ -28,6 +30,7 @@
 #include "fmu/fmu_adapter.h"
 #include "common/util.h"
 
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -43,6 +46,7 @@ typedef struct fmu_inst {
 	double *out;           /* host-owned outputs, or NULL */
 	double x0, y0, z0, yaw0; /* m, rad: the start pose (start frame) */
 	double steering_ratio; /* for steer when the FMU has none */
+	fmu_scratch sc;        /* the FMU's side of a batch (exchange.c) */
 	int fatal;             /* this FMU returned Fatal: call nothing more */
 	int broken;            /* Error: free only */
 	int counted;           /* in f->live->instances */
@@ -234,35 +238,47 @@ static int others_fatal(fmu_inst *in, double t)
 _Static_assert(sizeof(fmi2_vr) == sizeof(uint32_t),
                "FMI 2 and 3 value references differ in size");
 
-static int set_reals(fmu_inst *in, const uint32_t *vr, size_t n,
-                     const double *v)
+/* A value x (in v's own unit) that the Float32 v cannot hold: rounded
+ * to the nearest float it would be infinite, a value the model was never
+ * given. Nothing is set; the variant fails saying what and where (the
+ * host's log names the actor). what: "vsweep's speed", "a param". */
+static vs_status f32_refused(fmu_inst *in, const fmu_var *v, double x,
+                             const char *what, double t)
 {
-	const vs_fmu *f = in->f;
-	if (n == 0)
-		return FMI2_OK;
-	return f->md.fmi == 2
-	               ? (int)f->f2.set_real(in->c, (const fmi2_vr *)vr, n, v)
-	               : (int)f->f3.set_float64(in->c, vr, n, v, n);
+	char msg[900];
+	snprintf(msg, sizeof msg, "%s: variable '%s' (%s) is a Float32 and "
+	         "cannot take %.17g%s%s at t = %g s: its nearest float is "
+	         "infinite (a Float32 holds at most %.9g in magnitude); not "
+	         "set, the variant fails", in->f->path, v->name, what, x,
+	         *v->unit ? " " : "", v->unit, t, (double)FLT_MAX);
+	host_say(in, VS_LOG_ERROR, msg);
+	return VS_ERROR;
 }
 
-static int get_reals(fmu_inst *in, const uint32_t *vr, size_t n, double *v)
+/* Sets the variables of the n roles that the FMU has to v[i], given in
+ * SI units and handed over in the variable's own (the inverse of factor
+ * * x + offset). call names them in a failure's message. */
+static vs_status set_roles(fmu_inst *in, const int *roles, const double *v,
+                           int n, const char *call, double t)
 {
 	const vs_fmu *f = in->f;
-	if (n == 0)
-		return FMI2_OK;
-	return f->md.fmi == 2
-	               ? (int)f->f2.get_real(in->c, (const fmi2_vr *)vr, n, v)
-	               : (int)f->f3.get_float64(in->c, vr, n, v, n);
-}
-
-/* Sets one role's variable when the FMU has it: v in SI units, handed
- * over in the variable's own (the inverse of factor * x + offset). */
-static int set_role(fmu_inst *in, int role, double v)
-{
-	const vs_fmu *f = in->f;
-	const fmu_var *var = f->role[role];
-	double x = (v - f->unit_offset[role]) / f->unit_factor[role];
-	return var ? set_reals(in, &var->vr, 1, &x) : FMI2_OK;
+	int worst = FMI2_OK;
+	for (int i = 0; i < n && worst < FMI2_DISCARD; i++) {
+		int r = roles[i];
+		const fmu_var *var = f->role[r];
+		if (!var)
+			continue;
+		double x = (v[i] - f->unit_offset[r]) / f->unit_factor[r];
+		int st = vs_fmu_set_one(f, in->c, var, x);
+		if (st == VS_FMU_F32_RANGE) {
+			char what[64];
+			snprintf(what, sizeof what, "vsweep's %s",
+			         vs_fmu_role_names[r]);
+			return f32_refused(in, var, x, what, t);
+		}
+		worst = st > worst ? st : worst;
+	}
+	return check(in, worst, call, t);
 }
 
 static void *instantiate(fmu_inst *in, const char *name)
@@ -289,23 +305,28 @@ static vs_status initialise(fmu_inst *in, const vs_create_args *args)
 {
 	const vs_fmu *f = in->f;
 	const vs_state *s0 = &args->actor->start;
-	vs_status st = check(in, set_reals(in, f->param_vr, f->desc.n_params,
-	                                   args->params),
-	                     "setting parameters", 0);
+	size_t bad = 0;
+	int ps = f->param_batch.n ? vs_fmu_set_batch(f, in->c, &f->param_batch,
+	                                             args->params, &in->sc,
+	                                             &bad)
+	                          : FMI2_OK;
+	if (ps == VS_FMU_F32_RANGE)
+		return f32_refused(in, f->param_batch.var[bad],
+		                   args->params[f->param_batch.at[bad]],
+		                   "a param", 0);
+	vs_status st = check(in, ps, "setting parameters", 0);
 	if (st >= VS_DISCARD)
 		return st;
 	if (f->world) {
-		int w = set_role(in, START_X0, s0->x);
-		int w2 = set_role(in, START_Y0, s0->y);
-		int w3 = set_role(in, START_YAW0, s0->yaw);
-		w = w > w2 ? w : w2;
-		if ((st = check(in, w > w3 ? w : w3, "setting x0, y0, yaw0", 0)) >=
-		    VS_DISCARD)
+		static const int pose[] = {START_X0, START_Y0, START_YAW0};
+		const double at[] = {s0->x, s0->y, s0->yaw};
+		if ((st = set_roles(in, pose, at, 3, "setting x0, y0, yaw0",
+		                    0)) >= VS_DISCARD)
 			return st;
 	}
-	int w = set_role(in, IN_SPEED, s0->speed);
-	int w2 = set_role(in, IN_STEERING_WHEEL, 0.0);
-	if ((st = check(in, w > w2 ? w : w2, "setting inputs", 0)) >=
+	static const int first[] = {IN_SPEED, IN_STEERING_WHEEL};
+	const double u0[] = {s0->speed, 0.0};
+	if ((st = set_roles(in, first, u0, 2, "setting inputs", 0)) >=
 	    VS_DISCARD)
 		return st;
 	if (f->md.fmi == 2) {
@@ -381,6 +402,12 @@ vs_status vs_fmu_create(const vs_create_args *args, void **instance)
 	in->z0 = s0->z;
 	in->yaw0 = s0->yaw;
 	in->steering_ratio = args->actor->steering_ratio;
+	in->sc.d = calloc(f->max_batch + 1, sizeof *in->sc.d);
+	in->sc.s = calloc(f->max_batch + 1, sizeof *in->sc.s);
+	if (!in->sc.d || !in->sc.s) {
+		vs_fmu_destroy(in);
+		return VS_ERROR;
+	}
 	if (!may_instantiate(in)) {
 		vs_fmu_destroy(in);
 		return VS_ERROR;
@@ -413,24 +440,16 @@ vs_status vs_fmu_create(const vs_create_args *args, void **instance)
 static int read_outputs(fmu_inst *in, double *v)
 {
 	const vs_fmu *f = in->f;
-	uint32_t vr[N_ROLES];
-	int idx[N_ROLES], n = 0;
-	for (int r = OUT_X; r <= OUT_STEER; r++) {
-		v[r - OUT_X] = NAN;
-		if (f->role[r]) {
-			vr[n] = f->role[r]->vr;
-			idx[n++] = r - OUT_X;
-		}
-	}
 	double got[N_ROLES];
-	int st = get_reals(in, vr, (size_t)n, got);
-	for (int i = 0; i < n; i++) {
-		int r = idx[i] + OUT_X;
-		v[idx[i]] = f->unit_factor[r] * got[i] + f->unit_offset[r];
-	}
-	if (in->out && f->desc.n_outputs) {
-		int st2 = get_reals(in, f->output_vr, f->desc.n_outputs,
-		                    in->out);
+	int st = vs_fmu_get_batch(f, in->c, &f->state_batch, got, &in->sc);
+	for (int r = OUT_X; r <= OUT_STEER; r++)
+		v[r - OUT_X] = f->role[r] && st < FMI2_DISCARD
+		                       ? f->unit_factor[r] * got[r - OUT_X] +
+		                                 f->unit_offset[r]
+		                       : NAN;
+	if (in->out && f->desc.n_outputs && st < FMI2_DISCARD) {
+		int st2 = vs_fmu_get_batch(f, in->c, &f->output_batch, in->out,
+		                           &in->sc);
 		st = st2 > st ? st2 : st;
 	}
 	return st;
@@ -558,15 +577,13 @@ vs_status vs_fmu_step(void *instance, double t, double dt,
 	const vs_fmu *f = in->f;
 	if (others_fatal(in, t))
 		return VS_ERROR;
-	int w = set_role(in, IN_SPEED, control->speed);
-	int w2 = set_role(in, IN_STEERING_WHEEL, control->steering_wheel);
 	/* An FMU with an accel input gets the behaviour's accel; 0 when
 	 * the behaviour gives none (NaN is no value to hand an FMU), and
 	 * then the speed input is what to follow. */
-	int w3 = set_role(in, IN_ACCEL,
-	                  isfinite(control->accel) ? control->accel : 0.0);
-	w = w > w2 ? w : w2;
-	vs_status st = check(in, w > w3 ? w : w3, "setting inputs", t);
+	static const int inputs[] = {IN_SPEED, IN_STEERING_WHEEL, IN_ACCEL};
+	const double u[] = {control->speed, control->steering_wheel,
+	                    isfinite(control->accel) ? control->accel : 0.0};
+	vs_status st = set_roles(in, inputs, u, 3, "setting inputs", t);
 	if (st >= VS_DISCARD)
 		return st;
 	long before = messages(in, NULL, NULL);
@@ -632,5 +649,7 @@ void vs_fmu_destroy(void *instance)
 	if (in->counted && !(in->c && in->fatal))
 		atomic_fetch_sub(&f->live->instances, 1);
 	pthread_mutex_destroy(&in->mu);
+	free(in->sc.d);
+	free(in->sc.s);
 	free(in);
 }

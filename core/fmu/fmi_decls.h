@@ -126,6 +126,14 @@ typedef fmi3_status fmi3_set_float64_fn(void *c, const fmi3_vr *vr,
 typedef fmi3_status fmi3_get_float64_fn(void *c, const fmi3_vr *vr,
                                         size_t n_vr, double *values,
                                         size_t n_values);
+/* The same for Float32 variables (IEEE single precision, C's float on
+ * every platform FMUs ship binaries for). */
+typedef fmi3_status fmi3_set_float32_fn(void *c, const fmi3_vr *vr,
+                                        size_t n_vr, const float *values,
+                                        size_t n_values);
+typedef fmi3_status fmi3_get_float32_fn(void *c, const fmi3_vr *vr,
+                                        size_t n_vr, float *values,
+                                        size_t n_values);
 /* Advances from t to t + h. The four outputs say whether the FMU wants an
  * event handled, wants the simulation ended, returned early, and the
  * time it reached. */

@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <dirent.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -86,6 +87,22 @@ static int find_functions(vs_fmu *f, vs_error *err)
 	       sym(f, "fmi3SetFloat64", &f->f3.set_float64, err) ||
 	       sym(f, "fmi3GetFloat64", &f->f3.get_float64, err) ||
 	       sym(f, "fmi3DoStep", &f->f3.do_step, err)
+	           ? -1 : 0;
+}
+
+/* fmi3GetFloat32 and fmi3SetFloat32, when a variable vsweep exchanges
+ * is a Float32 (an FMU without any needs neither). */
+static int float32_functions(vs_fmu *f, vs_error *err)
+{
+	int any = 0;
+	for (int r = 0; r < N_ROLES; r++)
+		any |= f->role[r] && f->role[r]->float32;
+	any |= f->param_batch.n > f->param_batch.n64 ||
+	       f->output_batch.n > f->output_batch.n64;
+	if (!any)
+		return 0;
+	return sym(f, "fmi3GetFloat32", &f->f3.get_float32, err) ||
+	       sym(f, "fmi3SetFloat32", &f->f3.set_float32, err)
 	           ? -1 : 0;
 }
 
@@ -218,7 +235,7 @@ static int find_roles(vs_fmu *f, const char *const *from,
 			             "'%s' is %s, but vsweep exchanges %s as a "
 			             "scalar %s; not supported", f->path, v->line,
 			             v->name, what, vs_fmu_role_names[r],
-			             f->md.fmi == 2 ? "Real" : "Float64");
+			             f->md.fmi == 2 ? "Real" : "Float64 or Float32");
 			return -1;
 		}
 		if (v && v->causality != want) {
@@ -377,18 +394,39 @@ static int has_role(const vs_fmu *f, const fmu_var *v)
 	return 0;
 }
 
+/* The batches the adapter gets and sets (exchange.c): params, other
+ * outputs, and the state roles, whose values go to v[role - OUT_X]. */
+static void build_batches(vs_fmu *f, const fmu_var **pv, size_t np,
+                          const fmu_var **ov, size_t no)
+{
+	const fmu_var *sv[N_ROLES];
+	size_t at[N_ROLES], ns = 0;
+	for (int r = OUT_X; r <= OUT_STEER; r++)
+		if (f->role[r]) {
+			sv[ns] = f->role[r];
+			at[ns++] = (size_t)(r - OUT_X);
+		}
+	vs_fmu_batch_make(&f->param_batch, pv, NULL, np);
+	vs_fmu_batch_make(&f->output_batch, ov, NULL, no);
+	vs_fmu_batch_make(&f->state_batch, sv, at, ns);
+	f->max_batch = np > no ? np : no;
+	f->max_batch = ns > f->max_batch ? ns : f->max_batch;
+}
+
 /* Params: every Real parameter with a finite start value, except the
  * start pose the host sets (a param's default is a usable value; FMI 3
- * allows start="INF", which stays the FMU's own). Outputs: every Real
- * output that is not a state field. */
+ * allows start="INF", which stays the FMU's own). A Float32's range is
+ * at most a float's, so that a scenario or sweep value it cannot hold is
+ * refused with the file's line. Outputs: every Real output that is not
+ * a state field. */
 static void build_descriptor(vs_fmu *f)
 {
 	const fmu_md *md = &f->md;
-	f->params = vs_xcalloc((size_t)md->n_vars + 1, sizeof *f->params);
-	f->param_vr = vs_xcalloc((size_t)md->n_vars + 1, sizeof *f->param_vr);
-	f->outputs = vs_xcalloc((size_t)md->n_vars + 1, sizeof *f->outputs);
-	f->output_vr = vs_xcalloc((size_t)md->n_vars + 1,
-	                          sizeof *f->output_vr);
+	size_t cap = (size_t)md->n_vars + 1;
+	f->params = vs_xcalloc(cap, sizeof *f->params);
+	f->outputs = vs_xcalloc(cap, sizeof *f->outputs);
+	const fmu_var **pv = vs_xcalloc(cap, sizeof *pv);
+	const fmu_var **ov = vs_xcalloc(cap, sizeof *ov);
 	size_t np = 0, no = 0;
 	for (int i = 0; i < md->n_vars; i++) {
 		const fmu_var *v = &md->vars[i];
@@ -396,14 +434,22 @@ static void build_descriptor(vs_fmu *f)
 			continue;
 		if (v->causality == FMU_CAUS_PARAMETER && v->has_start &&
 		    isfinite(v->start)) {
-			f->params[np] = (vs_param){v->name, v->start, v->min,
-			                           v->max, v->unit, v->doc};
-			f->param_vr[np++] = v->vr;
+			double lo = v->min, hi = v->max;
+			if (v->float32) {
+				lo = lo > -FLT_MAX ? lo : -FLT_MAX;
+				hi = hi < FLT_MAX ? hi : FLT_MAX;
+			}
+			f->params[np] = (vs_param){v->name, v->start, lo, hi,
+			                           v->unit, v->doc};
+			pv[np++] = v;
 		} else if (v->causality == FMU_CAUS_OUTPUT) {
 			f->outputs[no] = (vs_output){v->name, v->unit, v->doc};
-			f->output_vr[no++] = v->vr;
+			ov[no++] = v;
 		}
 	}
+	build_batches(f, pv, np, ov, no);
+	free(pv);
+	free(ov);
 	snprintf(f->version, sizeof f->version, "FMI %d.0 %s%s%s", md->fmi,
 	         md->model_id, *md->version ? " " : "", md->version);
 	snprintf(f->doc, sizeof f->doc, "FMU %s (%s)", md->model_name,
@@ -500,6 +546,10 @@ vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
 	}
 	f->live = vs_xcalloc(1, sizeof *f->live);
 	build_descriptor(f);
+	if (float32_functions(f, err)) {
+		vs_fmu_close(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -598,9 +648,10 @@ void vs_fmu_close(vs_fmu *f)
 	free(f->resource_path);
 	free(f->live);
 	free(f->params);
-	free(f->param_vr);
+	vs_fmu_batch_free(&f->param_batch);
 	free(f->outputs);
-	free(f->output_vr);
+	vs_fmu_batch_free(&f->output_batch);
+	vs_fmu_batch_free(&f->state_batch);
 	free(f->path);
 	free(f);
 }

@@ -14,16 +14,16 @@ typedef struct vs_fmu vs_fmu;
 
 /* Unpacks the FMU at path into a private directory, reads its model
  * description, loads its binary for this platform and checks that it is a
- * vehicle model: inputs speed and steering_wheel, outputs x, y, yaw (Real
- * or Float64). map_from[i] -> map_to[i] (n_map pairs) renames vsweep's
- * names to the FMU's (`variables:`). NULL with err set ("PATH: what is
+ * vehicle model: inputs speed and steering_wheel, outputs x, y, yaw (Real,
+ * Float64 or Float32). map_from[i] -> map_to[i] (n_map pairs) renames
+ * vsweep's names to the FMU's (`variables:`). NULL with err set ("PATH: what is
  * wrong") on any failure, the directory removed. */
 vs_fmu *vs_fmu_open(const char *path, const char *const *map_from,
                     const char *const *map_to, int n_map, vs_error *err);
 
-/* The descriptor: name "fmu", one param per Real parameter with a finite
- * start value (those the start pose sets excepted), one output per other
- * Real output. Valid until vs_fmu_close. */
+/* The descriptor: name "fmu", one param per Real (Float64, Float32)
+ * parameter with a finite start value (those the start pose sets
+ * excepted), one output per other Real output. Valid until vs_fmu_close. */
 const vs_plugin *vs_fmu_plugin(const vs_fmu *f);
 
 /* The directory the FMU is unpacked in (its binary and resources).

@@ -14,6 +14,11 @@ enum {
 	FMU_CAUS_OUTPUT
 };
 
+/* The least magnitude of a double whose nearest float is infinite:
+ * FLT_MAX and half its ulp, 2^128 - 2^103. A value handed to a Float32
+ * must stay below it; a Float32's start must too. */
+#define VS_F32_OVERFLOW 0x1.ffffffp+127
+
 /* One variable of modelDescription.xml. */
 typedef struct fmu_var {
 	char *name;
@@ -23,7 +28,10 @@ typedef struct fmu_var {
 	char *declared;    /* declaredType, "" when none */
 	uint32_t vr;       /* valueReference */
 	int causality;     /* FMU_CAUS_* */
-	int is_real;       /* a scalar Real (FMI 2) or Float64 (FMI 3) */
+	int is_real;       /* a scalar Real (FMI 2), Float64 or Float32
+	                      (FMI 3): what vsweep exchanges */
+	int float32;       /* FMI 3: a scalar Float32 (is_real too), got
+	                      and set as float */
 	int array;         /* FMI 3: has <Dimension>s; vsweep uses none */
 	int clocked;       /* FMI 3: has a clocks attribute */
 	char type[16];     /* the element's name: "Real", "Float64", ... */

@@ -155,11 +155,12 @@ static int xs_integer(const char *s, size_t n, long long lo,
 	return NUM_OK;
 }
 
-/* How a type's start is spelled: its items are numbers, integers in a
- * range, or Booleans; other types' starts (String, Binary: text) are not
- * looked at. base groups FMI 2's types that share value references:
- * Integer and Enumeration are both fmi2Integer. */
-enum { K_OTHER, K_FLOAT, K_INT, K_BOOL };
+/* How a type's start is spelled: its items are numbers (a Float32's
+ * within a float's range), integers in a range, or Booleans; other
+ * types' starts (String, Binary: text) are not looked at. base groups
+ * FMI 2's types that share value references: Integer and Enumeration
+ * are both fmi2Integer. */
+enum { K_OTHER, K_FLOAT, K_FLOAT32, K_INT, K_BOOL };
 
 typedef struct var_type {
 	const char *name;
@@ -179,7 +180,7 @@ static const var_type fmi2_types[] = {
 
 static const var_type fmi3_types[] = {
 	{"Float64", K_FLOAT, 0, 0, 0},
-	{"Float32", K_FLOAT, 0, 0, 0},
+	{"Float32", K_FLOAT32, 0, 0, 0},
 	{"Int8", K_INT, INT8_MIN, INT8_MAX, 0},
 	{"UInt8", K_INT, 0, UINT8_MAX, 0},
 	{"Int16", K_INT, INT16_MIN, INT16_MAX, 0},
@@ -248,7 +249,7 @@ static int read_start(const char *where, const xmlNode *t,
 		items++;
 		double x = 0;
 		int st = NUM_BAD;
-		if (n && ty->kind == K_FLOAT)
+		if (n && (ty->kind == K_FLOAT || ty->kind == K_FLOAT32))
 			st = xs_double(p, n, &x);
 		else if (n && ty->kind == K_INT)
 			st = xs_integer(p, n, ty->lo, ty->hi, &x);
@@ -262,6 +263,11 @@ static int read_start(const char *where, const xmlNode *t,
 				}
 			}
 		if (st == NUM_SPECIAL && fmi == 2)
+			st = NUM_RANGE;
+		/* A number a Float32 cannot hold: its nearest float is
+		 * infinite (INF is written so). */
+		if (st == NUM_OK && ty->kind == K_FLOAT32 &&
+		    fabs(x) >= VS_F32_OVERFLOW)
 			st = NUM_RANGE;
 		if (st == NUM_OK || st == NUM_SPECIAL) {
 			v->start = x;
@@ -281,6 +287,9 @@ static int read_start(const char *where, const xmlNode *t,
 		} else if (fmi == 2 && (st == NUM_RANGE || c_nonfinite(p, n))) {
 			why = "which is not a finite number (FMI 2.0 allows no NaN "
 			      "or INF in modelDescription.xml)";
+		} else if (st == NUM_RANGE && ty->kind == K_FLOAT32) {
+			why = "which is beyond the range of a Float32 (infinity "
+			      "is written INF)";
 		} else if (st == NUM_RANGE) {
 			why = "which is beyond the range of a double (infinity is "
 			      "written INF)";
@@ -433,7 +442,9 @@ static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
 	snprintf(v->type, sizeof v->type, "%s", t ? (const char *)t->name : "");
 	for (const xmlNode *d = fmi == 3 ? e->children : NULL; d; d = d->next)
 		v->array |= is(d, "Dimension");
-	v->is_real = t && (is(t, "Real") || is(t, "Float64")) && !v->array;
+	v->float32 = fmi == 3 && t && is(t, "Float32") && !v->array;
+	v->is_real = t && (is(t, "Real") || is(t, "Float64") || v->float32) &&
+	             !v->array;
 	v->unit = t ? attr(t, "unit", "") : vs_strdup("");
 	v->declared = t ? attr(t, "declaredType", "") : vs_strdup("");
 	v->min = -HUGE_VAL;

@@ -158,13 +158,13 @@ class FmuSubsetTest(FmuTempDirCase):
         cases = [
             (3, sub('<Float64 name="x"', '<Binary name="x"'), "x",
              "variable 'x' is of type Binary, but vsweep exchanges x as a "
-             "scalar Float64; not supported"),
+             "scalar Float64 or Float32; not supported"),
             (3, sub('start="0.0" unit="m/s"/>',
                     'start="0.0" unit="m/s"><Dimension start="2"/>'
                     '</Float64>'), "speed",
              "variable 'speed' is an array (Float64 with <Dimension>), "
-             "but vsweep exchanges speed as a scalar Float64; not "
-             "supported"),
+             "but vsweep exchanges speed as a scalar Float64 or Float32; "
+             "not supported"),
             (2, sub('<Real unit="rad"/></ScalarVariable>',
                     '<Integer/></ScalarVariable>'), "yaw",
              "variable 'yaw' is of type Integer, but vsweep exchanges yaw "

@@ -15,14 +15,11 @@
 #include "fake_host.h"
 #include "fmu/fmu.h"
 #include "fmu/fmu_internal.h"
+#include "fmu_unit.h"
 
-#define ck_assert_contains(s, sub)                                         \
-	ck_assert_msg(strstr((s), (sub)) != NULL, "expected \"%s\" in: %s",  \
-	              (sub), (s))
+char tmp[256];
 
-static char tmp[256];
-
-static void setup(void)
+void setup(void)
 {
 	snprintf(tmp, sizeof tmp, "/tmp/vsweep_fmu_unit_XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
@@ -30,7 +27,7 @@ static void setup(void)
 }
 
 /* Whatever the test unpacked is gone again: only its own files remain. */
-static void teardown(void)
+void teardown(void)
 {
 	DIR *d = opendir(tmp);
 	struct dirent *e;
@@ -48,7 +45,7 @@ static void teardown(void)
 	rmdir(tmp);
 }
 
-static void write_md(const char *text)
+void write_md(const char *text)
 {
 	char p[512];
 	snprintf(p, sizeof p, "%s/modelDescription.xml", tmp);
@@ -305,6 +302,15 @@ static const struct {
 	 "start \"-1\", which is outside UInt64's range"},
 	{MD3("<Boolean name=\"b\" valueReference=\"1\" start=\"2\"/>\n"),
 	 ":4: variable 'b' has start \"2\", which is not a Boolean"},
+	/* a Float32's start is a number its nearest float is: FLT_MAX and
+	 * half its ulp, 2^128 - 2^103 = 3.40282357e38, is infinite */
+	{MD3("<Float32 name=\"p\" valueReference=\"1\" causality="
+	     "\"parameter\" start=\"3.4028236e38\"/>\n"),
+	 ":4: variable 'p' has start \"3.4028236e38\", which is beyond the "
+	 "range of a Float32 (infinity is written INF)"},
+	{MD3("<Float32 name=\"p\" valueReference=\"1\" start=\"-1e39\"/>\n"),
+	 ":4: variable 'p' has start \"-1e39\", which is beyond the range of "
+	 "a Float32"},
 	{MD3("<Float64 name=\"a\" valueReference=\"1\" start=\"1 x 3\">"
 	     "<Dimension start=\"3\"/></Float64>\n"),
 	 ":4: variable 'a' has start item \"x\", which is not a number"},
@@ -621,6 +627,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, drives_straight, 0, 4);
 	tcase_add_test(tc, error_status_fails);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, float32_tcase());
 	return s;
 }
 
