@@ -184,6 +184,12 @@ static void wrong_causality(const vs_fmu *f, const fmu_var *v, int r,
 	             causality_phrase(role_causality(r)));
 }
 
+/* What the FMU's standard calls the scalar types vsweep exchanges. */
+static const char *real_word(const vs_fmu *f)
+{
+	return f->md.fmi == 2 ? "Real" : "Float64 or Float32";
+}
+
 /* Whether another role than r has r's name and causality c: "speed" is
  * both an input (commanded) and an optional output, so one mapping of it
  * names the role whose causality its variable has. */
@@ -235,7 +241,7 @@ static int find_roles(vs_fmu *f, const char *const *from,
 			             "'%s' is %s, but vsweep exchanges %s as a "
 			             "scalar %s; not supported", f->path, v->line,
 			             v->name, what, vs_fmu_role_names[r],
-			             f->md.fmi == 2 ? "Real" : "Float64 or Float32");
+			             real_word(f));
 			return -1;
 		}
 		if (v && v->causality != want) {
@@ -253,8 +259,8 @@ static int find_roles(vs_fmu *f, const char *const *from,
 		}
 		if (!v && mapped) {
 			vs_error_set(err, "%s: variables: %s -> '%s': the FMU has "
-			             "no Real %s of that name", f->path,
-			             vs_fmu_role_names[r], name,
+			             "no %s %s of that name", f->path,
+			             vs_fmu_role_names[r], name, real_word(f),
 			             want == FMU_CAUS_INPUT    ? "input"
 			             : want == FMU_CAUS_OUTPUT ? "output"
 			                                       : "parameter");
@@ -271,9 +277,9 @@ static int find_roles(vs_fmu *f, const char *const *from,
 				wrong_causality(f, other[r], r, err);
 				return -1;
 			}
-			vs_error_set(err, "%s: not a vehicle model: it has no Real "
+			vs_error_set(err, "%s: not a vehicle model: it has no %s "
 			             "%s '%s' (map another name with variables: "
-			             "{%s: NAME})", f->path,
+			             "{%s: NAME})", f->path, real_word(f),
 			             r <= IN_ACCEL ? "input" : "output",
 			             vs_fmu_role_names[r], vs_fmu_role_names[r]);
 			return -1;

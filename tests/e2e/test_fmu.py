@@ -307,6 +307,14 @@ class FmuTest(FmuTempDirCase):
              lambda: rezip(good, p("f.fmu"), edit=lambda t: t.replace(
                  'name="yaw"', 'name="heading"')),
              "", "not a vehicle model: it has no Real output 'yaw'"),
+            ("missing required output (FMI 3.0: its own types)",
+             lambda: rezip(good3, p("f3.fmu"), edit=lambda t: t.replace(
+                 'name="yaw"', 'name="heading"')),
+             "", "not a vehicle model: it has no Float64 or Float32 output "
+                 "'yaw'"),
+            ("mapped to nothing (FMI 3.0)", lambda: good3,
+             ", variables: {yaw: psi}", "variables: yaw -> 'psi': the FMU "
+             "has no Float64 or Float32 output"),
             ("unknown variables name", lambda: good,
              ", variables: {psi: yaw}",
              "variables: 'psi' is not a name vsweep exchanges"),
