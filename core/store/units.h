@@ -1,6 +1,6 @@
 /* Signal units: the unit column of signal_name and the actor_signal view
  * that shows it. Files written before them hold neither; a resume adds
- * both (store.c), a merge reads either layout (merge.c). */
+ * both (store.c), a merge reads either layout (merge_record.c). */
 #ifndef VS_STORE_UNITS_H
 #define VS_STORE_UNITS_H
 

@@ -1,0 +1,179 @@
+/* A merge's sweep record (merge.c's invariants): the tables without a
+ * variant_id copied from the first file, the union of the files' signal
+ * names under their ids with their units (refused when two files number
+ * them differently), and the merged file's own shard record ("0/1") and
+ * file id. */
+#include <sqlite3.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "store/merge_internal.h"
+#include "store/store.h"
+#include "store/units.h"
+
+/* The merged file's shard record: one unsharded run's, "0/1". */
+static vs_rc set_unsharded(copier *c, vs_error *err)
+{
+	char label[64];
+	vs_store_shard_label(label, sizeof label, 0, 1);
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(c->out, "UPDATE meta SET value = ? WHERE key = "
+	                       "'shard'", -1, &q, NULL) != SQLITE_OK)
+		return merge_fail_db(err, c->tmp, c->out, "writing the sweep record");
+	sqlite3_bind_text(q, 1, label, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	/* the merged file is a file of its own: not the first shard's */
+	char id[40];
+	vs_store_new_file_id(id);
+	q = NULL;
+	if (rc == SQLITE_DONE &&
+	    sqlite3_prepare_v2(c->out, "INSERT OR REPLACE INTO meta VALUES "
+	                       "('file_id', ?)", -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+		rc = sqlite3_step(q);
+	} else if (rc == SQLITE_DONE) {
+		rc = SQLITE_ERROR;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return merge_fail_db(err, c->tmp, c->out, "writing the sweep record");
+	return merge_exec(c->out, c->tmp, "COMMIT", err);
+}
+
+/* The name main.signal_name holds under id (*name owned, NULL: none), or
+ * the id it holds name under (-1: none): one of the two per call. */
+static int64_t name_lookup(sqlite3_stmt *q, const char *name, int64_t id,
+                           char **found)
+{
+	if (name)
+		sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(q, 1, id);
+	int64_t r = -1;
+	if (sqlite3_step(q) == SQLITE_ROW) {
+		if (name)
+			r = sqlite3_column_int64(q, 0);
+		else
+			*found = vs_strdup((const char *)sqlite3_column_text(q, 0));
+	}
+	sqlite3_reset(q);
+	return r;
+}
+
+/* File s's names into main.signal_name under s's ids, each with the unit
+ * s knows for it. A name main holds under another id, or an id main
+ * gives another name, cannot keep s's rows' name ids: refused. */
+static vs_rc add_signal_names(copier *c, const shard *s, sqlite3_stmt **q,
+                              vs_error *err)
+{
+	vs_unit_list l;
+	if (vs_unit_list_read(s->db, &l) != SQLITE_OK)
+		return merge_fail_db(err, s->path, s->db, "reading signal names");
+	vs_rc rc = VS_RC_OK;
+	for (int k = 0; k < l.n && !rc; k++) {
+		char *other = NULL;
+		int64_t id = name_lookup(q[0], l.name[k], 0, NULL);
+		if (id < 0)
+			name_lookup(q[1], NULL, l.id[k], &other);
+		if (id >= 0 && id != l.id[k]) {
+			vs_error_set(err, "%s: signal %s has id %lld here and "
+			             "%lld in an earlier input: the inputs are "
+			             "not shards of one sweep", s->path, l.name[k],
+			             (long long)l.id[k], (long long)id);
+			rc = VS_RC_INPUT;
+		} else if (other) {
+			vs_error_set(err, "%s: signal id %lld is %s here and %s "
+			             "in an earlier input: the inputs are not "
+			             "shards of one sweep", s->path,
+			             (long long)l.id[k], l.name[k], other);
+			rc = VS_RC_INPUT;
+		} else if (id < 0) {
+			sqlite3_bind_int64(q[2], 1, l.id[k]);
+			sqlite3_bind_text(q[2], 2, l.name[k], -1, SQLITE_STATIC);
+			if (sqlite3_step(q[2]) != SQLITE_DONE)
+				rc = merge_fail_db(err, c->tmp, c->out,
+				                   "writing signal names");
+			sqlite3_reset(q[2]);
+		}
+		if (!rc && l.unit[k]) {
+			sqlite3_bind_text(q[3], 1, l.name[k], -1, SQLITE_STATIC);
+			sqlite3_bind_text(q[3], 2, l.unit[k], -1, SQLITE_STATIC);
+			if (sqlite3_step(q[3]) != SQLITE_DONE)
+				rc = merge_fail_db(err, c->tmp, c->out,
+				                   "writing signal units");
+			sqlite3_reset(q[3]);
+		}
+		free(other);
+	}
+	vs_unit_list_free(&l);
+	return rc;
+}
+
+/* The union of the files' signal names, each under the id the files give
+ * it, with the unit any file knows for it (merge_check_shards saw that
+ * no two differ; '' where none does, files written before units were
+ * stored). Every file whose variants simulated numbers the names alike
+ * (signals.h); a file whose variants all failed before simulating has
+ * none, and may come first. */
+static vs_rc copy_signal_names(copier *c, shard *s, int n, vs_error *err)
+{
+	static const char *const sql[4] = {
+		"SELECT id FROM main.signal_name WHERE name = ?1",
+		"SELECT name FROM main.signal_name WHERE id = ?1",
+		"INSERT INTO main.signal_name (id, name) VALUES (?1, ?2)",
+		"UPDATE main.signal_name SET unit = ?2 WHERE name = ?1"};
+	sqlite3_stmt *q[4] = {NULL};
+	vs_rc rc = VS_RC_OK;
+	for (int k = 0; k < 4 && !rc; k++)
+		if (sqlite3_prepare_v2(c->out, sql[k], -1, &q[k], NULL) !=
+		    SQLITE_OK)
+			rc = merge_fail_db(err, c->tmp, c->out, "preparing");
+	for (int i = 0; i < n && !rc; i++)
+		rc = add_signal_names(c, &s[i], q, err);
+	for (int k = 0; k < 4; k++)
+		sqlite3_finalize(q[k]);
+	return rc;
+}
+
+/* Tables without a variant_id (meta, plugin, ...): the first file's;
+ * signal names with every file's units (copy_signal_names). */
+vs_rc merge_copy_sweep_record(copier *c, shard *s, int n, vs_error *err)
+{
+	const shard *first = &s[0];
+	sqlite3_stmt *att = NULL;
+	sqlite3_prepare_v2(c->out, "ATTACH DATABASE ? AS first", -1, &att,
+	                   NULL);
+	sqlite3_bind_text(att, 1, first->path, -1, SQLITE_STATIC);
+	int arc = sqlite3_step(att);
+	sqlite3_finalize(att);
+	if (arc != SQLITE_DONE)
+		return merge_fail_db(err, c->tmp, c->out, "copying the sweep record");
+	sqlite3_stmt *q = NULL;
+	vs_rc rc = VS_RC_OK;
+	if (sqlite3_prepare_v2(c->out, "SELECT m.name FROM main.sqlite_master "
+	                       "AS m WHERE m.type = 'table' AND m.name NOT LIKE "
+	                       "'sqlite_%' AND m.name != 'state' AND NOT "
+	                       HAS_VARIANT_ID, -1, &q, NULL) != SQLITE_OK)
+		rc = merge_fail_db(err, c->tmp, c->out, "reading the schema");
+	while (!rc && sqlite3_step(q) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(q, 0);
+		if (!strcmp(t, "signal_name"))
+			continue;
+		char sql[256];
+		snprintf(sql, sizeof sql, "INSERT INTO main.\"%s\" SELECT * "
+		         "FROM first.\"%s\"", t, t);
+		rc = merge_exec(c->out, c->tmp, sql, err);
+	}
+	sqlite3_finalize(q);
+	if (!rc)
+		rc = copy_signal_names(c, s, n, err);
+	if (!rc)
+		rc = set_unsharded(c, err);
+	if (merge_exec(c->out, c->tmp, "DETACH DATABASE first", err) && !rc)
+		rc = VS_RC_IO;
+	return rc;
+}
