@@ -89,6 +89,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -237,11 +238,15 @@ long contain_growth_kb(const vs_contain *c, const char *key)
 	long kb = resident_kb(c->pid, key, &shmem);
 	if (kb < 0)
 		return -1;
-	/* the window's pages, as far as the child has written them */
-	long window = shmem - c->base_shmem_kb;
-	long most = (long)(CONTAIN_WINDOW_BYTES / 1024);
-	window = window < 0 ? 0 : window > most ? most : window;
-	return kb - c->base_kb - window;
+	/* The window's pages: those its memfd holds (512-byte blocks),
+	 * at most what the child's shared memory grew by. A plugin's own
+	 * shared memory is not in the memfd, so it counts. */
+	struct stat st;
+	long window = fstat(c->words_fd, &st) == 0 ? (long)st.st_blocks / 2
+	                                           : 0;
+	long grown = shmem - c->base_shmem_kb;
+	window = window < grown ? window : grown;
+	return kb - c->base_kb - (window > 0 ? window : 0);
 }
 
 static const char *signal_name(int sig)

@@ -491,16 +491,14 @@ static int record(sim *S, int64_t step)
 		return 0;
 	if (r->n_rows + S->n > r->cap_rows) {
 		/* Sized once for the whole variant (or chunk): growing by
-		 * doubling copied 1.3 MB a 2-actor variant and faulted in
-		 * fresh pages each time; hugemem.h's blocks are reused. */
+		 * doubling copied 1.3 MB a 2-actor variant. malloc's, not
+		 * hugemem.h's: a 2 MiB block would make a contained child
+		 * (--variant-memory) and each queued chunk that much
+		 * bigger; pages are touched only as rows are written. */
 		int64_t cap = r->cap_rows ? r->cap_rows * 2 : S->rows_hint;
 		while (cap < r->n_rows + S->n)
 			cap *= 2;
-		vs_state_row *rows = vs_huge_alloc((size_t)cap, sizeof *rows);
-		if (r->n_rows > 0)
-			memcpy(rows, r->rows, (size_t)r->n_rows * sizeof *rows);
-		vs_huge_free(r->rows);
-		r->rows = rows;
+		r->rows = vs_xrealloc(r->rows, (size_t)cap * sizeof *r->rows);
 		r->cap_rows = cap;
 	}
 	for (int i = 0; i < S->n; i++) {

@@ -12,8 +12,8 @@
  *   (store/merge.c; tests/e2e/test_merge_live.py, test_mpi.py).
  * - VSWEEP_TEST_WINDOW_BYTES=N: a contained child sends state rows
  *   through the shared window only when they take at most N bytes, the
- *   rest down the socket (run/contain_child.c; tests/e2e/test_crash.py
- *   runs both ways). */
+ *   rest down the socket (run/contain_child.c;
+ *   tests/e2e/test_determinism.py runs every way). */
 #ifndef VS_TEST_HOOKS_H
 #define VS_TEST_HOOKS_H
 

@@ -271,6 +271,23 @@ class CrashTest(TempDirCase):
                                       "--variant-memory", "0")  # 256 MiB
         self.assertEqual(rc, 0, err)
 
+    def test_shared_memory_counts_against_the_limit(self):
+        """The child passes its rows to vsweep through shared memory,
+        which --variant-memory does not count; a plugin's own shared
+        memory it does: crash_shmleak maps and touches 16 MiB of
+        MAP_SHARED memory once, at step 5 of variant 17, past a limit of
+        12 MB. The other 49 variants, whose rows went through the
+        window, stay under it."""
+        rc, out, err, db = self.sweep("shmleak", 17, "shmleak",
+                                      "--variant-memory", "12")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("49 done, 1 failed (1 crashed)", out)
+        failed = query(db, "SELECT variant_id, error FROM variant_info "
+                       "WHERE status = 'failed'")
+        self.assertEqual([v for v, _ in failed], [17], failed)
+        self.assertTrue(failed[0][1].startswith(
+            "crashed: memory limit of 12 MB exceeded "), failed[0][1])
+
     def test_crash_in_a_streamed_variant_leaves_none_of_its_rows(self):
         """A long variant's rows go to the writer in chunks while it runs
         (test_stream.py); variant 1 of 3 crashes at step 20 000 of

@@ -8,7 +8,9 @@
  * EXIT calls exit(0), FPE divides by zero with the divide-by-zero trap
  * enabled, HANG loops without end. From that step on, at every step,
  * LEAK allocates and touches 16 MiB it never frees (64 times at most:
- * 1 GiB, should the limit under test not work), PRINT prints a line on
+ * 1 GiB, should the limit under test not work; with LEAK_SHARED, as
+ * crash_shmleak, once, in shared memory: MAP_SHARED | MAP_ANONYMOUS),
+ * PRINT prints a line on
  * stdout and one on stderr. GARBLE prints, at fault_step only, lines no
  * terminal or UTF-8 reader should see raw (control characters, a NUL,
  * bytes that are not UTF-8: garbled[] below), on stdout, then on stderr.
@@ -28,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <vsweep/plugin.h>
@@ -85,6 +88,11 @@ static volatile double zero_d __attribute__((unused));
 static int *volatile null_ptr __attribute__((unused));
 #if defined(CRASH_LEAK)
 static char *volatile leaked[64];
+#if defined(LEAK_SHARED)
+#define LEAKS 1 /* allocations of 16 MiB */
+#else
+#define LEAKS 64
+#endif
 #endif
 
 #if defined(CRASH_GARBLE)
@@ -129,9 +137,17 @@ static void fault(crash *c, long long step)
 	(void)c;
 	(void)step;
 #if defined(CRASH_LEAK)
-	if (c->n_leaked < 64) {
+	if (c->n_leaked < LEAKS) {
 		size_t n = (size_t)16 << 20; /* bytes */
+#if defined(LEAK_SHARED)
+		/* shared memory, as a plugin's worker pool or IPC buffer
+		 * takes it: counted against the limit as any other */
+		char *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+		               MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		p = p == MAP_FAILED ? NULL : p;
+#else
 		char *p = malloc(n);
+#endif
 		if (p)
 			memset(p, 1 + c->n_leaked, n); /* resident, not promised */
 		leaked[c->n_leaked++] = p; /* kept: no compiler drops it */
