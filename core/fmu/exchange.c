@@ -11,6 +11,7 @@
  * are floats too and pass as they are, as with a Float64. */
 #include "fmu/fmu_adapter.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -51,6 +52,25 @@ void vs_fmu_batch_free(fmu_batch *b)
 int vs_fmu_f32_holds(double x)
 {
 	return !isfinite(x) || fabs(x) < VS_F32_OVERFLOW;
+}
+
+/* Halfway from f to the next float up is a double (floats have 24 bits,
+ * doubles 53); it rounds to whichever of the two is even (last bit 0),
+ * so it is the answer when f is even and the double below it when f is
+ * odd. FLT_MAX is odd and its next "float" is 2^128: halfway is
+ * VS_F32_OVERFLOW, which rounds to infinity. */
+double vs_fmu_f32_upper(float f)
+{
+	if (f >= FLT_MAX)
+		return nextafter(VS_F32_OVERFLOW, 0);
+	double mid = ((double)f + (double)nextafterf(f, INFINITY)) / 2;
+	return (float)mid == f ? mid : nextafter(mid, -INFINITY);
+}
+
+/* Rounding to nearest is symmetric about 0. */
+double vs_fmu_f32_lower(float f)
+{
+	return -vs_fmu_f32_upper(-f);
 }
 
 int vs_fmu_get_batch(const vs_fmu *f, void *c, const fmu_batch *b,

@@ -422,9 +422,11 @@ static void build_batches(vs_fmu *f, const fmu_var **pv, size_t np,
 /* Params: every Real parameter with a finite start value, except the
  * start pose the host sets (a param's default is a usable value; FMI 3
  * allows start="INF", which stays the FMU's own). A Float32's range is
- * at most a float's, so that a scenario or sweep value it cannot hold is
- * refused with the file's line. Outputs: every Real output that is not
- * a state field. */
+ * at most a float's, [-FLT_MAX, FLT_MAX], and holds every double whose
+ * nearest float (what the FMU is set to) is in it: a scenario or sweep
+ * value is checked against the range as that float, and one whose
+ * nearest float is infinite is refused with the file's line. Outputs:
+ * every Real output that is not a state field. */
 static void build_descriptor(vs_fmu *f)
 {
 	const fmu_md *md = &f->md;
@@ -442,8 +444,10 @@ static void build_descriptor(vs_fmu *f)
 		    isfinite(v->start)) {
 			double lo = v->min, hi = v->max;
 			if (v->float32) {
-				lo = lo > -FLT_MAX ? lo : -FLT_MAX;
-				hi = hi < FLT_MAX ? hi : FLT_MAX;
+				lo = vs_fmu_f32_lower(lo > -FLT_MAX ? (float)lo
+				                                    : -FLT_MAX);
+				hi = vs_fmu_f32_upper(hi < FLT_MAX ? (float)hi
+				                                   : FLT_MAX);
 			}
 			f->params[np] = (vs_param){v->name, v->start, lo, hi,
 			                           v->unit, v->doc};

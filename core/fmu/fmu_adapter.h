@@ -98,6 +98,13 @@ void vs_fmu_batch_free(fmu_batch *b);
 /* Whether x, rounded to the nearest float, is a float it means: not a
  * finite x whose nearest float is infinite. */
 int vs_fmu_f32_holds(double x);
+/* The largest double whose nearest float is at most f, and the least
+ * whose nearest float is at least f (f finite): a Float32 param whose
+ * range is [lo, hi] as floats takes exactly the doubles between
+ * vs_fmu_f32_lower(lo) and vs_fmu_f32_upper(hi), the values it is set
+ * to being their nearest floats. */
+double vs_fmu_f32_upper(float f);
+double vs_fmu_f32_lower(float f);
 /* What the set functions return, instead of an FMI status, for a value
  * a Float32 cannot hold (vs_fmu_f32_holds); nothing is set then. */
 #define VS_FMU_F32_RANGE (-1)

@@ -16,7 +16,8 @@ enum {
 
 /* The least magnitude of a double whose nearest float is infinite:
  * FLT_MAX and half its ulp, 2^128 - 2^103. A value handed to a Float32
- * must stay below it; a Float32's start must too. */
+ * must stay below it; a Float32's start must too (a min or max at or
+ * beyond it is INF, bounding nothing). */
 #define VS_F32_OVERFLOW 0x1.ffffffp+127
 
 /* One variable of modelDescription.xml. */
@@ -37,7 +38,9 @@ typedef struct fmu_var {
 	char type[16];     /* the element's name: "Real", "Float64", ... */
 	int has_start;     /* a scalar's start (a Boolean's as 0 or 1) */
 	double start;      /* FMI 3 allows INF and NaN; FMI 2 does not */
-	double min, max;   /* -inf, +inf when not given (or not finite) */
+	double min, max;   /* -inf, +inf when not given (or not finite);
+	                      a Float32's rounded to the nearest float,
+	                      infinite ones not taken */
 	int line;          /* of the variable's element */
 } fmu_var;
 

@@ -314,7 +314,9 @@ static int read_start(const char *where, const xmlNode *t,
 }
 
 /* A Real's min or max: a number, or the attribute absent. One that is not
- * finite (INF, or NaN) bounds nothing and leaves *out as it was. */
+ * finite (INF, or NaN) bounds nothing and leaves *out as it was. A
+ * Float32's is an xs:float: the nearest float to what is written, and
+ * INF (bounding nothing) when that is infinite. */
 static int read_bound(const char *where, const xmlNode *t, const char *name,
                       const fmu_var *v, double *out, vs_error *err)
 {
@@ -343,9 +345,42 @@ static int read_bound(const char *where, const xmlNode *t, const char *name,
 		free(s);
 		return -1;
 	}
+	if (st == NUM_OK && v->float32 && fabs(x) >= VS_F32_OVERFLOW)
+		st = NUM_SPECIAL;
 	if (st == NUM_OK)
-		*out = x;
+		*out = v->float32 ? (double)(float)x : x;
 	free(s);
+	return 0;
+}
+
+/* A parameter's start is the value vsweep sets when no sweep changes it;
+ * the standards ask min <= start <= max, and an FMU that checks its
+ * inputs would refuse it at every variant. A Float32's start, min and
+ * max are compared as the floats they are (its min and max already
+ * are), shown to 9 digits, which tell one float from another; a
+ * double's to 17. */
+static int check_range(const char *where, const fmu_var *v, vs_error *err)
+{
+	int g = v->float32 ? 9 : 17;
+	double start = v->float32 ? (double)(float)v->start : v->start;
+	char s[32], lo[32], hi[32];
+	snprintf(s, sizeof s, "%.*g", g, start);
+	snprintf(lo, sizeof lo, "%.*g", g, v->min);
+	snprintf(hi, sizeof hi, "%.*g", g, v->max);
+	if (v->is_real && v->causality == FMU_CAUS_PARAMETER &&
+	    v->has_start && (start < v->min || start > v->max)) {
+		vs_error_set(err, "%s:%d: parameter '%s' has start %s%s, "
+		             "outside its range [%s, %s] (min and max): FMI "
+		             "asks min <= start <= max", where, v->line, v->name,
+		             s, v->float32 ? " (as a Float32)" : "", lo, hi);
+		return -1;
+	}
+	if (v->is_real && v->min > v->max) {
+		vs_error_set(err, "%s:%d: variable '%s' has min %s above its "
+		             "max %s%s", where, v->line, v->name, lo, hi,
+		             v->float32 ? " (as Float32s)" : "");
+		return -1;
+	}
 	return 0;
 }
 
@@ -454,24 +489,7 @@ static int read_var(const char *where, const xmlNode *e, const xmlNode *t,
 	if (v->is_real && (read_bound(where, t, "min", v, &v->min, err) ||
 	                   read_bound(where, t, "max", v, &v->max, err)))
 		return -1;
-	/* A parameter's start is the value vsweep sets when no sweep
-	 * changes it; the standards ask min <= start <= max, and an FMU
-	 * that checks its inputs would refuse it at every variant. */
-	if (v->is_real && v->causality == FMU_CAUS_PARAMETER &&
-	    v->has_start && (v->start < v->min || v->start > v->max)) {
-		vs_error_set(err, "%s:%d: parameter '%s' has start %.17g, "
-		             "outside its range [%.17g, %.17g] (min and max): "
-		             "FMI asks min <= start <= max", where, v->line,
-		             v->name, v->start, v->min, v->max);
-		return -1;
-	}
-	if (v->is_real && v->min > v->max) {
-		vs_error_set(err, "%s:%d: variable '%s' has min %.17g above "
-		             "its max %.17g", where, v->line, v->name, v->min,
-		             v->max);
-		return -1;
-	}
-	return 0;
+	return check_range(where, v, err);
 }
 
 /* A name or value reference with where it stands, for finding repeats. */

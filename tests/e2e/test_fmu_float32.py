@@ -12,6 +12,12 @@ modelDescription.xml (docs/plugins.md, "FMUs at run time"):
   dist beside them;
 - a Float32 param is set (ratio 30 halves the yaw rate), its range is a
   float's: a sweep value beyond it is refused with the file's line;
+- a Float32's start, min and max are xs:floats, compared as the floats
+  they are (start 2.7000000476837158 with max 2.7: both 2.7f), and so is
+  a scenario's or sweep's value against them: ratio 3.4028235e+38, with
+  max written so, is FLT_MAX, which the FMU receives exactly (its output
+  ratio_seen); a value whose nearest float is infinite (2^128 - 2^103
+  and above) is refused with its line;
 - an input a Float32 cannot hold (10.1 m/s in a unit of 1e-38 m/s) fails
   the variant, naming the FMU, the variable, the actor and the value;
 - results are bit-identical at -j 1 and -j 2.
@@ -43,11 +49,15 @@ VARS = [("speed", 0, "Float32", "input", 0.0, "m/s"),
         ("y0", 11, "Float32", "parameter", 0.0, "m"),
         ("yaw0", 12, "Float32", "parameter", 0.0, "rad"),
         ("ratio", 13, "Float32", "parameter", 15.0, ""),
-        ("wheelbase", 14, "Float32", "parameter", 3.0, "m")]
+        ("wheelbase", 14, "Float32", "parameter", 3.0, "m"),
+        ("ratio_seen", 15, "Float32", "output", None, "")]
+FIRST_VAR_LINE = 10           # of modelDescription.xml, as pack writes it
 UNITS = {"m": 'm="1"', "m/s": 'm="1" s="-1"', "rad": 'rad="1"',
          "fast": 'm="1" s="-1" factor="1e-38"'}
 
 V = 10.1                      # m/s, commanded
+FLT_MAX = (2 - 2 ** -23) * 2 ** 127
+HALFWAY = 2 ** 128 - 2 ** 103  # to 2^128 from FLT_MAX: rounds to infinity
 STEP = 0.01                   # s
 
 
@@ -56,9 +66,12 @@ def f32(x):
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-def pack(dst, units=None):
-    """Writes the FMU; units maps variable -> unit."""
+def pack(dst, units=None, attrs=None):
+    """Writes the FMU; units maps variable -> unit, attrs variable ->
+    attributes written after the others (instead of start, if they have
+    one)."""
     units = units or {}
+    attrs = attrs or {}
     vs = [(n, vr, t, c, s, units.get(n, u)) for n, vr, t, c, s, u in VARS]
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<fmiModelDescription fmiVersion="3.0" modelName="float32" '
@@ -70,9 +83,12 @@ def pack(dst, units=None):
     for n, vr, t, c, s, u in vs:
         var = ' variability="tunable"' if c == "parameter" else ""
         st = ' start="%r"' % s if s is not None else ""
+        ex = " " + attrs[n] if n in attrs else ""
+        if "start=" in ex:
+            st = ""
         un = ' unit="%s"' % u if u else ""
-        lines.append('<%s name="%s" valueReference="%d" causality="%s"%s%s%s/>'
-                     % (t, n, vr, c, var, st, un))
+        lines.append('<%s name="%s" valueReference="%d" causality="%s"%s%s%s%s/>'
+                     % (t, n, vr, c, var, st, un, ex))
     lines += ["</ModelVariables>", "</fmiModelDescription>"]
     with zipfile.ZipFile(dst, "w") as z:
         z.writestr("modelDescription.xml", "\n".join(lines) + "\n")
@@ -184,6 +200,73 @@ class FmuFloat32Test(FmuTempDirCase):
         line, = [l for l in out.splitlines()
                  if l.lstrip().startswith("ratio ")]
         self.assertIn("Float32", line)
+
+    def sweep(self, param, *values):
+        return self.write("sw.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
+                          "  - grid:\n      - {actor: 1, param: "
+                          "vehicle_model.%s, values: [%s]}\n"
+                          % (param, ", ".join(values)))
+
+    def test_float32_start_and_range_compared_as_floats(self):
+        # 2.7000000476837158 is 2.7f, to 17 digits; so is 2.7
+        self.assertEqual(f32(2.7), 2.7000000476837158)
+        fmu = pack(self.path("f.fmu"), attrs={
+            "wheelbase": 'start="2.7000000476837158" min="0.5" max="2.7"'})
+        rc, out, err = self.vsweep("plugins", "--fmu", fmu)
+        self.assertEqual(rc, 0, err)
+        s = self.write("s.yaml", scenario_text(fmu))
+        # 2.7000001 is 2.7f too; 2.7000003 is the float after it
+        self.assertEqual(f32(2.7000001), f32(2.7))
+        self.assertGreater(f32(2.7000003), f32(2.7))
+        rc, out, err = self.vsweep("check", s, "--sweep",
+                                   self.sweep("wheelbase", "2.7000001"))
+        self.assertEqual(rc, 0, out + err)
+        sw = self.sweep("wheelbase", "2.7000001", "2.7000003")
+        rc, out, err = self.vsweep("check", s, "--sweep", sw)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn(sw + ":5:", err)
+        self.assertIn("wheelbase = 2.7000003 is outside", err)
+        # a start beyond max as floats is still refused, with its line,
+        # shown as floats to 9 digits
+        fmu = pack(self.path("g.fmu"), attrs={
+            "wheelbase": 'start="2.7000003" min="0.5" max="2.7"'})
+        line = FIRST_VAR_LINE + [v[0] for v in VARS].index("wheelbase")
+        rc, out, err = self.vsweep("plugins", "--fmu", fmu)
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("g.fmu: modelDescription.xml:%d: parameter "
+                      "'wheelbase' has start %.9g (as a Float32), outside "
+                      "its range [0.5, %.9g]"
+                      % (line, f32(2.7000003), f32(2.7)), err)
+
+    def test_float32_param_at_flt_max(self):
+        self.assertEqual(f32(3.4028235e+38), FLT_MAX)
+        fmu = pack(self.path("f.fmu"), attrs={
+            "ratio": 'start="15" min="-3.4028235e+38" max="3.4028235e+38"'})
+        rc, err, db = self.run_one(scenario_text(fmu, "{ratio: 3.4028235e+38}",
+                                                 duration=0.1),
+                                   "--record", "signals")
+        self.assertEqual(rc, 0, err)
+        seen = query(db, "SELECT value FROM actor_signal WHERE name = "
+                     "'fmu.ratio_seen' AND step > 0")
+        self.assertEqual(len(seen), 10)
+        for value, in seen:
+            self.assertEqual(value, FLT_MAX)
+        s = self.write("s.yaml", scenario_text(fmu))
+        # the double below halfway rounds to FLT_MAX and is taken
+        below = "%.17g" % math.nextafter(HALFWAY, 0)
+        self.assertEqual(f32(float(below)), FLT_MAX)
+        rc, out, err = self.vsweep("check", s, "--sweep",
+                                   self.sweep("ratio", "15", below))
+        self.assertEqual(rc, 0, out + err)
+        # halfway itself rounds to infinity (FLT_MAX's last bit is 1),
+        # as does 3.4028236e+38; each is refused with its line
+        for v in ("%.17g" % HALFWAY, "3.4028236e+38", "-3.4028236e+38"):
+            self.assertGreaterEqual(abs(float(v)), HALFWAY)
+            sw = self.sweep("ratio", "15", v)
+            rc, out, err = self.vsweep("check", s, "--sweep", sw)
+            self.assertEqual(rc, 2, out + err)
+            self.assertIn(sw + ":5:", err)
+            self.assertIn("ratio = %.15g is outside" % float(v), err)
 
     def test_input_beyond_a_float_fails_the_variant(self):
         fmu = pack(self.path("f.fmu"), units={"speed": "fast"})

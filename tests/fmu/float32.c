@@ -11,13 +11,15 @@
  *   vr 8 dist (m)                               Float64 output
  *   vr 10 x0, 11 y0 (m), 12 yaw0 (rad),         Float32 parameters
  *      13 ratio, 14 wheelbase (m)
+ *   vr 15 ratio_seen                            Float32 output
  *
  * Each step of h from yaw, at the speed v it was given, turns at
  * w = v * steering_wheel / (ratio * wheelbase) along the arc (exact for a
  * constant w): x -= 2 v/w sin(w h/2) sin(yaw + w h/2), y += 2 v/w
  * sin(w h/2) cos(yaw + w h/2), yaw += w h (a straight line, x -= v h
  * sin yaw, y += v h cos yaw, when w is 0); vx, vy = v (-sin yaw, cos yaw);
- * speed_seen = v, the input as it arrived; dist += v h in double.
+ * speed_seen = v, the input as it arrived; ratio_seen = ratio, the
+ * parameter as it was set; dist += v h in double.
  * It starts at (x0, y0) facing yaw0. A call with a value reference
  * that is not of the function's type is an Error, logged. */
 #include <math.h>
@@ -32,7 +34,8 @@
 
 enum {
 	VR_SPEED, VR_SW, VR_X, VR_Y, VR_YAW, VR_VX, VR_VY, VR_SPEED_SEEN,
-	VR_DIST, VR_X0 = 10, VR_Y0, VR_YAW0, VR_RATIO, VR_WHEELBASE, N_VR
+	VR_DIST, VR_X0 = 10, VR_Y0, VR_YAW0, VR_RATIO, VR_WHEELBASE,
+	VR_RATIO_SEEN, N_VR
 };
 
 typedef struct inst {
@@ -173,6 +176,7 @@ fmi3_status fmi3DoStep(void *c, double t, double h, bool no_prior,
 	v[VR_VX] = -sp * sinf(v[VR_YAW]);
 	v[VR_VY] = sp * cosf(v[VR_YAW]);
 	v[VR_SPEED_SEEN] = sp;
+	v[VR_RATIO_SEEN] = v[VR_RATIO];
 	in->dist += (double)sp * h;
 	*event = *terminate = *early = false;
 	*reached = t + h;

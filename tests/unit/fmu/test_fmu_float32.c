@@ -68,6 +68,90 @@ START_TEST(reads_float32)
 }
 END_TEST
 
+/* A Float32 description whose one variable, on line 4, is el. */
+static void write_f32(const char *el)
+{
+	char md[1024];
+	snprintf(md, sizeof md,
+	         "<fmiModelDescription fmiVersion=\"3.0\" modelName=\"c\" "
+	         "instantiationToken=\"t\">\n"
+	         "<CoSimulation modelIdentifier=\"c\"/>\n"
+	         "<ModelVariables>\n%s\n</ModelVariables>\n"
+	         "</fmiModelDescription>\n", el);
+	write_md(md);
+}
+
+#define F32_PARAM(attrs)                                                   \
+	"<Float32 name=\"w\" valueReference=\"1\" causality=\"parameter\" " \
+	attrs "/>"
+
+/* A Float32's start, min and max are xs:floats: each is the nearest
+ * float to what is written, and they are compared as those floats
+ * (2.7 and 2.7000000476837158 are both 2.7f, 0x1.59999ap+1), shown to
+ * 9 digits; a bound whose nearest float is infinite is INF. */
+START_TEST(float32_bounds_are_floats)
+{
+	static const struct {
+		const char *el;
+		double start, min, max;
+	} ok[] = {
+		{F32_PARAM("start=\"2.7000000476837158\" min=\"0.5\" "
+		           "max=\"2.7\""), 2.7000000476837158, 0.5,
+		 0x1.59999ap+1},
+		/* 2.7000001 is 2.7f too: min = max */
+		{F32_PARAM("start=\"2.7\" min=\"2.7000001\" max=\"2.7\""), 2.7,
+		 0x1.59999ap+1, 0x1.59999ap+1},
+		/* FLT_MAX, 2^128 - 2^104, as usually written */
+		{F32_PARAM("start=\"3.4028235e+38\" max=\"3.4028235e+38\""),
+		 3.4028235e+38, -HUGE_VAL, 0x1.fffffep+127},
+		/* nearest float infinite: INF, which bounds nothing */
+		{F32_PARAM("start=\"1\" min=\"-1e39\" max=\"3.4028236e+38\""),
+		 1, -HUGE_VAL, HUGE_VAL},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+		write_f32(ok[i].el);
+		fmu_md md;
+		vs_error err = {{0}};
+		ck_assert_msg(vs_fmu_md_read("c.fmu", tmp, &md, &err) == 0,
+		              "%zu: %s", i, err.msg);
+		const fmu_var *w = vs_fmu_md_find(&md, "w");
+		ck_assert_double_eq(w->start, ok[i].start);
+		ck_assert_double_eq(w->min, ok[i].min);
+		ck_assert_double_eq(w->max, ok[i].max);
+		vs_fmu_md_free(&md);
+	}
+	static const struct {
+		const char *el, *says;
+	} bad[] = {
+		/* 2.7000003 is the float after 2.7f, 0x1.59999cp+1 */
+		{F32_PARAM("start=\"2.7000003\" min=\"0.5\" max=\"2.7\""),
+		 "c.fmu: modelDescription.xml:4: parameter 'w' has start "
+		 "2.70000029 (as a Float32), outside its range [0.5, "
+		 "2.70000005] (min and max)"},
+		{F32_PARAM("start=\"-3.4028235e+38\" min=\"-3.4028233e+38\""),
+		 "c.fmu: modelDescription.xml:4: parameter 'w' has start "
+		 "-3.40282347e+38 (as a Float32), outside its range "
+		 "[-3.40282326e+38, inf]"},
+		{"<Float32 name=\"w\" valueReference=\"1\" causality=\"output\""
+		 " min=\"2.7000003\" max=\"2.7\"/>",
+		 "c.fmu: modelDescription.xml:4: variable 'w' has min "
+		 "2.70000029 above its max 2.70000005 (as Float32s)"},
+		/* a start is no bound: its nearest float must be finite */
+		{F32_PARAM("start=\"3.4028236e+38\""),
+		 "c.fmu: modelDescription.xml:4: variable 'w' has start "
+		 "\"3.4028236e+38\", which is beyond the range of a Float32"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		write_f32(bad[i].el);
+		fmu_md md;
+		vs_error err = {{0}};
+		ck_assert_int_eq(vs_fmu_md_read("c.fmu", tmp, &md, &err), -1);
+		ck_assert_contains(err.msg, bad[i].says);
+		vs_fmu_md_free(&md);
+	}
+}
+END_TEST
+
 /* float32.c's variables (its enum), one a line from line 4 of the
  * description; replace, when given, stands for the one named so. */
 static const struct {
@@ -149,9 +233,11 @@ START_TEST(drives_float32_ports)
 	ck_assert_int_eq(d->n_outputs, 2);
 	ck_assert_str_eq(d->outputs[0].name, "speed_seen");
 	ck_assert_str_eq(d->outputs[1].name, "dist");
-	/* a Float32 param's range is a float's */
-	ck_assert_double_eq(d->params[0].min, -FLT_MAX);
-	ck_assert_double_eq(d->params[0].max, FLT_MAX);
+	/* a Float32 param's range is a float's: every double whose nearest
+	 * float is finite, up to 2^128 - 2^103 (halfway from FLT_MAX to
+	 * 2^128, which rounds to infinity) less a double's ulp there, 2^75 */
+	ck_assert(d->params[0].min == -0x1.fffffefffffffp+127);
+	ck_assert(d->params[0].max == 0x1.fffffefffffffp+127);
 	vs_actor_info a = sedan_info();
 	a.start.x = 5;
 	a.start.y = 7;
@@ -195,6 +281,60 @@ START_TEST(drives_float32_ports)
 }
 END_TEST
 
+/* A Float32 param's range in the descriptor holds exactly the doubles
+ * whose nearest float is in [min, max] as floats: from halfway to the
+ * float below min to halfway to the float above max, a halfway point
+ * itself in when it rounds to the bound (ties to even: 0.5f's last bit
+ * is 0, 2.7f's and FLT_MAX's are 1). */
+START_TEST(float32_param_range_holds_its_floats)
+{
+	static const struct {
+		const char *name, *el;
+		size_t at;
+		double lo, hi;
+		float flo, fhi;
+	} cases[] = {
+		/* 0.5 - 2^-26; 2.7f (0x1.59999ap+1) and halfway to the float
+		 * after it, 0x1.59999bp+1, less a double's ulp */
+		{"wheelbase", "<Float32 name=\"wheelbase\" valueReference=\"14\" "
+		 "causality=\"parameter\" start=\"2.7000000476837158\" "
+		 "min=\"0.5\" max=\"2.7\"/>", 1,
+		 0x1.ffffffp-2, 0x1.59999afffffffp+1, 0.5f, 0x1.59999ap+1f},
+		/* FLT_MAX written shortest: 2^128 - 2^103 less 2^75 */
+		{"ratio", "<Float32 name=\"ratio\" valueReference=\"13\" "
+		 "causality=\"parameter\" start=\"15\" "
+		 "min=\"-3.4028235e+38\" max=\"3.4028235e+38\"/>", 0,
+		 -0x1.fffffefffffffp+127, 0x1.fffffefffffffp+127, -FLT_MAX,
+		 FLT_MAX},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *path = pack_f32(cases[i].name, cases[i].el);
+		vs_error err = {{0}};
+		vs_fmu *f = vs_fmu_open(path, NULL, NULL, 0, &err);
+		ck_assert_msg(f != NULL, "%s", err.msg);
+		const vs_param *p = &vs_fmu_plugin(f)->params[cases[i].at];
+		ck_assert_str_eq(p->name, cases[i].name);
+		ck_assert(p->min == cases[i].lo);
+		ck_assert(p->max == cases[i].hi);
+		/* C's own rounding agrees: the bounds round to the floats,
+		 * the doubles past them to others */
+		ck_assert((float)p->min == cases[i].flo);
+		ck_assert((float)p->max == cases[i].fhi);
+		/* (past FLT_MAX, infinity: there the closed form says it) */
+		if (cases[i].flo > -FLT_MAX)
+			ck_assert((float)nextafter(p->min, -INFINITY) <
+			          cases[i].flo);
+		if (cases[i].fhi < FLT_MAX)
+			ck_assert((float)nextafter(p->max, INFINITY) >
+			          cases[i].fhi);
+		ck_assert(p->default_value >= p->min &&
+		          p->default_value <= p->max);
+		vs_fmu_close(f);
+		free(path);
+	}
+}
+END_TEST
+
 /* Still refused on a port: a Float32 array, an integer; with the line
  * of the variable (line 4 + its index: speed 4, x 6). */
 START_TEST(refuses_float32_arrays_and_integers)
@@ -227,7 +367,9 @@ TCase *float32_tcase(void)
 	TCase *tc = tcase_create("float32");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, reads_float32);
+	tcase_add_test(tc, float32_bounds_are_floats);
 	tcase_add_test(tc, drives_float32_ports);
+	tcase_add_test(tc, float32_param_range_holds_its_floats);
 	tcase_add_test(tc, refuses_float32_arrays_and_integers);
 	return tc;
 }
