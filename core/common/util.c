@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,4 +47,15 @@ void vs_remove_db_files(const char *path)
 		snprintf(buf, sizeof buf, "%s%s", path, side[i]);
 		unlink(buf);
 	}
+}
+
+const char *vs_num(double v, char buf[VS_NUM_CHARS])
+{
+	for (int p = 6; p <= 17; p++) {
+		snprintf(buf, VS_NUM_CHARS, "%.*g", p, v);
+		double back = strtod(buf, NULL);
+		if (back == v || (isnan(v) && isnan(back)))
+			break;
+	}
+	return buf;
 }

@@ -20,6 +20,13 @@ double vs_now(void);
 /* The angle a + 2πk in (-π, π], rad. Exact for any finite a. */
 double vs_wrap_angle(double a);
 
+/* v in buf as %g writes it when that reads back as v, else with the
+ * fewest more significant digits that do (17 at most): a bound in a
+ * message names the very number compared against ("3.40282e+38" is not
+ * a float's largest). Returns buf. */
+#define VS_NUM_CHARS 32
+const char *vs_num(double v, char buf[VS_NUM_CHARS]);
+
 /* A double's bits: what a cache of a pure function's results is keyed by
  * (-0 and +0 differ, as their sines do). */
 static inline uint64_t vs_bits_of(double v)

@@ -76,10 +76,11 @@ static int bind_use(const vs_scenario *scn, const vs_registry *reg,
 		if (!(v >= pd->min && v <= pd->max)) {
 			const char *u = pd->unit ? pd->unit : "";
 			const char *sp = *u ? " " : "";
+			char lo[VS_NUM_CHARS], hi[VS_NUM_CHARS];
 			vs_error_at(err, scn->path, use->set_marks[i],
-			            "%s: param %s = %.15g%s%s is outside [%g, %g]%s%s",
-			            what, pd->name, v, sp, u, pd->min, pd->max, sp,
-			            u);
+			            "%s: param %s = %.15g%s%s is outside [%s, %s]%s%s",
+			            what, pd->name, v, sp, u, vs_num(pd->min, lo),
+			            vs_num(pd->max, hi), sp, u);
 			free(p);
 			return -1;
 		}

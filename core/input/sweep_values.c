@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "map/map.h"
 
 typedef vs_sweep_ctx ctx;
@@ -272,10 +273,11 @@ int vs_sweep_read_number(ctx *c, const vs_propkey *pk, const vs_ynode *node,
 		return -1;
 	if (pk->param && !vs_sweep_in_domain(pk, *x)) {
 		const vs_param *p = pk->param;
+		char lo[VS_NUM_CHARS], hi[VS_NUM_CHARS];
 		vs_error_at(c->err, c->doc->path, node->mark,
-		            "%s: %s = %.15g is outside [%g, %g]%s%s", what,
-		            pk->name,
-		            *x, p->min, p->max, p->unit && *p->unit ? " " : "",
+		            "%s: %s = %.15g is outside [%s, %s]%s%s", what,
+		            pk->name, *x, vs_num(p->min, lo), vs_num(p->max, hi),
+		            p->unit && *p->unit ? " " : "",
 		            p->unit ? p->unit : "");
 		return -1;
 	}
