@@ -28,22 +28,44 @@ static size_t utf8_len(const unsigned char *s, size_t avail)
 	return len;
 }
 
+/* Whether the well-formed sequence at s (len bytes) is a character no
+ * message needs and a terminal acts on: a C1 control (U+0080 to U+009F,
+ * C2 80 to C2 9F; xterm takes U+009B CSI as ESC [, U+0085 NEL as a
+ * newline) or a bidirectional embedding, override or isolate (U+202A to
+ * U+202E, E2 80 AA to AE; U+2066 to U+2069, E2 81 A6 to A9), which
+ * shows the text after it in another order than it reads. */
+static int unsafe_char(const unsigned char *s, size_t len)
+{
+	if (len == 2)
+		return s[0] == 0xc2 && s[1] <= 0x9f;
+	return len == 3 && s[0] == 0xe2 &&
+	       ((s[1] == 0x80 && s[2] >= 0xaa && s[2] <= 0xae) ||
+	        (s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9));
+}
+
 /* Bytes of the character at s (avail > 0 bytes readable) that stays as it
- * is; 0 if its first byte is to be escaped. */
+ * is; 0 if its first byte is to be escaped. A character escaped whole
+ * (unsafe_char) has its other bytes escaped too, one by one: none of
+ * them starts a sequence. */
 static size_t kept_len(const char *s, size_t avail)
 {
-	unsigned char c = (unsigned char)s[0];
-	if (c < 0x20 || c == 0x7f)
+	const unsigned char *u = (const unsigned char *)s;
+	if (u[0] < 0x20 || u[0] == 0x7f)
 		return 0;
-	return c < 0x80 ? 1 : utf8_len((const unsigned char *)s, avail);
+	if (u[0] < 0x80)
+		return 1;
+	size_t len = utf8_len(u, avail);
+	return unsafe_char(u, len) ? 0 : len;
 }
 
 /* Control characters from input files or plugins (ESC, BEL, newlines
- * ...) would reach the user's terminal raw and could rewrite it, and
- * bytes that are not UTF-8 make text the results file, its JSON and the
- * report cannot carry: each becomes a visible escape, \n, \t or \xNN,
- * truncated to fit. Well-formed UTF-8 (a degree sign, a name in any
- * script) stays as it is. */
+ * ..., and their C1 forms such as U+009B) would reach the user's
+ * terminal raw and could rewrite it, a bidirectional override would show
+ * a message reversed, and bytes that are not UTF-8 make text the results
+ * file, its JSON and the report cannot carry: each becomes a visible
+ * escape, \n, \t or \xNN (a character of more bytes: each of its bytes,
+ * U+009B as \xc2\x9b), truncated to fit. Other well-formed UTF-8 (a
+ * degree sign, a name in any script) stays as it is. */
 size_t vs_escape_bytes(char *dst, size_t size, const char *src, size_t n)
 {
 	size_t o = 0;

@@ -26,7 +26,10 @@ void vs_error_at(vs_error *err, const char *file, vs_mark mark,
 
 /* Rewrites control characters in msg (a NUL-terminated string in a buffer
  * of size bytes) as visible escapes (\n, \t, \xNN), truncating to fit:
- * text from input files or plugins never reaches a terminal raw. Every
+ * text from input files or plugins never reaches a terminal raw. C0 and
+ * C1 controls, DEL, the bidirectional overrides and isolates (U+202A to
+ * U+202E, U+2066 to U+2069) and bytes that are not UTF-8 are escaped,
+ * a character of several bytes as each of its bytes (\xc2\x9b). Every
  * vs_error message passes through it. */
 void vs_escape_controls(char *msg, size_t size);
 

@@ -41,6 +41,28 @@ START_TEST(utf8_kept_other_bytes_escaped)
 }
 END_TEST
 
+/* C1 controls (U+0080 to U+009F) are well-formed UTF-8 a terminal acts
+ * on (U+009B CSI as ESC [), the bidirectional overrides and isolates
+ * show what follows in another order: each escaped as its bytes. Their
+ * neighbours stay: U+00A0, U+2029, U+202F, U+2065, U+206A. */
+START_TEST(c1_and_bidi_escaped)
+{
+	ck_assert_str_eq(escaped("\xc2\x80" "a\xc2\x85" "b\xc2\x9b" "2J\xc2\x9f"),
+	                 "\\xc2\\x80a\\xc2\\x85b\\xc2\\x9b" "2J\\xc2\\x9f");
+	ck_assert_str_eq(escaped("\xc2\xa0"), "\xc2\xa0");
+	ck_assert_str_eq(escaped("x\xe2\x80\xaay\xe2\x80\xaez"),
+	                 "x\\xe2\\x80\\xaay\\xe2\\x80\\xaez");
+	ck_assert_str_eq(escaped("\xe2\x81\xa6" "a\xe2\x81\xa9"),
+	                 "\\xe2\\x81\\xa6" "a\\xe2\\x81\\xa9");
+	ck_assert_str_eq(escaped("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5"
+	                         "\xe2\x81\xaa"),
+	                 "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+	char buf[64];
+	ck_assert_uint_eq(vs_escape_bytes(buf, sizeof buf, "\xc2\x9b", 2), 8);
+	ck_assert_str_eq(buf, "\\xc2\\x9b");
+}
+END_TEST
+
 START_TEST(truncated_to_fit)
 {
 	char buf[8] = "\x01\x02\x03";
@@ -72,6 +94,7 @@ TCase *escape_tcase(void)
 	TCase *tc = tcase_create("escape");
 	tcase_add_test(tc, controls_become_escapes);
 	tcase_add_test(tc, utf8_kept_other_bytes_escaped);
+	tcase_add_test(tc, c1_and_bidi_escaped);
 	tcase_add_test(tc, truncated_to_fit);
 	tcase_add_test(tc, bytes_by_length);
 	return tc;
