@@ -140,9 +140,22 @@ void vs_error_at(vs_error *err, const char *file, vs_mark mark,
 	vs_escape_controls(err->msg, sizeof err->msg);
 }
 
+static FILE *own_stderr;
+
+FILE *vs_own_stderr(void)
+{
+	return own_stderr ? own_stderr : stderr;
+}
+
+void vs_set_own_stderr(FILE *f)
+{
+	own_stderr = f;
+}
+
 static void oom(void)
 {
-	fputs("vsweep: out of memory\n", stderr);
+	fputs("vsweep: out of memory\n", vs_own_stderr());
+	fflush(vs_own_stderr());
 	abort();
 }
 

@@ -3,6 +3,7 @@
 #define VS_ERROR_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <vsweep/plugin.h>
 
 /* A 1-based position in an input file; line 0 means "no position". */
@@ -43,6 +44,14 @@ static inline int vs_error_is_set(const vs_error *err)
 {
 	return err->msg[0] != 0;
 }
+
+/* Where vsweep's own code prints what it says while a variant runs (a
+ * plugin's logged messages, vs_log_add; out of memory): stderr, but in a
+ * contained child a pipe of its own to the parent, apart from the one
+ * its stdout and stderr became (what plugins print). Set once, before
+ * any thread (contain_child.c); NULL: stderr again. */
+FILE *vs_own_stderr(void);
+void vs_set_own_stderr(FILE *f);
 
 /* Duplicates a string; aborts on out-of-memory (no recovery is useful). */
 char *vs_strdup(const char *s);

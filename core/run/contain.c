@@ -48,14 +48,18 @@
  *   once asked where it hangs (SIGUSR1, as for the memory limit below), so
  *   that the reason names the plugin, its actor and the step.
  * - The child's stdout and stderr are one pipe the parent reads while it
- *   waits: what a plugin prints never reaches vsweep's own output; it is
+ *   waits: what a plugin prints never reaches vsweep's own output, even a
+ *   line that starts as vsweep's own ("vsweep: "); it is
  *   kept in the variant's log view (level 'output', OUTPUT_ROWS_KEPT
  *   lines, each kept as a logged message is: up to VS_LOG_MESSAGE_MAX
  *   bytes whole, a longer one cut and marked, control characters and
  *   bytes that are not UTF-8 escaped; then one line saying how many
  *   more), so a crash's last words stay with the variant. Lines the
- *   child's own code prints (vs_log_add's "vsweep: variant ...") pass
- *   to vsweep's stderr as before (escaped again: a no-op for them). The child is vsweep's own and dies with it
+ *   child's own code prints (vs_log_add's "vsweep: variant ...") come
+ *   down a second pipe, read in the same wait, and pass to vsweep's
+ *   stderr whole and in order, as uncontained (escaped again: a no-op
+ *   for them), whatever a plugin printed without a newline before
+ *   them. The child is vsweep's own and dies with it
  *   (PR_SET_PDEATHSIG), so a killed vsweep leaves no plugin running.
  * - Memory (--variant-memory): the parent polls the child's resident set
  *   (/proc/PID/status) every MEM_POLL_MS while it waits, and reads its
@@ -109,18 +113,20 @@ struct vs_contain_server {
 };
 
 /* A child made by the fork server: fds are its request and result
- * sockets, its output pipe and its last-words page (a memfd). */
+ * sockets, its output pipe, its own lines' pipe and its last-words page
+ * (a memfd). */
 static void server_child(void *arg, const int *fds, int n)
 {
 	const vs_contain_server *s = arg;
-	if (n != 4)
+	if (n != 5)
 		_exit(3);
 	contain_last_words *w = mmap(NULL, CONTAIN_SHARED_BYTES,
 	                             PROT_READ | PROT_WRITE, MAP_SHARED,
-	                             fds[3], 0);
+	                             fds[4], 0);
 	if (w == MAP_FAILED)
 		_exit(3);
-	contain_child(fds[0], fds[1], fds[2], w, s->sw, s->seed, &s->so);
+	contain_child(fds[0], fds[1], fds[2], fds[3], w, s->sw, s->seed,
+	              &s->so);
 }
 
 vs_contain_server *vs_contain_server_start(const vs_sweep *sw,
@@ -159,7 +165,7 @@ vs_contain *vs_contain_create(vs_contain_server *server,
 	c->server = server;
 	c->sw = sw;
 	c->seed = seed;
-	c->to = c->from = c->print = -1;
+	c->to = c->from = c->print = c->own = -1;
 	c->limit_kb = memory_mb > 0 ? memory_mb * 1024 : 0;
 	/* A memfd, not an anonymous mapping: a child of the fork server
 	 * maps it from the descriptor it is handed. The words page, then
@@ -188,7 +194,9 @@ static int end_child(vs_contain *c)
 	close(c->from);
 	if (c->print >= 0)
 		close(c->print);
-	c->to = c->from = c->print = -1;
+	if (c->own >= 0)
+		close(c->own);
+	c->to = c->from = c->print = c->own = -1;
 	while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
 		;
 	c->pid = 0;
@@ -282,7 +290,7 @@ static void crashed(vs_result *res, int st, const contain_last_words *w)
 /* Forks the child; 0, or -1 when the system refuses. */
 static int start_child(vs_contain *c, const vs_sim_opts *so)
 {
-	int req[2], out[2], print[2];
+	int req[2], out[2], print[2], own[2];
 	if (!c->words || socketpair(AF_UNIX, SOCK_STREAM, 0, req) != 0)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, out) != 0) {
@@ -297,33 +305,46 @@ static int start_child(vs_contain *c, const vs_sim_opts *so)
 		close(out[1]);
 		return -1;
 	}
+	if (pipe2(own, O_CLOEXEC) != 0) {
+		close(req[0]);
+		close(req[1]);
+		close(out[0]);
+		close(out[1]);
+		close(print[0]);
+		close(print[1]);
+		return -1;
+	}
 	pid_t pid = -1;
 	if (c->server) {
-		int fds[4] = {req[0], out[1], print[1], c->words_fd};
-		pid = vs_forkserver_fork(c->server->fs, fds, 4);
+		int fds[5] = {req[0], out[1], print[1], own[1], c->words_fd};
+		pid = vs_forkserver_fork(c->server->fs, fds, 5);
 	}
 	if (pid < 0) {
 		/* No server, or it is gone: forked here, as contained as
 		 * ever, with the risk the server exists to avoid. */
 		pid = fork();
 		if (pid == 0)
-			contain_child(req[0], out[1], print[1], c->words,
-			              c->sw, c->seed, so);
+			contain_child(req[0], out[1], print[1], own[1],
+			              c->words, c->sw, c->seed, so);
 	}
 	close(req[0]);
 	close(out[1]);
 	close(print[1]);
+	close(own[1]);
 	if (pid < 0) {
 		close(req[1]);
 		close(out[0]);
 		close(print[0]);
+		close(own[0]);
 		return -1;
 	}
 	fcntl(print[0], F_SETFL, O_NONBLOCK);
+	fcntl(own[0], F_SETFL, O_NONBLOCK);
 	c->pid = pid;
 	c->to = req[1];
 	c->from = out[0];
 	c->print = print[0];
+	c->own = own[0];
 	/* Measured before the child runs a plugin: fork copied the page
 	 * tables, the counters with them. */
 	c->base_kb = resident_kb(pid, "VmRSS:", &c->base_shmem_kb);

@@ -10,11 +10,14 @@
  *
  * Invariants:
  * - The child never touches the writer, the store or SQLite; it keeps
- *   only its two sockets and its output pipe open.
+ *   only its two sockets and its two pipes open.
  * - What it sends is contain_proto.h's format, no pointer the parent
  *   would follow: event kinds and log rows' plugin names as indices.
  * - Its stdout and stderr are the output pipe, line-buffered, so a
- *   plugin's lines are out before a crash.
+ *   plugin's lines are out before a crash. What vsweep's own code says
+ *   (error.h's vs_own_stderr: vs_log_add's lines) goes down the other
+ *   pipe, line-buffered too: the parent tells the two apart by the pipe,
+ *   not by what a line starts with, which a plugin could print.
  * Called through contain_child by contain.c (the worker's own fork) and
  * by the fork server's children (contain.c's server_child). */
 #define _GNU_SOURCE /* dladdr, __fpurge, close_range */
@@ -372,7 +375,27 @@ static int read_request(int fd, void *p, size_t n)
 	return 0;
 }
 
-_Noreturn void contain_child(int in, int out, int print,
+/* Closes every descriptor from 3 on but the n (at most 3) in keep. */
+static void keep_only(int *keep, int n)
+{
+	for (int a = 1; a < n; a++) /* ascending */
+		for (int b = a; b > 0 && keep[b] < keep[b - 1]; b--) {
+			int t = keep[b];
+			keep[b] = keep[b - 1];
+			keep[b - 1] = t;
+		}
+	unsigned from = 3;
+	for (int k = 0; k < n; k++) {
+		unsigned fd = (unsigned)keep[k];
+		if (fd > from)
+			close_range(from, fd - 1, 0);
+		if (fd + 1 > from)
+			from = fd + 1;
+	}
+	close_range(from, ~0u, 0);
+}
+
+_Noreturn void contain_child(int in, int out, int print, int own,
                              contain_last_words *words, const vs_sweep *sw,
                              const vs_scenario *seed, const vs_sim_opts *so)
 {
@@ -382,16 +405,20 @@ _Noreturn void contain_child(int in, int out, int print,
 	dup2(print, STDOUT_FILENO); /* closed below, as every other fd */
 	dup2(print, STDERR_FILENO);
 	setvbuf(stdout, NULL, _IOLBF, 0); /* lines out before a crash */
-	/* Only our two sockets: a copy of another worker's would keep its
-	 * child from seeing its parent's end close, or its parent from
-	 * seeing it die; and the results file is the parent's alone. */
-	unsigned lo = (unsigned)(in < out ? in : out);
-	unsigned hi = (unsigned)(in < out ? out : in);
-	if (lo > 3)
-		close_range(3, lo - 1, 0);
-	if (hi > lo + 1)
-		close_range(lo + 1, hi - 1, 0);
-	close_range(hi + 1, ~0u, 0);
+	/* vsweep's own lines, whole lines out before a crash; should the
+	 * stream not be made, they go with the plugins' (stored, not
+	 * printed): nothing lost */
+	FILE *own_f = fdopen(own, "w");
+	if (own_f) {
+		setvbuf(own_f, NULL, _IOLBF, 0);
+		vs_set_own_stderr(own_f);
+	}
+	/* Only our two sockets and our own pipe: a copy of another
+	 * worker's would keep its child from seeing its parent's end
+	 * close, or its parent from seeing it die; and the results file
+	 * is the parent's alone. */
+	int keep[3] = {in, out, own};
+	keep_only(keep, 3);
 	c_every = so->record_every > 0 ? so->record_every : 1;
 	c_words = words;
 	c_in = in;
@@ -440,6 +467,7 @@ _Noreturn void contain_child(int in, int out, int print,
 			snprintf(res.error, sizeof res.error, "%s", err.msg);
 		}
 		fflush(stdout); /* the variant's output before its result */
+		fflush(vs_own_stderr());
 		vs_test_corrupt_result(corrupt, &res);
 		/* An FMU's Fatal leaves this process unfit for it (fmu.h):
 		 * the request socket closes before the result goes, so the

@@ -24,16 +24,20 @@ struct vs_contain {
 	pid_t pid;            /* 0: no child */
 	int to, from;         /* request and result sockets, parent's ends */
 	int print;            /* the child's stdout and stderr, read end */
+	int own;              /* what vsweep's code in it says, read end */
 	contain_last_words *words; /* shared with the child */
 	long limit_kb;        /* growth allowed; 0: none */
 	long base_kb;         /* the child's resident set at its fork */
 	long base_shmem_kb;   /* its shared memory part then */
 	double next_look;     /* s (vs_now) of the next memory look */
-	/* The variant's output: the line being read (room for a logged
-	 * message as vs_log_add prints it, with its "vsweep: variant ..."
-	 * prefix), the lines kept (messages owned). */
-	char line[VS_LOG_TEXT_MAX + 1024];
+	/* The variant's output: the line being read (more than vs_log_text
+	 * reads of it), the lines kept (messages owned). */
+	char line[VS_LOG_MESSAGE_MAX + 2];
 	size_t line_total;    /* bytes of the line so far, held or not */
+	/* The child's own line being read (room for a logged message as
+	 * vs_log_add prints it, with its "vsweep: variant ..." prefix). */
+	char own_line[VS_LOG_TEXT_MAX + 1024];
+	size_t own_total;     /* bytes of it so far, held or not */
 	vs_log_row out[OUTPUT_ROWS_KEPT];
 	int n_out;
 	long long n_dropped;  /* lines past OUTPUT_ROWS_KEPT */
@@ -58,12 +62,16 @@ int contain_receive(vs_contain *c, const vs_sim_opts *so, double *deadline,
  * of the transport, contain_proto.h); -1 when it cannot be read. */
 long contain_growth_kb(const vs_contain *c, const char *key);
 
-/* Reads what the child printed so far (all of it: the pipe never fills
- * and blocks the child); 1 at the end of the pipe (the child is gone). */
-int contain_drain_output(vs_contain *c);
+/* Reads what the child printed so far and what it said of its own, all
+ * of both (the pipes never fill and block the child): the output kept
+ * for the variant, its own lines passed to vsweep's stderr as each
+ * ends. A pipe at its end (the child is gone) is closed. */
+void contain_drain_output(vs_contain *c);
 
 /* The variant's output into res's log rows, after what its plugins
- * logged, within the log's cap; then ready for the next variant. */
+ * logged, within the log's cap, and the child's own last line, should
+ * it have died before the newline, to vsweep's stderr; then ready for
+ * the next variant. */
 void contain_take_output(vs_contain *c, vs_result *res);
 
 #endif

@@ -99,11 +99,13 @@ static inline void *contain_window(contain_last_words *w)
  * (never SIGPIPE). */
 int contain_send(int fd, const void *p, size_t n);
 
-/* The child (contain_child.c): with its stdout and stderr made print,
- * reads variant indices from the socket in, writes each one's result to
- * the socket out, until in closes; every other descriptor is closed.
- * sw, seed, so: the run's, at the parent's addresses. */
-_Noreturn void contain_child(int in, int out, int print,
+/* The child (contain_child.c): with its stdout and stderr made print
+ * and what vsweep's own code says (error.h's vs_own_stderr) going down
+ * the pipe own, reads variant indices from the socket in, writes each
+ * one's result to the socket out, until in closes; every other
+ * descriptor is closed. sw, seed, so: the run's, at the parent's
+ * addresses. */
+_Noreturn void contain_child(int in, int out, int print, int own,
                              contain_last_words *words, const vs_sweep *sw,
                              const vs_scenario *seed, const vs_sim_opts *so);
 

@@ -4,10 +4,11 @@
  * memory watched.
  *
  * Why one poll loop for all three: the child blocks on a full output
- * pipe as on a full result socket, and can outgrow its memory limit or
- * hang at any time, so no read may wait on one descriptor alone: each
- * waits at most a tick (MEM_POLL_MS with a memory limit), drains the
- * output, looks at the memory and at a stop, then tries again.
+ * pipe (either: its plugins' or its own) as on a full result socket,
+ * and can outgrow its memory limit or hang at any time, so no read may
+ * wait on one descriptor alone: each waits at most a tick (MEM_POLL_MS
+ * with a memory limit), drains the output, looks at the memory and at a
+ * stop, then tries again.
  *
  * Invariants:
  * - Nothing the child sent is allocated for or used before
@@ -19,11 +20,12 @@
  * - What the child printed becomes log rows (level 'output',
  *   OUTPUT_ROWS_KEPT lines, each kept as a logged message is: whole up
  *   to VS_LOG_MESSAGE_MAX bytes, else cut on a character boundary and
- *   marked, and escaped; then one line saying how many more); the
- *   child's own "vsweep: " lines pass to vsweep's stderr within the
- *   run's cap on plugin lines, whole (line[] holds the longest vs_log_add
- *   prints) and escaped too. No byte a plugin printed reaches the
- *   results file or the terminal raw.
+ *   marked, and escaped; then one line saying how many more), whatever
+ *   they start with; the child's own lines (vs_log_add's "vsweep: ...",
+ *   on their own pipe) pass to vsweep's stderr within the run's cap on
+ *   plugin lines, whole (own_line[] holds the longest vs_log_add prints),
+ *   in order, and escaped too. No byte a plugin printed reaches the
+ *   results file or the terminal raw, nor vsweep's stderr at all.
  * Called by contain.c. */
 #include "run/contain_parent.h"
 
@@ -54,35 +56,41 @@ static int over_limit(vs_contain *c)
 	return contain_growth_kb(c, "VmRSS:") > c->limit_kb;
 }
 
+/* One line the child's own code said (c->own_total bytes, as many as
+ * fit held in c->own_line: vs_log_add's "vsweep: ...") to vsweep's
+ * stderr, whole. Escaped: already by vs_log_add (a no-op then), but the
+ * child's memory is a plugin's to corrupt. */
+static void own_line(vs_contain *c)
+{
+	size_t held = c->own_total < sizeof c->own_line ? c->own_total
+	                                                : sizeof c->own_line - 1;
+	/* the run's cap on plugin lines counts every child's: each child's
+	 * own count (signals.c) sees only its variants */
+	int say = vs_quota_take(VS_QUOTA_PLUGIN);
+	if (say < 0) {
+		fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
+	} else if (say) {
+		size_t size = 4 * held + 1;
+		char *safe = vs_xcalloc(size, 1);
+		vs_escape_bytes(safe, size, c->own_line, held);
+		fprintf(stderr, "%s%s\n", safe,
+		        held < c->own_total ? "..." : "");
+		free(safe);
+	}
+	c->own_total = 0;
+}
+
 /* One line the child printed (c->line_total bytes, as many as fit held
- * in c->line): its own ("vsweep: ...", vs_log_add's) to vsweep's stderr,
- * a plugin's to the variant's log rows, kept as a logged message is
- * (vs_log_text: whole up to VS_LOG_MESSAGE_MAX bytes, else cut and
- * marked; escaped). Escaped both: a plugin prints any bytes, and an ESC
- * would reach the terminal of whoever reads the log view, bytes that
- * are not UTF-8 would make the message column unreadable as text (a NUL
- * would cut it). vs_log_add's own lines are escaped already: unchanged. */
+ * in c->line), a plugin's whatever it starts with (vsweep's own come
+ * down the other pipe), to the variant's log rows, kept as a logged
+ * message is (vs_log_text: whole up to VS_LOG_MESSAGE_MAX bytes, else
+ * cut and marked; escaped): a plugin prints any bytes, and an ESC would
+ * reach the terminal of whoever reads the log view, bytes that are not
+ * UTF-8 would make the message column unreadable as text (a NUL would
+ * cut it). */
 static void output_line(vs_contain *c)
 {
-	size_t held = c->line_total < sizeof c->line ? c->line_total
-	                                             : sizeof c->line - 1;
-	c->line[held] = '\0';
-	if (strncmp(c->line, "vsweep: ", 8) == 0) {
-		/* the run's cap on plugin lines counts every child's: each
-		 * child's own count (signals.c) sees only its variants */
-		int say = vs_quota_take(VS_QUOTA_PLUGIN);
-		if (say < 0)
-			fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
-		else if (say) {
-			/* a plugin may print "vsweep: " too */
-			size_t size = 4 * held + 1;
-			char *safe = vs_xcalloc(size, 1);
-			vs_escape_bytes(safe, size, c->line, held);
-			fprintf(stderr, "%s%s\n", safe,
-			        held < c->line_total ? "..." : "");
-			free(safe);
-		}
-	} else if (c->n_out < OUTPUT_ROWS_KEPT) {
+	if (c->n_out < OUTPUT_ROWS_KEPT) {
 		vs_log_row *r = &c->out[c->n_out++];
 		memset(r, 0, sizeof *r);
 		r->level = VS_LOG_OUTPUT;
@@ -94,33 +102,48 @@ static void output_line(vs_contain *c)
 	c->line_total = 0;
 }
 
-int contain_drain_output(vs_contain *c)
+/* Reads what is in the pipe *fd so far into line[size] (*total bytes
+ * of its line so far, held or counted only), done(c) at each newline;
+ * at the pipe's end closes it (*fd -1). */
+static void drain(vs_contain *c, int *fd, char *line, size_t size,
+                  size_t *total, void (*done)(vs_contain *))
 {
 	char buf[4096];
-	for (;;) {
-		if (c->print < 0)
-			return 1;
-		ssize_t n = read(c->print, buf, sizeof buf);
+	while (*fd >= 0) {
+		ssize_t n = read(*fd, buf, sizeof buf);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return 0; /* EAGAIN: nothing more for now */
-		if (n == 0)
-			return 1;
+			return; /* EAGAIN: nothing more for now */
+		if (n == 0) {
+			close(*fd); /* at its end: poll no more */
+			*fd = -1;
+			return;
+		}
 		for (ssize_t k = 0; k < n; k++) {
 			if (buf[k] == '\n') {
-				output_line(c);
+				done(c);
 				continue;
 			}
-			if (c->line_total + 1 < sizeof c->line)
-				c->line[c->line_total] = buf[k];
-			c->line_total++; /* past line[]: counted only */
+			if (*total + 1 < size)
+				line[*total] = buf[k];
+			++*total; /* past line[]: counted only */
 		}
 	}
 }
 
+void contain_drain_output(vs_contain *c)
+{
+	drain(c, &c->print, c->line, sizeof c->line, &c->line_total,
+	      output_line);
+	drain(c, &c->own, c->own_line, sizeof c->own_line, &c->own_total,
+	      own_line);
+}
+
 void contain_take_output(vs_contain *c, vs_result *res)
 {
+	if (c->own_total > 0)
+		own_line(c); /* the child died before its newline */
 	if (c->line_total > 0)
 		output_line(c); /* a last line without its newline */
 	if (c->n_dropped > 0 && c->n_out == OUTPUT_ROWS_KEPT) {
@@ -152,14 +175,13 @@ void contain_take_output(vs_contain *c, vs_result *res)
  * readable; -1: not yet; 4: the child is over its memory limit. */
 static int await_result(vs_contain *c, int fd)
 {
-	struct pollfd q[2] = {{fd, POLLIN, 0}, {c->print, POLLIN, 0}};
+	/* poll passes over a pipe closed at its end (fd -1) */
+	struct pollfd q[3] = {{fd, POLLIN, 0}, {c->print, POLLIN, 0},
+	                      {c->own, POLLIN, 0}};
 	int tick = c->limit_kb ? MEM_POLL_MS : 100; /* ms: notice stops */
-	int n = poll(q, c->print >= 0 ? 2 : 1, tick);
-	if (n > 0 && c->print >= 0 && q[1].revents &&
-	    contain_drain_output(c) == 1) {
-		close(c->print); /* at its end: poll no more */
-		c->print = -1;
-	}
+	int n = poll(q, 3, tick);
+	if (n > 0 && (q[1].revents || q[2].revents))
+		contain_drain_output(c);
 	if (c->limit_kb && vs_now() >= c->next_look) {
 		c->next_look = vs_now() + MEM_POLL_MS / 1000.0;
 		if (over_limit(c))

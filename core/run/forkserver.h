@@ -16,7 +16,7 @@
 
 #include <sys/types.h>
 
-#define VS_FORKSERVER_MAX_FDS 4
+#define VS_FORKSERVER_MAX_FDS 5
 
 /* What a new process runs: given arg (the server's copy of what it
  * pointed to when the server started) and the descriptors passed to

@@ -131,14 +131,17 @@ void vs_log_add(vs_result *res, int64_t actor_id, double t, int level,
 	int64_t seen = res->n_logs;
 	/* the first few per variant, and those within the run's cap */
 	int say = seen <= LOG_PRINT ? vs_quota_take(VS_QUOTA_PLUGIN) : 0;
+	/* vsweep's stderr, or in a contained child the pipe that takes
+	 * vsweep's lines there (error.h), never the plugins' own stderr */
+	FILE *out = vs_own_stderr();
 	if (say < 0)
-		fprintf(stderr, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
+		fprintf(out, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
 	else if (say && seen < LOG_PRINT)
-		fprintf(stderr, "vsweep: variant %llu: actor %lld: %s: %s: %s\n",
+		fprintf(out, "vsweep: variant %llu: actor %lld: %s: %s: %s\n",
 		        (unsigned long long)res->variant, (long long)actor_id,
 		        plugin, vs_log_level_name(level), msg);
 	else if (say)
-		fprintf(stderr, "vsweep: variant %llu: further plugin messages "
+		fprintf(out, "vsweep: variant %llu: further plugin messages "
 		        "not shown (the results file's log view has them)\n",
 		        (unsigned long long)res->variant);
 	if (seen >= LOG_KEEP) {
