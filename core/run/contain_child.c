@@ -26,6 +26,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -408,6 +409,7 @@ _Noreturn void contain_child(int in, int out, int print, int own,
 	/* vsweep's own lines, whole lines out before a crash; should the
 	 * stream not be made, they go with the plugins' (stored, not
 	 * printed): nothing lost */
+	fcntl(own, F_SETFD, FD_CLOEXEC); /* not for a program a plugin runs */
 	FILE *own_f = fdopen(own, "w");
 	if (own_f) {
 		setvbuf(own_f, NULL, _IOLBF, 0);
