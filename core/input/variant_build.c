@@ -497,7 +497,7 @@ char *vs_change_set_json(const vs_change_set *set)
 	size_t size = 0;
 	FILE *f = open_memstream(&text, &size);
 	if (!f) {
-		fputs("vsweep: out of memory\n", stderr);
+		fputs("vsweep: out of memory\n", vs_own_stderr());
 		abort();
 	}
 	fputc('{', f);

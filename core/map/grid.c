@@ -274,7 +274,7 @@ static void *aligned_zalloc(size_t n)
 	n = (n + 63) / 64 * 64;
 	void *p = aligned_alloc(64, n ? n : 64);
 	if (!p) { /* as vs_xcalloc does: nothing to recover */
-		fputs("vsweep: out of memory\n", stderr);
+		fputs("vsweep: out of memory\n", vs_own_stderr());
 		abort();
 	}
 	return memset(p, 0, n ? n : 64);

@@ -344,7 +344,7 @@ vs_ydoc *vs_ydoc_parse(const char *path, const char *text, size_t len,
 	builder b = {.doc = doc, .text = text, .len = len, .err = err};
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser)) {
-		fputs("vsweep: out of memory\n", stderr);
+		fputs("vsweep: out of memory\n", vs_own_stderr());
 		abort();
 	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
