@@ -58,8 +58,12 @@ static void bend(const odr_road *r, int sec, double a, double b, double *c2,
 	int nb = q->n_lanes + 1 < MAX_B ? q->n_lanes + 1 : MAX_B;
 	double h = (b - a) / m;
 	*c2 = *c3 = 0;
+	/* [a, b] lies between two record starts; the records at b are the
+	 * next piece's (its curvature, its width slope): the last sample
+	 * is taken just short of b, on this piece */
+	double last = b - 1e-9 * (1 + fabs(b));
 	for (int i = 0; i <= m; i++) {
-		double s = a + h * i, x, y, hd, k;
+		double s = i < m ? a + h * i : fmax(last, a), x, y, hd, k;
 		odr_ref(r, s, &x, &y, &hd, &k);
 		for (int j = 0; j < nb; j++) {
 			double dt, t = odr_boundary(r, sec, j - 1, s, &dt);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "map/map_internal.h"
 #include "test_map.h"
 
 #define A_TOL 1e-3 /* rad: MapLocation Angle, as documented */
@@ -206,6 +207,36 @@ START_TEST(odr_width_and_border)
 }
 END_TEST
 
+/* A 20 m straight, then an arc of 0.005 1/m, lane -1 of 3 m widening
+ * at 0.05 m/m from s = 20: the straight's lane edges are straight lines
+ * and its width constant, so no station is needed between its ends. The
+ * station at s = 20 took the next records' curvature and width slope as
+ * the straight's, and 75 of 91 stations fell on the straight. */
+START_TEST(odr_stations_follow_their_piece)
+{
+	vs_error err;
+	vs_map *m = load_xodr_text(
+		HEAD "<road id=\"s\" length=\"100\">\n<planView>\n"
+		"<geometry s=\"0\" x=\"0\" y=\"0\" hdg=\"0\" length=\"20\">"
+		"<line/></geometry>\n<geometry s=\"20\" x=\"20\" y=\"0\" "
+		"hdg=\"0\" length=\"80\"><arc curvature=\"0.005\"/>"
+		"</geometry>\n</planView>\n<lanes>\n<laneSection s=\"0\">"
+		CENTRE "<right><lane id=\"-1\" type=\"driving\"><width "
+		"sOffset=\"0\" a=\"3\" b=\"0\" c=\"0\" d=\"0\"/><width "
+		"sOffset=\"20\" a=\"3\" b=\"0.05\" c=\"0\" d=\"0\"/>"
+		"</lane></right></laneSection>\n</lanes>\n</road>\n"
+		"</OpenDRIVE>\n", &err);
+	ck_assert_msg(m, "%s", err.msg);
+	ck_assert_int_eq(m->n_lanes, 1);
+	const map_lane *g = &m->geo[0];
+	int inside = 0;
+	for (int j = 0; j < g->n_st; j++)
+		inside += g->st[j].x > 1e-6 && g->st[j].x < 20 - 1e-6;
+	ck_assert_int_eq(inside, 0);
+	vs_map_unref(m);
+}
+END_TEST
+
 /* A road of id ID along y = Y, lane -1. */
 #define LINE_ROAD(id, y)                                                   \
 	"<road id=\"" id "\" length=\"100\">\n<planView>\n<geometry s=\"0\" " \
@@ -267,6 +298,7 @@ TCase *odr_lanes_tcase(void)
 	tcase_add_test(tc, odr_border_is_t);
 	tcase_add_test(tc, odr_width_and_border);
 	tcase_add_test(tc, odr_long_road_ids);
+	tcase_add_test(tc, odr_stations_follow_their_piece);
 	tcase_add_test(tc, odr_within_tolerance);
 	return tc;
 }
