@@ -190,7 +190,7 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 	g->dir = dir;
 	g->n_st = n;
 	g->st = vs_xcalloc((size_t)n, sizeof *g->st);
-	double *cum = vs_xcalloc((size_t)n, sizeof *cum), wsum = 0;
+	double *cum = vs_xcalloc((size_t)n, sizeof *cum), wint = 0;
 	for (int j = 0; j < n; j++) {
 		const double *rf = ref + 4 * j;
 		double ti = T[in * n + j], to = T[out * n + j];
@@ -202,7 +202,17 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 		p->half = fabs(to - ti) / 2;
 		p->heading = map_wrap(rf[2] + atan2(dtc, 1 - rf[3] * tc) +
 		                      (dir > 0 ? 0 : MAP_PI));
-		wsum += fabs(to - ti);
+	}
+	/* The mean width over s: every width, border and laneOffset record
+	 * starts at a station, so between two the width is one cubic and
+	 * Simpson's rule its exact integral (m²). */
+	for (int j = 0; j + 1 < n; j++) {
+		double s0 = st->v[j], s1 = st->v[j + 1], sm = (s0 + s1) / 2, d;
+		double wm = odr_boundary(r, sec, out - 1, sm, &d) -
+		            odr_boundary(r, sec, in - 1, sm, &d);
+		wint += (s1 - s0) / 6 *
+		        (fabs(T[out * n + j] - T[in * n + j]) + 4 * fabs(wm) +
+		         fabs(T[out * n + j + 1] - T[in * n + j + 1]));
 	}
 	for (int j = 1; j < n; j++) {
 		/* the arc through both stations with their headings: the
@@ -229,7 +239,9 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 	l->road_index = -1;
 	l->lane = ol->id;
 	l->length = len;
-	l->width = wsum / n;
+	l->width = n > 1 && st->v[n - 1] > st->v[0]
+	                   ? wint / (st->v[n - 1] - st->v[0])
+	                   : fabs(T[out * n] - T[in * n]);
 	l->inner = k < r->sec[sec].n_left ? T[in * n] : T[out * n];
 	l->outer = k < r->sec[sec].n_left ? T[out * n] : T[in * n];
 	l->section = sec;

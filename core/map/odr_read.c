@@ -421,6 +421,25 @@ static int read_section(reader *rd, const xmlNode *n, odr_section *q)
 	return 0;
 }
 
+/* A <width> or <border> record starting at or past its lane section's end
+ * applies nowhere (a record holds from its sOffset to the next one's or
+ * the section's end): dropped, so that neither check_widths nor the
+ * stations look at it. The first record stays, whatever its sOffset. */
+static void drop_past_end(odr_road *r)
+{
+	for (int i = 0; i < r->n_sec; i++) {
+		odr_section *q = &r->sec[i];
+		double end = i + 1 < r->n_sec ? r->sec[i + 1].s : r->length;
+		double len = end - q->s;
+		for (int k = 0; k < q->n_lanes; k++) {
+			odr_lane *l = &q->lanes[k];
+			while (l->n_width > 1 &&
+			       l->width[l->n_width - 1].s0 >= len - S_TOL(end))
+				l->n_width--;
+		}
+	}
+}
+
 /* No lane may have a negative width anywhere: a <width> polynomial going
  * below zero, or a <border> (a t coordinate) on the inner side of the
  * lane's inner edge, which would put a right lane on the left. Checked
@@ -628,6 +647,7 @@ static int read_road(reader *rd, const xmlNode *n, odr_road *r)
 	if (r->sec[r->n_sec - 1].s >= r->length)
 		return fail(rd, n, "<road id=\"%.64s\">: a laneSection starts "
 		            "at or after the road's end", r->id);
+	drop_past_end(r);
 	return check_widths(rd, r) || check_folds(rd, r) ? -1 : 0;
 }
 
