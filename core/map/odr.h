@@ -40,6 +40,13 @@ typedef struct odr_poly {
 	double s0, c[4];
 } odr_poly;
 
+/* A <height> record: the lane's surface raised by inner (m) at its inner
+ * edge and outer (m) at its outer edge, linear across, from s0 (relative
+ * to the section's start) to the next record. */
+typedef struct odr_height {
+	double s0, inner, outer;
+} odr_height;
+
 typedef struct odr_link {
 	int has;         /* 0: none */
 	int is_junction; /* elementType junction */
@@ -56,6 +63,9 @@ typedef struct odr_lane {
 	                        edge's t (m, from the reference line) */
 	int n_width;
 	odr_poly *width;     /* s0 relative to the section's start */
+	int level;           /* level="true": no superelevation across it */
+	int n_height;
+	odr_height *height;  /* s0 relative to the section's start */
 	int has_pred, has_succ;
 	int pred, succ;      /* lane links (kept for routing later) */
 	vs_mark mark, pred_mark, succ_mark;
@@ -145,6 +155,11 @@ int odr_section_at(const odr_road *r, double s);
  * (laneOffset). */
 double odr_boundary(const odr_road *r, int sec, int k, double s,
                     double *dt);
+
+/* The road surface's height z (m) at (s, t) in section sec of road r,
+ * and its slopes dz/ds at constant t and dz/dt (odr_surface.c). */
+double odr_surface(const odr_road *r, int sec, double s, double t,
+                   double *dzds, double *dzdt);
 
 /* Prepares a poly3 record's arc-length table (odr_read calls it). */
 void odr_geom_prepare(odr_geom *g);

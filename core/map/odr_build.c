@@ -133,11 +133,11 @@ static void stations(const odr_road *r, int sec, dvec *st)
 	free(br.v);
 }
 
-/* The road's surface height at (s, t) (m). */
-static double surface_z(const odr_road *r, double s, double t)
+/* The road's surface height at (s, t) in section sec (m). */
+static double surface_z(const odr_road *r, int sec, double s, double t)
 {
-	double e = odr_poly_at(r->elev, r->n_elev, s, NULL);
-	return e + t * tan(odr_poly_at(r->super, r->n_super, s, NULL));
+	double dzds, dzdt;
+	return odr_surface(r, sec, s, t, &dzds, &dzdt);
 }
 
 /* The point at (s, t) in plan. */
@@ -198,7 +198,7 @@ static int add_lane(layout *ly, const odr_net *net, int ri, int sec, int k,
 		double dtc = (DT[in * n + j] + DT[out * n + j]) / 2;
 		map_station *p = &g->st[dir > 0 ? j : n - 1 - j];
 		st_point(rf[0], rf[1], rf[2], tc, &p->x, &p->y);
-		p->z = surface_z(r, st->v[j], tc);
+		p->z = surface_z(r, sec, st->v[j], tc);
 		p->half = fabs(to - ti) / 2;
 		p->heading = map_wrap(rf[2] + atan2(dtc, 1 - rf[3] * tc) +
 		                      (dir > 0 ? 0 : MAP_PI));
@@ -445,16 +445,15 @@ int vs_map_surface(const vs_map *m, double x, double y, double yaw,
 	double bend = 4 * u * (1 - u);
 	double vlo = bend * f->blo, vhi = 1 + bend * f->bhi;
 	double t = lo + (v - vlo) / (vhi - vlo) * (hi - lo);
-	double rx, ry, h, k, de, dsup;
+	double rx, ry, h, k, dzds, dzdt;
 	odr_ref(r, s, &rx, &ry, &h, &k);
-	double e = odr_poly_at(r->elev, r->n_elev, s, &de);
-	double sup = odr_poly_at(r->super, r->n_super, s, &dsup);
-	double c = cos(sup);
-	*z = e + t * tan(sup);
+	/* the patch lies between two stations of one section: its middle
+	 * is inside that section */
+	int sec = odr_section_at(r, (ps->s0 + ps->s1) / 2);
+	*z = odr_surface(r, sec, s, t, &dzds, &dzdt);
 	/* the surface gradient: along the reference line per metre of plan
 	 * at offset t, and across it */
-	double dzds = (de + t * dsup / (c * c)) / fmax(1 - k * t, 1e-6);
-	double dzdt = tan(sup);
+	dzds /= fmax(1 - k * t, 1e-6);
 	double gx = dzds * cos(h) - dzdt * sin(h);
 	double gy = dzds * sin(h) + dzdt * cos(h);
 	/* RoadRunner yaw: forward is Rz(yaw)·(0, 1, 0), right Rz(yaw)·(1,
@@ -520,7 +519,7 @@ int vs_map_odr_point(const vs_map *m, const char *road, int lane, double s,
 	double dtc = (dlo + dhi) / 2;
 	odr_ref(r, s, &x, &y, &h, &kk);
 	st_point(x, y, h, tc + offset, &xyz[0], &xyz[1]);
-	xyz[2] = surface_z(r, s, tc + offset);
+	xyz[2] = surface_z(r, sec, s, tc + offset);
 	int dir = (lane < 0) != r->lht ? 1 : -1;
 	*heading = map_wrap(h + atan2(dtc, 1 - kk * tc) +
 	                    (dir > 0 ? 0 : MAP_PI));

@@ -1,7 +1,7 @@
 /* Reading an ASAM OpenDRIVE 1.4-1.8 file (.xodr) with libxml2 into an
  * odr_net: header, roads (links, planView, elevationProfile,
  * lateralProfile superelevation, laneOffset, laneSections with lane
- * widths or borders and lane links) and junctions with their connections.
+ * widths or borders, heights, level and lane links) and junctions with their connections.
  * Objects, signals, surface, railroad and user data are skipped. What
  * vsweep would get wrong (an unknown geometry, s going backwards or
  * leaving a gap, a negative width, a missing attribute, a link, junction
@@ -308,14 +308,50 @@ static int read_geometry(reader *rd, const xmlNode *n, odr_road *r, int *cap)
 	return 0;
 }
 
+/* A <height sOffset inner outer/> into list, sOffset not decreasing. */
+static int read_height(reader *rd, const xmlNode *n, odr_height **list,
+                       int *count, int *cap)
+{
+	odr_height h;
+	if (num_attr(rd, n, "sOffset", NAN, &h.s0) ||
+	    num_attr(rd, n, "inner", NAN, &h.inner) ||
+	    num_attr(rd, n, "outer", NAN, &h.outer))
+		return -1;
+	if (*count && h.s0 < (*list)[*count - 1].s0)
+		return fail(rd, n, "<height>: sOffset=%g goes back from %g "
+		            "(records must be in order of s)", h.s0,
+		            (*list)[*count - 1].s0);
+	if (h.s0 < 0)
+		return fail(rd, n, "<height>: sOffset=%g is negative", h.s0);
+	GROW(*list, *count, *cap);
+	(*list)[(*count)++] = h;
+	return 0;
+}
+
 static int read_lane(reader *rd, const xmlNode *n, odr_lane *l)
 {
 	l->mark = mark_of(n);
 	if (int_attr(rd, n, "id", &l->id) || str_attr(rd, n, "type", &l->type))
 		return -1;
-	int cap = 0, n_border = 0, cap_b = 0;
+	/* xs:boolean, as the schema has it */
+	char *lv = attr(n, "level");
+	int bad = lv && strcmp(lv, "true") && strcmp(lv, "false") &&
+	          strcmp(lv, "1") && strcmp(lv, "0");
+	if (bad)
+		fail(rd, n, "<lane id=\"%d\">: level=\"%.40s\" is neither "
+		     "true nor false", l->id, lv);
+	l->level = lv && (strcmp(lv, "true") == 0 || strcmp(lv, "1") == 0);
+	xmlFree(lv);
+	if (bad)
+		return -1;
+	int cap = 0, n_border = 0, cap_b = 0, cap_h = 0;
 	odr_poly *border = NULL;
 	for (const xmlNode *c = n->children; c; c = c->next) {
+		if (is(c, "height") &&
+		    read_height(rd, c, &l->height, &l->n_height, &cap_h)) {
+			free(border);
+			return -1;
+		}
 		if (is(c, "width") || is(c, "border")) {
 			int w = is(c, "width");
 			if (read_poly(rd, c, "sOffset", w ? &l->width : &border,
@@ -386,12 +422,14 @@ static int read_section(reader *rd, const xmlNode *n, odr_section *q)
 			if (read_lane(rd, c, &l)) {
 				free(l.type);
 				free(l.width);
+				free(l.height);
 				return -1;
 			}
 			if (!sign || l.id == 0 || (l.id > 0) != (sign > 0)) {
 				int bad = sign != 0 || l.id != 0;
 				free(l.type);
 				free(l.width);
+				free(l.height);
 				if (bad)
 					return fail(rd, c, "<lane id=\"%d\"> "
 					            "is on the wrong side "
@@ -813,6 +851,7 @@ void odr_free(odr_net *net)
 			for (int k = 0; k < r->sec[s].n_lanes; k++) {
 				free(r->sec[s].lanes[k].type);
 				free(r->sec[s].lanes[k].width);
+				free(r->sec[s].lanes[k].height);
 			}
 			free(r->sec[s].lanes);
 		}

@@ -1,4 +1,9 @@
-"""OpenDRIVE lanes along s: lane_info.width, the lane's mean width over s, against the exact mean of its width records; and a
+"""OpenDRIVE lanes across and along: the road surface over lanes with
+level="true" (kept level on a banked road, at the height of the inner
+neighbour's outer edge) and with <height> records (raised by inner at the
+inner edge and outer at the outer edge, linear across, record by record
+along s), against closed forms of the bank; lane_info.width, the lane's
+mean width over s, against the exact mean of its width records; and a
 <width> record starting past its lane section's end, which never applies
 and is skipped."""
 import math
@@ -76,6 +81,55 @@ class OdrLanesTest(TempDirCase):
             self.assertAlmostEqual(z, wz, delta=1e-9, msg=(y, z))
             self.assertAlmostEqual(pitch, 0, delta=1e-9)
             self.assertAlmostEqual(roll, wroll, delta=1e-9, msg=(y, roll))
+
+    def test_level_lane(self):
+        # banked 0.1 rad about the reference line: lane -1 (4 m) on the
+        # bank, z = t tan 0.1 and the body rolled by the bank; lane -2
+        # (2 m, level) level at lane -1's outer edge, z = -4 tan 0.1,
+        # roll 0; lane -3 (1 m) banked again from lane -2's outer edge
+        b = math.tan(0.1)
+        lanes = (lane(-1, 4.0, level="false") +
+                 lane(-2, 2.0, "shoulder", level="true") + lane(-3, 1.0))
+        got, _ = self.states(ROAD % ("0.1", lanes), [
+            ("L", -1, 25, 0), ("L", -2, 25, 0), ("L", -2, 25, 0.6),
+            ("L", -3, 25, 0)])
+        self.check(got, [(-2, -2 * b, 0.1), (-5, -4 * b, 0),
+                         (-4.4, -4 * b, 0), (-6.5, -4.5 * b, 0.1)])
+        # with no superelevation a level lane changes nothing
+        got, _ = self.states(ROAD % ("0", lanes), [("L", -2, 25, 0)])
+        self.check(got, [(-5, 0, 0)])
+
+    def test_height(self):
+        # a sidewalk raised 0.15 m all across
+        lanes = (lane(-1, 4.0, level="false") +
+                 lane(-2, 2.0, "sidewalk", level="false",
+                      heights=height(0, 0.15, 0.15)))
+        got, _ = self.states(ROAD % ("0", lanes), [("L", -2, 25, 0)])
+        self.check(got, [(-5, 0.15, 0)])
+        # inner 0.1, outer 0.3 over 2 m: rising 0.1 m/m to the right, on
+        # a road banked 0.05 rad (falling 0.05 tan to the right); from
+        # s = 30 a second record, inner = outer = 0.05
+        b = math.tan(0.05)
+        lanes = (lane(-1, 4.0) + lane(-2, 2.0, "sidewalk", heights=height(
+            0, 0.1, 0.3) + height(30, 0.05, 0.05)))
+        got, _ = self.states(ROAD % ("0.05", lanes), [
+            ("L", -2, 25, 0), ("L", -2, 25, -0.5), ("L", -1, 25, 0),
+            ("L", -2, 40, 0)])
+        # R = Rz(yaw) Rx(pitch) Ry(roll): roll lowers the right side by
+        # the slope to the right's fall, atan(-rise per m to the right)
+        self.check(got, [(-5, -5 * b + 0.2, math.atan(b - 0.1)),
+                         (-5.5, -5.5 * b + 0.25, math.atan(b - 0.1)),
+                         (-2, -2 * b, math.atan(b)),
+                         (-5, -5 * b + 0.05, math.atan(b))])
+
+    def test_bad_level(self):
+        xodr = self.write("r.xodr", ROAD % ("0", lane(-1, 4.0,
+                                                     level="yes")))
+        rc, _, err = run("check", self.write("r.yaml", SCENARIO % (
+            xodr, parked([("L", -1, 25, 0)]))))
+        self.assertEqual((rc, err), (2, 'vsweep: %s:8:1: <lane id="-1">: '
+                                     'level="yes" is neither true nor '
+                                     'false\n' % xodr))
 
     def test_mean_width(self):
         # a 20 m line then an 80 m arc; lane -1 3 m, then from s = 20
