@@ -110,20 +110,13 @@ static void label_text(char *buf, size_t n, const char *label)
 		snprintf(buf, n, "none");
 }
 
-/* Resumed with another sweep: every stored variant must be the same
- * variant of this sweep (same params, same label), which then becomes
- * the file's sweep. VS_RC_INPUT when one is not. A journal of crashes
- * (journal.c) beside a file made from nothing is its predecessor's, and
- * one beside an extended file numbers the old sweep's variants: it
- * goes. */
-vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
-                             const vs_run_record *rec, vs_store *st,
-                             vs_error *err)
+/* Every variant st stores (the file at path) is the same variant of sw
+ * (same params, same label); VS_RC_INPUT, err set, when one is not.
+ * Reads, never writes: vsweep check --resume asks it as vsweep run
+ * --resume does, with the same message. */
+static vs_rc same_variants(const vs_scenario *seed, const vs_sweep *sw,
+                           const char *path, vs_store *st, vs_error *err)
 {
-	if (vs_store_made(st))
-		vs_journal_remove(rec->def.path);
-	if (!vs_store_sweep_changed(st))
-		return VS_RC_OK;
 	int64_t id;
 	const char *stored, *label;
 	while (vs_store_next_variant(st, &id, &stored, &label)) {
@@ -157,13 +150,33 @@ vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
 			vs_error_set(err, "%s: cannot resume: its sweep_text differs "
 			             "from this run's and does not extend it "
 			             "(variant %lld is not the same%s); use "
-			             "--overwrite or another -o", rec->def.path,
+			             "--overwrite or another -o", path,
 			             (long long)id, why);
 			while (vs_store_next_variant(st, &id, &stored, &label))
 				;
 			return VS_RC_INPUT;
 		}
 	}
+	return VS_RC_OK;
+}
+
+/* Resumed with another sweep: every stored variant must be the same
+ * variant of this sweep (same params, same label), which then becomes
+ * the file's sweep. VS_RC_INPUT when one is not. A journal of crashes
+ * (journal.c) beside a file made from nothing is its predecessor's, and
+ * one beside an extended file numbers the old sweep's variants: it
+ * goes. */
+vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
+                             const vs_run_record *rec, vs_store *st,
+                             vs_error *err)
+{
+	if (vs_store_made(st))
+		vs_journal_remove(rec->def.path);
+	if (!vs_store_sweep_changed(st))
+		return VS_RC_OK;
+	vs_rc rc = same_variants(seed, sw, rec->def.path, st, err);
+	if (rc)
+		return rc;
 	/* As a single run of the new sweep records it. */
 	vs_meta m[3] = {{"sweep_text", 1, rec->def.sweep_text, 0},
 	                {"variant_count", 0, NULL,
@@ -226,7 +239,13 @@ static vs_rc check_file(const vs_scenario *seed, const vs_sweep *sw,
 		             "extend the merged file with vsweep run --resume); "
 		             "use --overwrite or another -o", path);
 		rc = VS_RC_INPUT;
-	} else if (n < 0) {
+	} else if (extend && vs_store_sweep_changed(st)) {
+		/* run --resume's own comparison: what it would refuse (a
+		 * changed or relabelled variant, a raised count of a random
+		 * block that is not the last) is refused here alike */
+		rc = same_variants(seed, sw, path, st, err);
+	}
+	if (!rc && n < 0) {
 		vs_error_set(err, "%s: cannot read its variants", path);
 		rc = VS_RC_IO;
 	}

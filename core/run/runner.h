@@ -105,8 +105,10 @@ vs_rc vs_run_check_file(const vs_scenario *seed, const vs_sweep *sw,
                         const vs_run_opts *opts, const char *path,
                         uint64_t *stored, vs_error *err);
 /* The same, but a sweep that only adds variants is accepted, as
- * `vsweep run --resume` takes it (whether each stored variant is the
- * same is checked by the run): `vsweep check --resume`. */
+ * `vsweep run --resume` takes it: each stored variant must be the same
+ * variant (params, label) of the new sweep, compared as vs_run compares
+ * them and refused with its message; nothing is written. `vsweep check
+ * --resume`. */
 vs_rc vs_run_check_resume(const vs_scenario *seed, const vs_sweep *sw,
                           const vs_run_opts *opts, const char *path,
                           uint64_t *stored, vs_error *err);

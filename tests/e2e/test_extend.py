@@ -159,6 +159,55 @@ blocks:
             self.assertNotIn("is not the same", err)
             self.assertEqual(self.unchanged(db), before)
 
+    def test_check_refuses_what_run_refuses(self):
+        # docs/cli.md: check refuses with --resume what run would refuse.
+        # It took every sweep that changed the sweep_text: one whose
+        # random bounds changed, one that labels a stored variant, one
+        # that raises the count of a random block with a block after it
+        # (the index of every variant after it moves), each refused by
+        # run with "variant N is not the same".
+        big = BASE % 5 + MORE  # variants 0-1 list, 2-6 random, 7 list
+        db = self.path("r.db")
+        rc, _, err = self.go(self.write("small.yaml", BASE % 3), db)
+        self.assertEqual(rc, 0, err)
+        rc, _, err = self.go(self.write("big.yaml", big), db, "--resume")
+        self.assertEqual(rc, 0, err)
+        before = self.unchanged(db)
+        cases = [
+            ("bounds", big.replace("[5, 25]", "[5, 26]"), "variant 2 is not "
+             "the same)"),
+            ("label", big.replace("- [{actor: 1, speed: 8}]",
+                                  "- {label: slow, changes: [{actor: 1, "
+                                  "speed: 8}]}"),
+             "variant 0 is not the same: its label is 'slow', the file's "
+             "none)"),
+            ("count", BASE % 6 + MORE, "variant 7 is not the same)"),
+        ]
+        for name, text, want in cases:
+            with self.subTest(name):
+                sweep = self.write(name + ".yaml", text)
+                rc, _, cerr = run("check", scenario("two_cars.yaml"),
+                                  "--sweep", sweep, "-o", db,
+                                  "--record-every", "20", "--resume")
+                self.assertEqual(rc, 2, cerr)
+                self.assertIn("%s: cannot resume: its sweep_text differs "
+                              "from this run's and does not extend it (%s"
+                              % (db, want), cerr)
+                self.assertEqual(self.unchanged(db), before)
+                rc, _, rerr = self.go(sweep, db, "--resume")
+                self.assertEqual(rc, 2, rerr)
+                self.assertEqual(cerr.strip().splitlines()[-1],
+                                 rerr.strip().splitlines()[-1])
+                self.assertEqual(self.unchanged(db), before)
+        # a sweep that only adds variants: taken, as run takes it
+        more = self.write("more.yaml", big + MORE)
+        rc, out, err = run("check", scenario("two_cars.yaml"), "--sweep",
+                           more, "-o", db, "--record-every", "20",
+                           "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("variants: 9", out)
+        self.assertEqual(self.unchanged(db), before)
+
     def test_invalid_draws_keep_their_params_and_extend(self):
         # two_cars' sedan has its rear axle 0.9 + 3.0 = 3.9 m behind the
         # front bumper: a body shorter than that fails the variant. The
