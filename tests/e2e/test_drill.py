@@ -113,13 +113,13 @@ class DrillDown(TempDirCase):
         for extra, want in [
             (["--variants-from", self.full, "--where",
               "1 = 1 ) ; DELETE FROM meta ; SELECT (1"],
-             "full.db: --where: more than one condition"),
+             "full.db: --where: not one condition (the ')' at character "
+             "7 closes a '(' it did not open)"),
             (["--variants-from", self.full, "--where",
               "randomblob(1000000000) IS NOT NULL"],
              "full.db: --where: string or blob too big"),
             (["--variants-from", fake],
-             "fake.db: --variants-from: not a run of this scenario and "
-             "sweep"),
+             "fake.db: --variants-from: not a vsweep results file"),
             (["--variants-from", other],
              "other.db: --variants-from: not a run of this scenario and "
              "sweep (%s differs" % scenario("crossing.yaml")),
@@ -130,6 +130,105 @@ class DrillDown(TempDirCase):
                 self.assertEqual(rc, 2, err)
                 self.assertIn(want, err)
                 self.assertFalse(os.path.exists(self.path("b.db")))
+
+    def ids_where(self, where):
+        """The ids SQLite itself selects with the condition, on its own
+        line (as a comment after it needs)."""
+        return [r[0] for r in query(self.full, "SELECT variant_id FROM "
+                                    "variant_summary WHERE\n" + where +
+                                    "\nORDER BY 1")]
+
+    def test_where_is_one_expression(self):
+        """Found in review: the condition was pasted into "WHERE (%s)",
+        so "X) UNION SELECT 7 --" simulated variant 7, which does not
+        match X, and a condition with a trailing comment was refused as
+        "incomplete input"."""
+        dists = sorted(r[0] for r in query(self.full, "SELECT min_distance "
+                                           "FROM variant_summary"))
+        cut = dists[len(dists) // 2]
+        for where in ["min_distance < %r -- close calls" % cut,
+                      "min_distance < %r /* ) ; */ AND label IS NOT ')'"
+                      % cut,
+                      "(min_distance < %r) OR [collisions] > 0" % cut,
+                      "variant_id IN (SELECT variant_id FROM "
+                      "variant_summary WHERE \"min_distance\" < %r)" % cut]:
+            with self.subTest(where=where):
+                ids = self.ids_where(where)
+                self.assertTrue(ids and len(ids) < len(dists), ids)
+                db = self.path("w.db")
+                rc, _, err = run("run", *self.args, "-o", db,
+                                 "--variants-from", self.full, "--where",
+                                 where)
+                self.assertEqual(rc, 0, err)
+                self.assertEqual([r[0] for r in query(
+                    db, "SELECT variant_id FROM variant ORDER BY 1")], ids)
+                os.remove(db)
+        low = dists[0] - 1  # no variant is this close
+        self.assertEqual(self.ids_where("min_distance < %r" % low), [])
+        for where, want in [
+            ("min_distance < %r) UNION SELECT 7 --" % low,
+             "not one condition (the ')' at character %d closes a '(' it "
+             "did not open)" % (len("min_distance < %r" % low) + 1)),
+            ("min_distance < %r; SELECT 7" % low,
+             "not one condition (the ';' at character %d ends the "
+             "statement)" % (len("min_distance < %r" % low) + 1)),
+            ("$a(') ) UNION SELECT 7 -- ')",
+             "the parameter at character 1 ($) cannot be given a value"),
+            ("label = 'x", "a ' opened at character 9 is never closed"),
+            ("1 /* x", "a /* comment at character 3 is never closed"),
+            ("(1", "1 '(' is never closed"),
+        ]:
+            with self.subTest(where=where):
+                db = self.path("b.db")
+                rc, _, err = run("run", *self.args, "-o", db,
+                                 "--variants-from", self.full, "--where",
+                                 where)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("%s: --where: %s" % (self.full, want), err)
+                self.assertFalse(os.path.exists(db))
+
+    def test_not_a_results_file(self):
+        """A scenario file given as --variants-from was "not a run of
+        this scenario and sweep (... differs ...)"."""
+        missing = self.path("missing.db")
+        for src, want in [
+            (self.args[0], "%s: --variants-from: not a vsweep results file"
+             % self.args[0]),
+            (missing, "%s: --variants-from: cannot open results file: No "
+             "such file or directory" % missing),
+            (self.tmp, "%s: --variants-from: cannot open results file: Is "
+             "a directory" % self.tmp),
+        ]:
+            with self.subTest(src=src):
+                db = self.path("b.db")
+                rc, _, err = run("run", *self.args, "-o", db,
+                                 "--variants-from", src)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(want, err)
+                self.assertNotIn("differs", err)
+                self.assertFalse(os.path.exists(db))
+                self.assertFalse(os.path.exists(missing))
+
+    def test_output_is_not_the_source(self):
+        """Found in review: -o night.db --overwrite with --variants-from
+        night.db replaced the file it selected from by the drill-down."""
+        import shutil
+        night = self.path("night.db")
+        shutil.copyfile(self.full, night)
+        n = query(night, "SELECT count(*) FROM variant")[0][0]
+        os.symlink(night, self.path("link.db"))
+        os.link(night, self.path("hard.db"))
+        for out in [night, os.path.join(self.tmp, ".", "night.db"),
+                    self.path("link.db"), self.path("hard.db")]:
+            with self.subTest(out=out):
+                rc, _, err = run("run", *self.args, "--variants-from", night,
+                                 "--where", "variant_id < 2", "-o", out,
+                                 "--overwrite")
+                self.assertEqual(rc, 2, err)
+                self.assertIn("%s: -o is the --variants-from file %s"
+                              % (out, night), err)
+                self.assertEqual(query(night, "SELECT count(*) FROM "
+                                       "variant")[0][0], n)
 
 
 if __name__ == "__main__":

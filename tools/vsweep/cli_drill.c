@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "common/util.h"
@@ -85,21 +86,107 @@ static int where_timer(void *deadline)
 	return vs_now() > *(const double *)deadline;
 }
 
-/* 0 when meta's key holds text (NULL: "") in the results file db. */
+/* 0 when meta's key holds text (NULL: "") in the results file db, 1
+ * when it holds another, -1 when there is no such record to read (no
+ * meta table, not an SQLite file): not a vsweep results file. */
 static int same_meta(sqlite3 *db, const char *key, const char *text)
 {
 	sqlite3_stmt *q = NULL;
-	int same = 0;
+	int rc = -1;
 	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?", -1,
 	                       &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
 		if (sqlite3_step(q) == SQLITE_ROW) {
 			const char *v = (const char *)sqlite3_column_text(q, 0);
-			same = !strcmp(v ? v : "", text ? text : "");
+			rc = strcmp(v ? v : "", text ? text : "") != 0;
 		}
 	}
 	sqlite3_finalize(q);
-	return same ? 0 : -1;
+	return rc;
+}
+
+/* Skips a quoted run of SQL from its opening character *s ('..', "..",
+ * `..`, each doubling its quote inside, or [..]); the character after
+ * it, or NULL when it does not end. */
+static const char *skip_quoted(const char *s)
+{
+	char close = *s == '[' ? ']' : *s;
+	for (s++; *s; s++)
+		if (*s == close) {
+			if (close == ']' || s[1] != close)
+				return s + 1;
+			s++;
+		}
+	return NULL;
+}
+
+/* A character of an SQL name, after its first: SQLite's own set. */
+static int id_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+	       (unsigned char)c >= 0x80;
+}
+
+/* --where must be one condition: it goes between "WHERE (" and ") ORDER
+ * BY", and a ')' closing what it did not open ("1) UNION SELECT 7 --")
+ * or a ';' would make it another statement. Scanned as SQLite reads it,
+ * quotes and comments skipped; 0, or -1 with why set. */
+static int where_check(const char *w, char *why, size_t n)
+{
+	int depth = 0;
+	for (const char *s = w; *s;) {
+		if (*s == '\'' || *s == '"' || *s == '`' || *s == '[') {
+			const char *e = skip_quoted(s);
+			if (!e) {
+				snprintf(why, n, "a %c opened at character %d is "
+				         "never closed", *s, (int)(s - w) + 1);
+				return -1;
+			}
+			s = e;
+		} else if (s[0] == '-' && s[1] == '-') {
+			s += strcspn(s, "\n");
+		} else if (s[0] == '/' && s[1] == '*') {
+			const char *e = strstr(s + 2, "*/");
+			if (!e) {
+				snprintf(why, n, "a /* comment at character %d is "
+				         "never closed", (int)(s - w) + 1);
+				return -1;
+			}
+			s = e + 2;
+		} else if (strchr("?:@$#", *s) &&
+		           (s == w || !id_char(s[-1]))) {
+			/* a parameter, which nothing binds (NULL); SQLite
+			 * reads "$a(')" as one name, which would hide a ')'
+			 * from this scan */
+			snprintf(why, n, "the parameter at character %d (%c) "
+			         "cannot be given a value", (int)(s - w) + 1,
+			         *s);
+			return -1;
+		} else {
+			if (*s == '(')
+				depth++;
+			if (*s == ')' && depth-- == 0) {
+				snprintf(why, n, "not one condition (the ')' at "
+				         "character %d closes a '(' it did not "
+				         "open)", (int)(s - w) + 1);
+				return -1;
+			}
+			if (*s == ';') {
+				snprintf(why, n, "not one condition (the ';' at "
+				         "character %d ends the statement)",
+				         (int)(s - w) + 1);
+				return -1;
+			}
+			s++;
+		}
+	}
+	if (depth > 0) {
+		snprintf(why, n, "%d '(' %s never closed", depth,
+		         depth > 1 ? "are" : "is");
+		return -1;
+	}
+	return 0;
 }
 
 /* The variant_ids of variant_summary rows of a results file matching
@@ -108,6 +195,22 @@ static int query_ids(const char *path, const char *where,
                      const vs_scenario *scn, const vs_sweep *sw,
                      uint64_t **idx, size_t *n, size_t *cap)
 {
+	char why[160];
+	if (where && where_check(where, why, sizeof why)) {
+		fprintf(stderr, "vsweep: %s: --where: %s\n", path, why);
+		return EXIT_BAD_INPUT;
+	}
+	/* SQLite would open a missing file as an empty database and say
+	 * it is not a results file; a directory or unreadable file too */
+	struct stat sb;
+	int e = stat(path, &sb) ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
+	FILE *probe = e ? NULL : fopen(path, "rb");
+	if (!probe) {
+		fprintf(stderr, "vsweep: %s: --variants-from: cannot open "
+		        "results file: %s\n", path, strerror(e ? e : errno));
+		return EXIT_BAD_INPUT;
+	}
+	fclose(probe);
 	sqlite3 *db = NULL;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
 	    SQLITE_OK) {
@@ -117,11 +220,22 @@ static int query_ids(const char *path, const char *where,
 		return EXIT_BAD_INPUT;
 	}
 	/* its variant ids are this sweep's only if it ran this sweep */
-	const char *differs = same_meta(db, "scenario_text", scn->text)
-	                              ? scn->path
-	                      : same_meta(db, "sweep_text", sw->text)
-	                              ? (sw->path ? sw->path : "no sweep")
-	                              : NULL;
+	int scn_same = same_meta(db, "scenario_text", scn->text);
+	int sw_same = scn_same < 0 ? -1
+	                           : same_meta(db, "sweep_text", sw->text);
+	if (scn_same < 0 || sw_same < 0) {
+		fprintf(stderr, "vsweep: %s: --variants-from: not a vsweep "
+		        "results file (%s)\n", path,
+		        sqlite3_errcode(db) != SQLITE_OK &&
+		        sqlite3_errcode(db) != SQLITE_DONE
+		                ? sqlite3_errmsg(db)
+		                : "no scenario and sweep record");
+		sqlite3_close(db);
+		return EXIT_BAD_INPUT;
+	}
+	const char *differs = scn_same ? scn->path
+	                      : sw_same ? (sw->path ? sw->path : "no sweep")
+	                                : NULL;
 	if (differs) {
 		fprintf(stderr, "vsweep: %s: --variants-from: not a run of this "
 		        "scenario and sweep (%s differs from the one it ran)\n",
@@ -129,8 +243,9 @@ static int query_ids(const char *path, const char *where,
 		sqlite3_close(db);
 		return EXIT_BAD_INPUT;
 	}
+	/* on a line of its own: a trailing "-- comment" ends there */
 	char *sql = sqlite3_mprintf("SELECT variant_id FROM variant_summary "
-	                            "WHERE (%s) ORDER BY variant_id",
+	                            "WHERE (\n%s\n) ORDER BY variant_id",
 	                            where ? where : "1");
 	sqlite3_stmt *q = NULL;
 	const char *tail = NULL;
@@ -176,6 +291,15 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* 1 when paths a and b name one file (the same device and inode: a
+ * symlink, "./", a hard link), 0 otherwise or when one does not exist. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 int cli_drill_indices(cli_drill *d, const cli_run_args *a,
                       const vs_scenario *scn, const vs_sweep *sw)
 {
@@ -195,6 +319,12 @@ int cli_drill_indices(cli_drill *d, const cli_run_args *a,
 	if (d->list && parse_list(d->list, &d->idx, &d->n, &cap)) {
 		fprintf(stderr, "vsweep: --variants takes indices and ranges "
 		        "such as 3,17,40-45; got '%s'\n", d->list);
+		return EXIT_BAD_INPUT;
+	}
+	if (d->from && same_file(d->from, a->out)) {
+		fprintf(stderr, "vsweep: %s: -o is the --variants-from file "
+		        "%s: a drill-down makes a new file; name another -o\n",
+		        a->out, d->from);
 		return EXIT_BAD_INPUT;
 	}
 	if (d->from) {
