@@ -137,12 +137,16 @@ class ResumeTest(TempDirCase):
         self.assertEqual(differences(db, self.ref), [])
 
     def test_disk_full_then_resume(self):
-        # RLIMIT_FSIZE makes writes past 8 MiB fail with EFBIG, as a full
-        # disk would (SIGXFSZ ignored, so the process sees the error).
+        """A file-size limit (RLIMIT_FSIZE, ulimit -f, which batch systems
+        pass on) with SIGXFSZ at its default action, as a job starts: the
+        writes past 8 MiB fail with EFBIG and the run takes the documented
+        I/O-error path (docs/cli.md): status 3, the cause, the resume
+        command; the resume (limit lifted) ends identical to the
+        reference. vsweep used to die of SIGXFSZ (status 153, silent)."""
         import resource
 
         def limit():
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
             resource.setrlimit(resource.RLIMIT_FSIZE, (8 << 20, 8 << 20))
 
         db = self.path("full.db")
@@ -152,6 +156,8 @@ class ResumeTest(TempDirCase):
             capture_output=True, text=True, stdin=subprocess.DEVNULL,
             timeout=300)
         self.assertEqual(p.returncode, 3, p.stderr)
+        self.assertIn("Resume with:", p.stderr)
+        self.assertIn("-o %s" % db, p.stderr)
         self.assertIn("--resume", p.stderr)
         n = self.stored(db)
         self.assertGreater(n, 0)

@@ -322,6 +322,10 @@ static int launched_rank(void)
 
 int main(int argc, char **argv)
 {
+	/* A file-size limit (ulimit -f) fails a write with EFBIG, the
+	 * I/O-error path (status 3, the resume command), instead of
+	 * killing the rank silently with SIGXFSZ. */
+	signal(SIGXFSZ, SIG_IGN);
 	/* --help and --version: said once, by rank 0, however many ranks
 	 * mpirun started */
 	int says = launched_rank() == 0;

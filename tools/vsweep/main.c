@@ -440,6 +440,12 @@ static int cmd_plugins(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* A file-size limit (ulimit -f, which batch systems pass on) would
+	 * kill us with SIGXFSZ, silently and mid-write; ignored, the write
+	 * fails with EFBIG and takes the I/O-error path: a message, status
+	 * 3 and the resume command (run), or the temporary file removed
+	 * (merge). Programs a plugin runs inherit the ignore. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
 		return cli_bad_usage(&prog, "%s", "missing command");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
