@@ -6,7 +6,9 @@
  * writer waits, says so, and goes on, up to a limit the user sets. */
 #include "store/busy.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "common/util.h"
@@ -54,6 +56,39 @@ void vs_store_busy_init(vs_store_busy *b, sqlite3 *db, const char *path,
 	sqlite3_busy_handler(db, on_busy, b);
 }
 
+/* Why the WAL stayed, by SQLite's error: a full or failing disk (the
+ * file-size limit too: EFBIG is an I/O error) needs room, not waiting; a
+ * lock is a reader still there. Either way FILE-wal holds committed
+ * variants and belongs with FILE. */
+static void say_unfolded(const char *path, sqlite3 *db, int rc)
+{
+	int code = rc & 0xff;
+	int sys = sqlite3_system_errno(db);
+	if (code == SQLITE_FULL || code == SQLITE_IOERR) {
+		const char *why = sys == EFBIG ? "the file-size limit (ulimit "
+		                                 "-f) is reached"
+		                : code == SQLITE_FULL ? "the disk is full"
+		                : "the disk failed or is full";
+		fprintf(stderr, "vsweep: %s: the WAL could not be folded back "
+		        "into the file (%s%s%s: %s): %s-wal holds stored "
+		        "variants, keep it with %s; once there is room, a run "
+		        "with --resume or `sqlite3 %s 'PRAGMA "
+		        "wal_checkpoint(TRUNCATE)'` folds it\n", path,
+		        sqlite3_errstr(rc), sys ? ", " : "",
+		        sys ? strerror(sys) : "", why, path, path, path);
+	} else if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+		fprintf(stderr, "vsweep: %s: the WAL could not be folded back "
+		        "into the file (%s: another program is reading it): "
+		        "copy %s-wal with it, or run `sqlite3 %s 'PRAGMA "
+		        "wal_checkpoint(TRUNCATE)'` once the reader is gone\n",
+		        path, sqlite3_errstr(rc), path, path);
+	} else {
+		fprintf(stderr, "vsweep: %s: the WAL could not be folded back "
+		        "into the file (%s): copy %s-wal with it\n", path,
+		        sqlite3_errstr(rc), path);
+	}
+}
+
 int vs_store_fold_wal(vs_store_busy *b, sqlite3 *db)
 {
 	double limit = b->limit;
@@ -68,10 +103,6 @@ int vs_store_fold_wal(vs_store_busy *b, sqlite3 *db)
 	b->quiet = 0;
 	if (rc == SQLITE_OK)
 		return 0;
-	fprintf(stderr, "vsweep: %s: the WAL could not be folded back into "
-	        "the file (%s: another program is reading it): copy %s-wal "
-	        "with it, or run `sqlite3 %s 'PRAGMA wal_checkpoint"
-	        "(TRUNCATE)'` once the reader is gone\n", b->path,
-	        sqlite3_errstr(rc), b->path, b->path);
+	say_unfolded(b->path, db, rc);
 	return -1;
 }
