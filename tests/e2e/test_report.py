@@ -86,6 +86,40 @@ blocks:
       - {actor: 1, param: behaviour.fail_step, values: [-1, 10, 20, 30, 40, 60]}
 """
 
+# Head-on on x = 0, or passing at start.x m: the ego drives north (yaw 0)
+# at 10 m/s from the origin, the other south from 40 m north. Passing at
+# 10 or 20 m, the footprints (1.8 m wide) come within 8.2 and 18.2 m and
+# never touch; head-on, the bumpers (35.5 m apart, closing at 20 m/s) meet
+# at 1.775 s, and the ego's behaviour fails at step 30 (3 s), after the
+# collision: a failed variant with min_distance 0 and one collision.
+COLLIDE_THEN_FAIL = """\
+vsweep: 1
+name: collide then fail
+step: 0.1
+duration: 4
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 10
+    behaviour: {plugin: fail_at, params: {fail_step: -1}}
+  - id: 2
+    asset: car
+    start: {position: [0, 40, 0], yaw: 3.141592653589793}
+    speed: 10
+"""
+
+COLLIDE_SWEEP = """\
+vsweep: 1
+blocks:
+  - list:
+      - [{actor: 2, start.x: 10}]
+      - [{actor: 2, start.x: 0}, {actor: 1, param: behaviour.fail_step, value: 30}]
+      - [{actor: 2, start.x: 20}]
+"""
+
 RANDOM_SWEEP = """\
 vsweep: 1
 seed: 3
@@ -111,11 +145,15 @@ class Dom(html.parser.HTMLParser):
         self.ids = set()
         self.rows = {}      # table id -> number of body rows
         self.text = []      # text nodes, entities decoded
+        self.cells = {}     # table id -> [[cell text, ...] per row]
         self._svg = None
         self._table = []
+        self._cell = None
 
     def handle_data(self, data):
         self.text.append(data)
+        if self._cell is not None:
+            self._cell.append(data)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -130,8 +168,14 @@ class Dom(html.parser.HTMLParser):
             self._table.append(a.get("id"))
         if tag == "tr" and self._table and self._table[-1]:
             self.rows[self._table[-1]] = self.rows.get(self._table[-1], 0) + 1
+            self.cells.setdefault(self._table[-1], []).append([])
+        if tag in ("td", "th") and self._table and self._table[-1]:
+            self._cell = []
 
     def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.cells[self._table[-1]][-1].append("".join(self._cell))
+            self._cell = None
         if tag == "svg":
             self._svg = None
         if tag == "table" and self._table:
@@ -232,6 +276,46 @@ class ReportBrowserTest(TempDirCase):
                               if s[0].get("class") == "traj"]), 2)
         self.assertEqual(len([s for s in dom.svgs
                               if s[0].get("class") == "speed"]), 2)
+
+    def test_failed_variants_kpis_count(self):
+        """A failed variant's KPIs cover the steps before its failure
+        (docs/results.md): its collision is in the KPI table (min, mean,
+        max, variants with a value) and the table says how many of those
+        are failed variants; the scatters ring it at its value. The table
+        used to leave failed variants out: min_distance 8.2, collisions
+        max 0."""
+        scn = self.write("s.yaml", COLLIDE_THEN_FAIL)
+        sw = self.write("w.yaml", COLLIDE_SWEEP)
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        dom = self.browse(self.report(db, "--by", "min_distance"),
+                          "collide-then-fail")
+        head, *body = dom.cells["kpi-table"]
+        rows = {r[0]: r for r in body}
+
+        def nums(kpi):
+            return [float(c) for c in rows[kpi][2:]]
+
+        # min, mean, max over the three variants; 3 with a value, 1 failed
+        want = {"min_distance": [0, (8.2 + 18.2) / 3, 18.2, 3, 1],
+                "collisions": [0, 1 / 3, 1, 3, 1]}
+        for kpi, w in want.items():
+            for got, exp in zip(nums(kpi), w):
+                self.assertAlmostEqual(got, exp, places=4, msg=kpi)
+        self.assertEqual(head[-2:], ["variants with a value",
+                                     "of them failed"])
+        # no KPI counts the failed variant out where it has a value
+        self.assertTrue(all(r[-1] == "1" for r in body if r[-2] == "3"),
+                        body)
+        for s in dom.charts("scatter"):
+            if s[0]["data-kpi"] != "collisions":
+                continue
+            rings = marks(s, "circle", "failed")
+            self.assertEqual(len(rings), 1)
+            self.assertTrue(rings[0]["data-tip"].endswith(", 1"),
+                            rings[0]["data-tip"])
 
     def test_two_axis_grid_is_a_heat_map(self):
         db = self.path("r.db")

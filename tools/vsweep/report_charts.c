@@ -3,7 +3,12 @@
  * cell per grid point, the mean of the variants in it); otherwise one
  * scatter per parameter (one circle per variant, a sample past
  * REPORT_MAX_MARKS), with a line through the points when a single
- * parameter is swept. Failed variants are red rings. */
+ * parameter is swept. Failed variants are red rings.
+ *
+ * A failed variant's KPIs cover the steps before its failure (a crashed
+ * one's are NULL, docs/results.md): a collision it had is a collision of
+ * the sweep. So every chart and the table use every KPI value, whatever
+ * the variant's status, and say which of them are failed variants. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,14 +193,14 @@ static void scatter(FILE *f, const report_data *d, const report_kpi *k,
 	        ML + (W - ML - MR) / 2, H - 8);
 	param_title(f, p);
 	fputs("</text>\n", f);
-	/* The line of a one-parameter sweep, through the done variants in
-	 * order of the parameter. */
+	/* The line of a one-parameter sweep, through the variants with a
+	 * value in order of the parameter. */
 	if (d->n_params == 1 && !p->categorical) {
 		xy *pts = vs_xcalloc((size_t)d->n + 1, sizeof *pts);
 		int64_t m = 0;
 		for (int64_t i = 0; i < d->n; i++)
-			if (report_sampled(d, i) && !d->failed[i] &&
-			    isfinite(p->v[i]) && isfinite(k->v[i]))
+			if (report_sampled(d, i) && isfinite(p->v[i]) &&
+			    isfinite(k->v[i]))
 				pts[m++] = (xy){p->v[i], k->v[i]};
 		qsort(pts, (size_t)m, sizeof *pts, cmp_x);
 		fputs("<path class=\"line\" fill=\"none\" stroke=\"#1f77b4\" "
@@ -334,7 +339,7 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 			continue;
 		bad[c] += d->failed[i];
 		all[c]++;
-		if (!d->failed[i] && isfinite(k->v[i])) {
+		if (isfinite(k->v[i])) {
 			sum[c] += k->v[i];
 			cnt[c]++;
 		}
@@ -458,19 +463,21 @@ static void heatmap(FILE *f, const report_data *d, const report_kpi *k,
 	free(all);
 }
 
-/* Min, mean and max of each KPI over the done variants. */
+/* Min, mean and max of each KPI over the variants with a value, and how
+ * many of those failed. */
 static void kpi_table(FILE *f, const report_data *d)
 {
 	fputs("<table id=\"kpi-table\"><thead><tr><th>KPI</th><th>unit</th>"
 	      "<th>min</th><th>mean</th><th>max</th><th>variants with a "
-	      "value</th></tr></thead><tbody>\n", f);
+	      "value</th><th>of them failed</th></tr></thead><tbody>\n", f);
 	for (int k = 0; k < d->n_kpis; k++) {
 		const report_kpi *q = &d->kpis[k];
 		double lo = INFINITY, hi = -INFINITY, sum = 0;
-		int64_t m = 0;
+		int64_t m = 0, bad = 0;
 		for (int64_t i = 0; i < d->n; i++) {
-			if (d->failed[i] || !isfinite(q->v[i]))
+			if (!isfinite(q->v[i]))
 				continue;
+			bad += d->failed[i];
 			lo = fmin(lo, q->v[i]);
 			hi = fmax(hi, q->v[i]);
 			sum += q->v[i];
@@ -486,8 +493,9 @@ static void kpi_table(FILE *f, const report_data *d)
 		report_num(f, m ? sum / (double)m : NAN);
 		fputs("</td><td class=\"num\">", f);
 		report_num(f, m ? hi : NAN);
-		fprintf(f, "</td><td class=\"num\">%lld</td></tr>\n",
-		        (long long)m);
+		fprintf(f, "</td><td class=\"num\">%lld</td><td class=\"num"
+		        "%s\">%lld</td></tr>\n", (long long)m, bad ? " bad" : "",
+		        (long long)bad);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -512,8 +520,9 @@ void report_kpi_charts(FILE *f, const report_data *d)
 	}
 	if (d->n_params_dropped)
 		fprintf(f, "; %d more not charted", d->n_params_dropped);
-	fputs(". Red rings: failed variants (on the bottom edge when they "
-	      "have no value).", f);
+	fputs(". Red rings: failed variants, at the value of the steps "
+	      "before the failure (on the bottom edge when they have none); "
+	      "the table, lines and heat maps count them too.", f);
 	if (d->n > REPORT_MAX_MARKS)
 		fprintf(f, " <b id=\"sampled\">Scatters show a deterministic "
 		        "sample of about %d of the %lld variants</b>; the tables,"
@@ -524,8 +533,9 @@ void report_kpi_charts(FILE *f, const report_data *d)
 	int is_grid = make_grid(d, &g) == 0;
 	if (is_grid)
 		fprintf(f, "<p class=\"note\">A full grid of %d &times; %d: one "
-		        "heat-map cell per grid point, the mean over its done "
-		        "variants; grey: no value.%s</p>\n", g.na, g.nb,
+		        "heat-map cell per grid point, the mean over its "
+		        "variants with a value, failed ones included (red "
+		        "outline); grey: no value.%s</p>\n", g.na, g.nb,
 		        g.ba < g.na || g.bb < g.nb ? " <b id=\"binned\">Too "
 		        "many points to draw one by one: each cell covers a "
 		        "block of neighbouring grid points.</b>" : "");
