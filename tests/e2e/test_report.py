@@ -472,6 +472,19 @@ class ReportPageTest(TempDirCase):
             want = {"—": "count"}.get(doc_units[k], doc_units[k])
             self.assertEqual(units.get(k), want, k)
 
+    def test_a_start_coordinate_is_in_metres(self):
+        """start.x of a sweep is a position: its axis says m (the
+        scenario format's unit for positions)."""
+        scn = self.write("c.yaml", COLLIDE_THEN_FAIL)
+        sw = self.write("s.yaml", COLLIDE_SWEEP)
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--plugin-path", TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)  # one variant fails (fail_at)
+        text = html.unescape(self.report_text(db))
+        self.assertIn("actor2.start.x (m)", text)
+        self.assertNotIn("actor2.start.x ()", text)
+
     def test_params_that_are_not_json_is_an_error(self):
         db = self.path("r.db")
         rc, _, err = run("run", scenario("crossing.yaml"), "--sweep",

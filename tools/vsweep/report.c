@@ -167,6 +167,21 @@ static const char *unit_of(const unit_row *t, int n, const char *name)
 	return "";
 }
 
+/* A swept parameter's unit from where it sits in params: a start's
+ * position and its coordinates are metres; other names by the table. A
+ * plugin parameter's unit is its plugin's, which the results file does
+ * not hold: only the names the table knows get one. */
+static const char *param_unit(const char *parent, const char *key)
+{
+	size_t n = strlen(parent);
+	if (n >= 5 && !strcmp(parent + n - 5, "start") &&
+	    (!strcmp(key, "x") || !strcmp(key, "y") || !strcmp(key, "z") ||
+	     !strcmp(key, "position")))
+		return "m";
+	return unit_of(param_units, (int)(sizeof param_units /
+	               sizeof *param_units), key);
+}
+
 /* The KPI columns of variant_summary: every column but the identity ones,
  * so KPIs added later appear without a change here. */
 static int load_kpi_names(report_data *d)
@@ -248,8 +263,7 @@ static int discover_params(report_data *d)
 		p->key = vs_strdup(key);
 		p->name = display_name(parent, key);
 		p->categorical = !sqlite3_column_int(st, 4);
-		p->unit = unit_of(param_units, (int)(sizeof param_units /
-		                  sizeof *param_units), key);
+		p->unit = param_unit(parent, key);
 		p->v = vs_xcalloc((size_t)d->n + 1, sizeof *p->v);
 	}
 	if (rc != SQLITE_DONE)  /* a params that is not JSON, say */
