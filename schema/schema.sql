@@ -27,6 +27,23 @@ CREATE TABLE plugin (            -- plugins the sweep used
   digest  TEXT NOT NULL          -- FNV-1a 64 of the shared object's bytes
 ) WITHOUT ROWID;
 
+-- Every parameter of each actor's plugins as the seed scenario sets it,
+-- with the plugin's unit, so that a swept params member (actorN.ROLE.NAME)
+-- has one. The same in every variant (a variant's own value is in its
+-- params). A file written before the table has none until resumed.
+CREATE TABLE actor_param (
+  actor_id INTEGER NOT NULL,
+  role     TEXT NOT NULL,        -- 'vehicle_model' or 'behaviour'
+  name     TEXT NOT NULL,        -- as params and the plugin spell it
+  plugin   TEXT NOT NULL,        -- plugin.name (fmu:FILE.fmu for an FMU)
+  unit     TEXT NOT NULL,        -- the plugin's; '' dimensionless or none
+  value    REAL NOT NULL,        -- the seed's: set there, else the default
+  min      REAL,                 -- the plugin's range, NULL unbounded
+  max      REAL,
+  doc      TEXT NOT NULL,
+  PRIMARY KEY (actor_id, role, name)
+) WITHOUT ROWID;
+
 CREATE TABLE variant (
   variant_id   INTEGER PRIMARY KEY,
   status       INTEGER NOT NULL, -- 1 done, 2 failed

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "map/map.h"
 #include "run/journal.h"
 
@@ -37,6 +38,17 @@ static void file_digest(const char *path, char out[17])
  * one adapter descriptor "fmu", so an FMU's row is named by its file,
  * "fmu:NAME.fmu" (the file name, not the folder, so that a moved tree
  * still resumes): each FMU's digest is recorded and checked. */
+static void plugin_row_name(const vs_plugin_use *use, char *buf, size_t n)
+{
+	const vs_plugin *p = use->loaded->desc;
+	if (strcmp(p->name, "fmu") == 0) {
+		const char *base = strrchr(use->loaded->path, '/');
+		snprintf(buf, n, "fmu:%s", base ? base + 1 : use->loaded->path);
+	} else {
+		snprintf(buf, n, "%s", p->name);
+	}
+}
+
 static void add_plugin(vs_run_record *rec, const vs_plugin_use *use)
 {
 	if (!use->loaded)
@@ -45,13 +57,7 @@ static void add_plugin(vs_run_record *rec, const vs_plugin_use *use)
 	int n = rec->def.n_plugins;
 	if (n == 64)
 		return;
-	if (strcmp(p->name, "fmu") == 0) {
-		const char *base = strrchr(use->loaded->path, '/');
-		snprintf(rec->names[n], sizeof rec->names[n], "fmu:%s",
-		         base ? base + 1 : use->loaded->path);
-	} else {
-		snprintf(rec->names[n], sizeof rec->names[n], "%s", p->name);
-	}
+	plugin_row_name(use, rec->names[n], sizeof rec->names[n]);
 	for (int i = 0; i < n; i++)
 		if (strcmp(rec->plugins[i].name, rec->names[n]) == 0)
 			return;
@@ -203,6 +209,54 @@ vs_rc vs_run_store_lanes(const vs_scenario *seed, vs_store *st,
 		                        l->width, l->section, l->type};
 	}
 	vs_rc rc = vs_store_set_lanes(st, rows, n, err);
+	free(rows);
+	return rc;
+}
+
+/* Appends use's parameters (role: its key in the scenario) to rows. */
+static int add_params(vs_actor_param_row *rows, int n, int64_t actor_id,
+                      const char *role, const vs_plugin_use *use,
+                      char (*plugin)[256])
+{
+	if (!use->loaded)
+		return n;
+	const vs_plugin *p = use->loaded->desc;
+	plugin_row_name(use, *plugin, sizeof *plugin);
+	for (size_t i = 0; i < p->n_params; i++) {
+		const vs_param *q = &p->params[i];
+		rows[n++] = (vs_actor_param_row){
+			actor_id, role, q->name, *plugin, q->unit, q->doc,
+			use->params ? use->params[i] : q->default_value,
+			q->min, q->max};
+	}
+	return n;
+}
+
+vs_rc vs_run_store_actor_params(const vs_scenario *seed, vs_store *st,
+                                vs_error *err)
+{
+	size_t cap = 0;
+	for (int i = 0; i < seed->n_actors; i++) {
+		const vs_actor_spec *a = &seed->actors[i];
+		if (a->vehicle_model.loaded)
+			cap += a->vehicle_model.loaded->desc->n_params;
+		if (a->behaviour.loaded)
+			cap += a->behaviour.loaded->desc->n_params;
+	}
+	vs_actor_param_row *rows = vs_xcalloc(cap + 1, sizeof *rows);
+	/* two plugin names per actor, as table plugin spells them */
+	char (*names)[256] = vs_xcalloc(2 * (size_t)seed->n_actors + 1,
+	                                sizeof *names);
+	int n = 0;
+	for (int i = 0; i < seed->n_actors; i++) {
+		const vs_actor_spec *a = &seed->actors[i];
+		n = add_params(rows, n, a->id, "vehicle_model",
+		               &a->vehicle_model, &names[2 * i]);
+		n = add_params(rows, n, a->id, "behaviour", &a->behaviour,
+		               &names[2 * i + 1]);
+	}
+	vs_rc rc = vs_store_set_actor_params(st, rows, n, err);
+	free(names);
 	free(rows);
 	return rc;
 }

@@ -29,6 +29,11 @@ vs_rc vs_run_check_extension(const vs_scenario *seed, const vs_sweep *sw,
                              const vs_run_record *rec, vs_store *st,
                              vs_error *err);
 
+/* Stores each actor's plugin parameters with their units (table
+ * actor_param), unless the file has them (a resume). */
+vs_rc vs_run_store_actor_params(const vs_scenario *seed, vs_store *st,
+                                vs_error *err);
+
 /* Stores the map's lanes, so that map_location can name them. */
 vs_rc vs_run_store_lanes(const vs_scenario *seed, vs_store *st,
                          vs_error *err);

@@ -837,6 +837,8 @@ vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,
 	if (!rc)
 		rc = vs_run_store_lanes(seed, st, err);
 	if (!rc)
+		rc = vs_run_store_actor_params(seed, st, err);
+	if (!rc)
 		rc = run_store(seed, sw, o, st, sum, err);
 	/* Every variant stored: the file is final, the planner's
 	 * statistics go in (a stopped run's resume writes them). */

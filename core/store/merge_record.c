@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "store/batch.h"
 #include "store/merge_internal.h"
 #include "store/store.h"
 #include "store/units.h"
@@ -139,8 +140,93 @@ static vs_rc copy_signal_names(copier *c, shard *s, int n, vs_error *err)
 	return rc;
 }
 
-/* Tables without a variant_id (meta, plugin, ...): the first file's;
- * signal names with every file's units (copy_signal_names). */
+/* Whether schema db ("main", "first") of out has table t: 1, 0, -1. */
+static int has_table(sqlite3 *out, const char *db, const char *t)
+{
+	char sql[128];
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM %s.sqlite_master "
+	         "WHERE type = 'table' AND name = ?", db);
+	sqlite3_stmt *q = NULL;
+	int has = -1;
+	if (sqlite3_prepare_v2(out, sql, -1, &q, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(q, 1, t, -1, SQLITE_STATIC);
+		if (sqlite3_step(q) == SQLITE_ROW)
+			has = sqlite3_column_int(q, 0) > 0;
+	}
+	sqlite3_finalize(q);
+	return has;
+}
+
+/* Copies table t of in into out's, row by row (the same columns). */
+static vs_rc copy_rows(copier *c, sqlite3 *in, const char *path,
+                       const char *t, vs_error *err)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT * FROM \"%s\"", t);
+	sqlite3_stmt *r = NULL, *w = NULL;
+	if (sqlite3_prepare_v2(in, sql, -1, &r, NULL) != SQLITE_OK) {
+		vs_error_set(err, "%s: reading %s: %s", path, t,
+		             sqlite3_errmsg(in));
+		return VS_RC_IO;
+	}
+	int cols = sqlite3_column_count(r);
+	char *ins = vs_store_insert_sql(t, cols, 1);
+	vs_rc rc = VS_RC_OK;
+	if (sqlite3_prepare_v2(c->out, ins, -1, &w, NULL) != SQLITE_OK)
+		rc = merge_fail_db(err, c->tmp, c->out, "copying the sweep record");
+	free(ins);
+	int step;
+	while (!rc && (step = sqlite3_step(r)) == SQLITE_ROW) {
+		for (int k = 0; k < cols; k++)
+			sqlite3_bind_value(w, k + 1, sqlite3_column_value(r, k));
+		if (sqlite3_step(w) != SQLITE_DONE)
+			rc = merge_fail_db(err, c->tmp, c->out,
+			                   "copying the sweep record");
+		sqlite3_reset(w);
+	}
+	if (!rc && step != SQLITE_DONE) {
+		vs_error_set(err, "%s: reading %s: %s", path, t,
+		             sqlite3_errmsg(in));
+		rc = VS_RC_IO;
+	}
+	sqlite3_finalize(r);
+	sqlite3_finalize(w);
+	return rc;
+}
+
+/* Table t from the first of the other files that has it: the first file
+ * was written by a build before t (actor_param), which a later build's
+ * file of the same sweep holds. None has it: it stays empty. */
+static vs_rc copy_from_another(copier *c, shard *s, int n, const char *t,
+                               vs_error *err)
+{
+	for (int i = 1; i < n; i++) {
+		sqlite3 *in = NULL;
+		if (sqlite3_open_v2(s[i].path, &in, SQLITE_OPEN_READONLY, NULL) !=
+		    SQLITE_OK) {
+			vs_error_set(err, "%s: %s", s[i].path, sqlite3_errmsg(in));
+			sqlite3_close(in);
+			return VS_RC_IO;
+		}
+		int has = has_table(in, "main", t);
+		vs_rc rc = VS_RC_OK;
+		if (has < 0) {
+			vs_error_set(err, "%s: reading the schema: %s", s[i].path,
+			             sqlite3_errmsg(in));
+			rc = VS_RC_IO;
+		} else if (has) {
+			rc = copy_rows(c, in, s[i].path, t, err);
+		}
+		sqlite3_close(in);
+		if (rc || has)
+			return rc;
+	}
+	return VS_RC_OK;
+}
+
+/* Tables without a variant_id (meta, plugin, ...): the first file's, or
+ * another's for a table the first file does not have; signal names with
+ * every file's units (copy_signal_names). */
 vs_rc merge_copy_sweep_record(copier *c, shard *s, int n, vs_error *err)
 {
 	const shard *first = &s[0];
@@ -163,6 +249,13 @@ vs_rc merge_copy_sweep_record(copier *c, shard *s, int n, vs_error *err)
 		const char *t = (const char *)sqlite3_column_text(q, 0);
 		if (!strcmp(t, "signal_name"))
 			continue;
+		int has = has_table(c->out, "first", t);
+		if (has <= 0) {
+			rc = has < 0 ? merge_fail_db(err, c->tmp, c->out,
+			                             "reading the schema")
+			             : copy_from_another(c, s, n, t, err);
+			continue;
+		}
 		char sql[256];
 		snprintf(sql, sizeof sql, "INSERT INTO main.\"%s\" SELECT * "
 		         "FROM first.\"%s\"", t, t);

@@ -20,7 +20,7 @@
  * the sweep took to write them. */
 static const char *const small_tables[] = {
 	"meta", "plugin", "variant", "actor", "wheel", "event_row",
-	"summary", "lane", "signal_name"};
+	"summary", "lane", "signal_name", "actor_param"};
 
 static vs_rc fail(sqlite3 *db, const char *path, const char *what,
                   vs_error *err)

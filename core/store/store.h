@@ -114,6 +114,22 @@ typedef struct vs_lane_row {
 vs_rc vs_store_set_lanes(vs_store *st, const vs_lane_row *lanes, int n,
                        vs_error *err);
 
+/* One parameter of an actor's plugin (table actor_param). */
+typedef struct vs_actor_param_row {
+	int64_t actor_id;
+	const char *role;       /* "vehicle_model" or "behaviour" */
+	const char *name;       /* the plugin's parameter */
+	const char *plugin;     /* as table plugin names it */
+	const char *unit, *doc; /* the plugin's; NULL as "" */
+	double value;           /* the seed scenario's */
+	double min, max;        /* the plugin's range; infinite: unbounded */
+} vs_actor_param_row;
+
+/* Stores the actors' plugin parameters unless the file has them already
+ * (a resume); a file written before the table gets it (params.c). */
+vs_rc vs_store_set_actor_params(vs_store *st, const vs_actor_param_row *p,
+                                int n, vs_error *err);
+
 /* Sets a meta row (inside or outside a transaction). */
 vs_rc vs_store_set_meta(vs_store *st, const vs_meta *m, vs_error *err);
 /* meta's value of key as text into buf (size bytes, "" when none); 1 if
@@ -145,5 +161,10 @@ long vs_store_writer_pid(const char *path);
 
 /* The schema SQL compiled into the host. */
 extern const char vs_schema_sql[];
+
+/* The statement of vs_schema_sql that starts with head ("CREATE TABLE
+ * x"), up to and with its ';', allocated; NULL when there is none. Used
+ * to bring a file written by an earlier build up to the schema. */
+char *vs_schema_statement(const char *head);
 
 #endif

@@ -25,13 +25,9 @@ int vs_store_add_units(sqlite3 *db)
 {
 	/* The view's text is the schema's own, so that an upgraded file's
 	 * view is a new file's. */
-	const char *head = "CREATE VIEW actor_signal AS";
-	const char *v = strstr(vs_schema_sql, head);
-	const char *end = v ? strchr(v, ';') : NULL;
-	if (!end)
+	char *view = vs_schema_statement("CREATE VIEW actor_signal AS");
+	if (!view)
 		return SQLITE_INTERNAL;
-	char *view = vs_xcalloc(1, (size_t)(end - v) + 2);
-	memcpy(view, v, (size_t)(end - v) + 1);
 	/* Nullable here: NULL says "not known" for the names stored before
 	 * (SQLite adds a NOT NULL column only with a default, and '' would
 	 * say the plugin declares none). */

@@ -258,6 +258,14 @@ class FmuTest(FmuTempDirCase):
             "run", self.scenario(fmu_model(self.fmu("st3_start")), 30),
             "--sweep", sweep, "-o", db, "-j", "2")
         self.assertEqual(rc, 0, err)
+        # the swept parameter's unit and the seed's value: the FMU's
+        # modelDescription (make_fmu.py) declares m in kg, Kf in N/rad
+        self.assertEqual(query(db, "SELECT name, unit, value, plugin FROM "
+                               "actor_param WHERE actor_id = 1 AND role = "
+                               "'vehicle_model' AND name IN ('m', 'Kf') "
+                               "ORDER BY name"),
+                         [("Kf", "N/rad", 30000.0, "fmu:st3_start.fmu"),
+                          ("m", "kg", 2000.0, "fmu:st3_start.fmu")])
         radii = []
         for vid, m in enumerate(masses):
             pm = query(db, "SELECT json_extract(params, "

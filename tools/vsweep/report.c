@@ -167,19 +167,57 @@ static const char *unit_of(const unit_row *t, int n, const char *name)
 	return "";
 }
 
-/* A swept parameter's unit from where it sits in params: a start's
- * position and its coordinates are metres; other names by the table. A
- * plugin parameter's unit is its plugin's, which the results file does
- * not hold: only the names the table knows get one. */
-static const char *param_unit(const char *parent, const char *key)
+/* The unit table actor_param gives a plugin parameter (parent
+ * "$.actorN.ROLE", quoted or not), or NULL: not a plugin's, or a file
+ * written before the table. */
+static char *plugin_param_unit(report_data *d, const char *parent,
+                               const char *key)
 {
+	char path[256], role[32];
+	size_t n = 0;
+	for (const char *s = parent; *s && n + 1 < sizeof path; s++)
+		if (*s != '"')
+			path[n++] = *s;
+	path[n] = 0;
+	long long actor;
+	int used = 0;
+	if (sscanf(path, "$.actor%lld.%31[a-z_]%n", &actor, role, &used) != 2 ||
+	    path[used] || (strcmp(role, "vehicle_model") &&
+	                   strcmp(role, "behaviour")))
+		return NULL;
+	sqlite3_stmt *q = NULL;
+	char *unit = NULL;
+	if (sqlite3_prepare_v2(d->db, "SELECT unit FROM actor_param WHERE "
+	                       "actor_id = ? AND role = ? AND name = ?", -1, &q,
+	                       NULL) != SQLITE_OK) {
+		sqlite3_finalize(q);
+		return NULL; /* no table: an earlier build's file */
+	}
+	sqlite3_bind_int64(q, 1, actor);
+	sqlite3_bind_text(q, 2, role, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 3, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		unit = vs_strdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return unit;
+}
+
+/* A swept parameter's unit from where it sits in params: a plugin's
+ * parameter has its plugin's (table actor_param); a start's position and
+ * its coordinates are metres; other names by the table above, which is
+ * also all a file written before actor_param has for a plugin's. */
+static char *param_unit(report_data *d, const char *parent, const char *key)
+{
+	char *u = plugin_param_unit(d, parent, key);
+	if (u)
+		return u;
 	size_t n = strlen(parent);
 	if (n >= 5 && !strcmp(parent + n - 5, "start") &&
 	    (!strcmp(key, "x") || !strcmp(key, "y") || !strcmp(key, "z") ||
 	     !strcmp(key, "position")))
-		return "m";
-	return unit_of(param_units, (int)(sizeof param_units /
-	               sizeof *param_units), key);
+		return vs_strdup("m");
+	return vs_strdup(unit_of(param_units, (int)(sizeof param_units /
+	                         sizeof *param_units), key));
 }
 
 /* The KPI columns of variant_summary: every column but the identity ones,
@@ -263,7 +301,7 @@ static int discover_params(report_data *d)
 		p->key = vs_strdup(key);
 		p->name = display_name(parent, key);
 		p->categorical = !sqlite3_column_int(st, 4);
-		p->unit = param_unit(parent, key);
+		p->unit = param_unit(d, parent, key);
 		p->v = vs_xcalloc((size_t)d->n + 1, sizeof *p->v);
 	}
 	if (rc != SQLITE_DONE)  /* a params that is not JSON, say */
@@ -408,6 +446,7 @@ static void report_data_finish(report_data *d)
 		free(q->name);
 		free(q->parent);
 		free(q->key);
+		free(q->unit);
 		free(q->v);
 	}
 	free(d->id);

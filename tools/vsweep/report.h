@@ -40,7 +40,7 @@ typedef struct report_param {
 	                        shown (any character: escape it) */
 	char *parent;        /* JSON path of the object holding it, "$.actor2" */
 	char *key;           /* its key there, "speed" */
-	const char *unit;    /* "m/s", or "" when not known */
+	char *unit;          /* "m/s", or "" when not known */
 	int categorical;     /* values are not numbers (a waypoint list) */
 	int n_levels;        /* categorical: distinct values, in first-seen
 	                        order; each variant's value is its index */

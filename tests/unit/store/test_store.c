@@ -654,6 +654,24 @@ START_TEST(finish_rounds_as_analyze_does)
 }
 END_TEST
 
+/* A statement of the schema is cut at its own ';', not at one inside a
+ * comment or a string (actor_param's comments hold both). */
+START_TEST(schema_statement_ends_at_its_own_semicolon)
+{
+	char *t = vs_schema_statement("CREATE TABLE actor_param");
+	ck_assert_ptr_nonnull(t);
+	size_t n = strlen(t);
+	ck_assert_str_eq(t + n - strlen(") WITHOUT ROWID;"), ") WITHOUT ROWID;");
+	ck_assert_ptr_nonnull(strstr(t, "PRIMARY KEY (actor_id, role, name)"));
+	sqlite3 *db = NULL;
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, t, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	free(t);
+	ck_assert_ptr_null(vs_schema_statement("CREATE TABLE no_such"));
+}
+END_TEST
+
 START_TEST(views_have_contract_columns)
 {
 	vs_error err = {{0}};
@@ -1174,6 +1192,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, finish_rounds_as_analyze_does);
 	tcase_add_test(tc, finish_counts_what_was_committed);
 	tcase_add_test(tc, views_have_contract_columns);
+	tcase_add_test(tc, schema_statement_ends_at_its_own_semicolon);
 	tcase_add_test(tc, pose_view_is_rz_ry_rx);
 	tcase_add_test(tc, failed_variant_keeps_reason);
 	tcase_add_test(tc, variant_in_parts_is_stored_as_one);
