@@ -31,6 +31,8 @@ static const vs_param params[N_PARAMS] = {
 static const vs_host *host; /* set at entry, read-only afterwards */
 
 typedef struct model {
+	void *host_ctx;        /* args->host_ctx: the first argument of every
+	                          host service, in every call */
 	double wheelbase;      /* m */
 	double steering_ratio;
 } model;
@@ -44,6 +46,7 @@ static vs_status model_create(const vs_create_args *args, void **instance)
 			host->log(args->host_ctx, VS_LOG_ERROR, "out of memory");
 		return VS_ERROR;
 	}
+	m->host_ctx = args->host_ctx;
 	m->wheelbase = args->actor->wheelbase;
 	m->steering_ratio = args->params[P_STEERING_RATIO];
 	if (!(m->wheelbase > 0)) {
@@ -89,7 +92,8 @@ static vs_status model_step(void *instance, double t, double dt,
 	s->steer = delta;
 	if (!isfinite(s->x) || !isfinite(s->y)) {
 		if (host && host->log)
-			host->log(NULL, VS_LOG_ERROR, "state is not finite");
+			host->log(m->host_ctx, VS_LOG_ERROR,
+			          "state is not finite");
 		return VS_ERROR;
 	}
 	return VS_OK;

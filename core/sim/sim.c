@@ -50,7 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/hugemem.h"
+#include "common/quota.h"
 #include "common/util.h"
 #include "map/map.h"
 #include "plugin/registry.h"
@@ -167,13 +169,42 @@ static void instance_message(const instance *in, char *buf, size_t size,
 
 /* ---- host services ------------------------------------------------------ */
 
+/* The instance whose plugin this thread is calling (calling() .. called()),
+ * NULL outside a call: whom a service called with a NULL host_ctx is
+ * for. A plugin that forgot to keep args->host_ctx (the template once
+ * logged with NULL) still has its message tied to its variant and actor,
+ * its ERROR still the failed variant's reason. Thread-local: workers call
+ * plugins side by side. */
+static _Thread_local instance *in_call;
+
+/* host_ctx, or when it is NULL the instance being called on this thread;
+ * NULL when neither (a thread of the plugin's own, or its entry point). */
+static instance *ctx_instance(void *host_ctx)
+{
+	return host_ctx ? host_ctx : in_call;
+}
+
+/* A message no instance can be found for: on vsweep's stderr, under the
+ * run's cap on plugin lines, rather than lost. */
+static void log_unplaced(int level, const char *msg)
+{
+	int say = vs_quota_take(VS_QUOTA_PLUGIN);
+	FILE *out = vs_own_stderr();
+	if (say < 0)
+		fprintf(out, "%s\n", vs_quota_notice(VS_QUOTA_PLUGIN));
+	else if (say)
+		fprintf(out, "vsweep: a plugin logged with no host_ctx and "
+		        "not on the thread vsweep calls it on (tied to no "
+		        "variant): %s: %s\n", vs_log_level_name(level), msg);
+}
+
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
                      ...) VS_PRINTF(3, 4);
 
 static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
                      ...)
 {
-	instance *in = host_ctx;
+	instance *in = ctx_instance(host_ctx);
 	/* What a log row keeps and one byte more, to see whether a cut
 	 * there splits a character; the rest is only counted. */
 	char text[VS_LOG_MESSAGE_MAX + 2];
@@ -200,6 +231,7 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 	 * escaped, and cut (marked) where it is longer than a row keeps */
 	char *msg = vs_log_text(text, at + (size_t)n, 1);
 	if (!in || !in->sim) {
+		log_unplaced((int)level, msg);
 		free(msg);
 		return;
 	}
@@ -214,16 +246,24 @@ static void host_log(void *host_ctx, vs_log_level level, const char *fmt,
 	free(msg);
 }
 
+/* The other services answer "none" for a host_ctx that leads nowhere
+ * (ctx_instance), as for an unknown ID, rather than crash. */
 static size_t host_actor_ids(void *host_ctx, const int64_t **ids)
 {
-	instance *in = host_ctx;
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim) {
+		*ids = NULL;
+		return 0;
+	}
 	*ids = in->sim->ids;
 	return (size_t)in->sim->n;
 }
 
 static const vs_state *host_previous_state(void *host_ctx, int64_t id)
 {
-	instance *in = host_ctx;
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim)
+		return NULL;
 	for (int i = 0; i < in->sim->n; i++)
 		if (in->sim->ids[i] == id)
 			return &in->sim->prev[i];
@@ -233,27 +273,36 @@ static const vs_state *host_previous_state(void *host_ctx, int64_t id)
 static int host_map_location(void *host_ctx, int64_t id,
                              vs_lane_location *out)
 {
-	return vs_sim_world_location(&((instance *)host_ctx)->sim->world, id,
-	                             out);
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim)
+		return -1;
+	return vs_sim_world_location(&in->sim->world, id, out);
 }
 
 static int host_lane_point(void *host_ctx, const char *lane, double s,
                            vs_lane_point *out)
 {
-	return vs_sim_world_lane_point(&((instance *)host_ctx)->sim->world,
-	                               lane, s, out);
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim)
+		return -1;
+	return vs_sim_world_lane_point(&in->sim->world, lane, s, out);
 }
 
 static const char *host_lane_link(void *host_ctx, const char *lane,
                                   int relation)
 {
-	return vs_sim_world_lane_link(&((instance *)host_ctx)->sim->world,
-	                              lane, relation);
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim)
+		return NULL;
+	return vs_sim_world_lane_link(&in->sim->world, lane, relation);
 }
 
 static const vs_actor_attr *host_actor_attr(void *host_ctx, int64_t id)
 {
-	return vs_sim_world_attr(&((instance *)host_ctx)->sim->world, id);
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim)
+		return NULL;
+	return vs_sim_world_attr(&in->sim->world, id);
 }
 
 static const vs_host host_table = {
@@ -279,15 +328,18 @@ const vs_host *vs_sim_host(void)
 _Thread_local volatile sig_atomic_t vs_sim_calling;
 _Thread_local volatile sig_atomic_t vs_sim_step;
 
-/* Marks the start of a call into in's plugin (sim.h), and its end. */
-static void calling(const instance *in)
+/* Marks the start of a call into in's plugin (sim.h, and in_call above),
+ * and its end. */
+static void calling(instance *in)
 {
+	in_call = in;
 	vs_sim_calling = (sig_atomic_t)(1 + 2 * in->actor +
 	                                (in->role == VS_KIND_BEHAVIOUR));
 }
 
 static void called(void)
 {
+	in_call = NULL;
 	vs_sim_calling = 0;
 }
 

@@ -239,5 +239,75 @@ class ContractTest(TempDirCase):
              "7, which is not a vs_status")])
 
 
+NO_CTX = """\
+vsweep: 1
+name: no host_ctx
+step: 0.1
+duration: 1
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+  - id: 7
+    name: probe
+    asset: car
+    start: {position: [10, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: no_ctx, params: {warn_step: 2, fail_step: 4, \
+thread: THREAD}}
+"""
+
+
+class NoHostCtxTest(TempDirCase):
+    """A plugin that calls the host's services with a NULL host_ctx (the
+    template's model did): the host takes the message for the instance
+    it is calling on that thread (docs/plugins.md, Host services), so
+    the ERROR is the failed variant's reason and both messages are in
+    the log view at their actor and time; actor_ids and previous_state
+    answer for that instance. The reason was "actor 7 (probe): no_ctx:
+    ERROR at step 4 (t = 0.4 s)" and the log view empty."""
+
+    def test_null_ctx_is_the_called_instance(self):
+        for env in ({}, {"VSWEEP_NO_CONTAINMENT": "1"}):
+            scn = self.write("s.yaml", NO_CTX.replace("THREAD", "0"))
+            db = self.path("r%d.db" % len(env))
+            rc, _, err = run("run", scn, "-o", db, "--plugin-path",
+                             os.path.join(TEST_PLUGINS, "no_ctx"), env=env)
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(query(db, "SELECT status, error FROM "
+                                   "variant_info"), [
+                ("failed", "actor 7 (probe): no_ctx: no_ctx: failing at "
+                 "step 4")], env)
+            self.assertEqual(query(db, "SELECT variant_id, actor_id, t, "
+                                   "level, plugin, message FROM log "
+                                   "ORDER BY t"), [
+                (0, 7, 0.2, "warning", "no_ctx",
+                 "no_ctx: 2 actors, own state found"),
+                (0, 7, 0.4, "error", "no_ctx",
+                 "no_ctx: failing at step 4")], env)
+            self.assertIn("vsweep: variant 0: actor 7: no_ctx: warning: "
+                          "no_ctx: 2 actors, own state found", err)
+
+    def test_null_ctx_on_a_thread_of_its_own_reaches_stderr(self):
+        """From a thread of the plugin's own the host cannot tell whose
+        the message is: it is printed on stderr, not stored, and the
+        services answer none (0 actors, no state) rather than crash."""
+        for env in ({}, {"VSWEEP_NO_CONTAINMENT": "1"}):
+            scn = self.write("s.yaml", NO_CTX.replace("THREAD", "1"))
+            db = self.path("r%d.db" % len(env))
+            rc, _, err = run("run", scn, "-o", db, "--plugin-path",
+                             os.path.join(TEST_PLUGINS, "no_ctx"), env=env)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("vsweep: a plugin logged with no host_ctx and not "
+                          "on the thread vsweep calls it on (tied to no "
+                          "variant): warning: no_ctx: 0 actors, own state "
+                          "not found\n", err)
+            self.assertEqual(query(db, "SELECT level FROM log"),
+                             [("error",)], env)
+
+
 if __name__ == "__main__":
     unittest.main()

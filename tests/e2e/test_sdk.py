@@ -2,6 +2,7 @@
 plugin directory through pkg-config, build a plugin with one cc command,
 and run it."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -66,6 +67,57 @@ actors:
         # Straight north at 5 m/s for 2 s.
         (y,), = query(db, "SELECT y FROM actor_state WHERE step = 20")
         self.assertAlmostEqual(y, 10.0, places=9)
+
+
+    def test_template_keeps_host_ctx(self):
+        """The template (vsweep new-plugin) passes its instance's host_ctx
+        to every host service: its model logged "state is not finite"
+        with NULL, which the host dropped, so a copy's failed variant
+        read "my_model: ERROR at step 18" and the log view was empty.
+        Built from the source tree's template and header; at 1e308 m/s
+        north with 0.1 s steps, y = k * 1e307 m passes DBL_MAX
+        (1.798e308) at step k = 18, t = 1.8 s."""
+        calls = []
+        for name in ("my_model.c", "my_behaviour.c"):
+            with open(os.path.join(SRC, "template", name),
+                      encoding="utf-8") as f:
+                calls += re.findall(r"host->\w+\(\s*(\w+(?:->\w+)?)",
+                                    f.read())
+        self.assertTrue(calls)
+        self.assertNotIn("NULL", calls)
+        out = self.path("plugins")
+        os.mkdir(out)
+        cc = shutil.which("cc") or "gcc"
+        subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-pedantic",
+                        "-Werror", "-shared", "-fPIC", "-fvisibility=hidden",
+                        "-I", os.path.join(SRC, "core", "include"),
+                        "-o", os.path.join(out, "my_model.so"),
+                        os.path.join(SRC, "template", "my_model.c"), "-lm"],
+                       check=True)
+        scn = self.write("s.yaml", """\
+vsweep: 1
+step: 0.1
+duration: 3
+assets:
+  car: {length: 4, width: 2, height: 1.5, wheelbase: 2.5, front_overhang: 0.75}
+actors:
+  - id: 1
+    name: ego
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 1e308
+    vehicle_model: {plugin: my_model}
+""")
+        db = self.path("t.db")
+        rc, _, err = run("run", scn, "-o", db, "--plugin-path", out)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(query(db, "SELECT status, error FROM variant_info"),
+                         [("failed", "actor 1 (ego): my_model: state is not "
+                           "finite")])
+        self.assertEqual(query(db, "SELECT actor_id, t, level, plugin, "
+                               "message FROM log"),
+                         [(1, 1.8, "error", "my_model",
+                           "state is not finite")])
 
 
 if __name__ == "__main__":
