@@ -15,6 +15,7 @@
 #include "common/util.h"
 #include "input/scenario.h"
 #include "input/sweep.h"
+#include "store/reader.h"
 
 int cli_drill_option(void *own, const char *o, const char *v, int *takes)
 {
@@ -212,8 +213,8 @@ static int query_ids(const char *path, const char *where,
 	}
 	fclose(probe);
 	sqlite3 *db = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
-	    SQLITE_OK) {
+	/* leaving nothing beside a finished file (store/reader.h) */
+	if (vs_store_open_read(path, &db) != SQLITE_OK) {
 		fprintf(stderr, "vsweep: %s: cannot open: %s\n", path,
 		        sqlite3_errmsg(db));
 		sqlite3_close(db);

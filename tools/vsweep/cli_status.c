@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "store/reader.h"
 #include "store/store.h"
 
 typedef struct sweep_status {
@@ -140,6 +141,8 @@ static void format_counts(const sweep_status *s, double rate, char *out,
 	}
 }
 
+/* The progress lines' connection, in the process writing the file (so
+ * not store/reader.h's, which asks who holds the writer's lock). */
 static sqlite3 *open_read_only(const char *path)
 {
 	sqlite3 *db = NULL;
@@ -152,52 +155,29 @@ static sqlite3 *open_read_only(const char *path)
 }
 
 /* The newest modification time of the file and its WAL (s since the
- * epoch; NAN when there is no file); *wal says whether the WAL exists. */
-static double last_write(const char *path, int *wal)
+ * epoch; NAN when there is no file). A WAL without frames is left out:
+ * a reader's open (an earlier build's vsweep report, the sqlite3 shell)
+ * leaves an empty one, whose mtime is that reader's, not the run's. */
+static double last_write(const char *path)
 {
 	struct stat st;
-	double t = stat(path, &st) == 0 ? (double)st.st_mtime : NAN;
-	char name[4096];
-	*wal = 0;
-	if (snprintf(name, sizeof name, "%s-wal", path) >= (int)sizeof name)
-		return t;
-	if (stat(name, &st) == 0) {
-		*wal = 1;
-		if (!(t >= (double)st.st_mtime))
-			t = (double)st.st_mtime;
-	}
+	double t = stat(path, &st) == 0 ? (double)st.st_mtime : NAN, w;
+	if (vs_store_wal_has_frames(path, &w) && !(t >= w))
+		t = w;
 	return t;
 }
 
-/* A file no process writes and whose WAL is folded in (none beside it)
- * opened as SQLite's immutable URI: a plain read-only connection to a WAL
- * file makes a -wal and -shm, and cannot remove them when it closes. The
- * path is percent-encoded, so '?', '#' and '%' in it stay the name. */
-static sqlite3 *open_immutable(const char *path)
+/* The file to read: immutable when nothing writes it and its WAL, if
+ * any, has no frames (store/reader.h); a killed run's WAL holds committed
+ * variants and is read as a writer's. */
+static sqlite3 *open_to_read(const char *path)
 {
-	size_t n = strlen(path);
-	char *uri = malloc(3 * n + 32);
-	if (!uri)
-		return NULL;
-	/* "file://" and an empty authority before an absolute path */
-	size_t len = (size_t)sprintf(uri, "file:%s", path[0] == '/' ? "//" :
-	                             "");
-	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		    (*c >= '0' && *c <= '9') || strchr("/-_.~", *c))
-			uri[len++] = (char)*c;
-		else
-			len += (size_t)sprintf(uri + len, "%%%02X", *c);
-	}
-	strcpy(uri + len, "?immutable=1");
 	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY |
-	                         SQLITE_OPEN_URI, NULL);
-	free(uri);
-	if (rc != SQLITE_OK) {
+	if (vs_store_open_read(path, &db) != SQLITE_OK) {
 		sqlite3_close(db);
 		return NULL;
 	}
+	sqlite3_busy_timeout(db, 2000);
 	return db;
 }
 
@@ -232,12 +212,8 @@ int cli_status(int argc, char **argv)
 	}
 	fclose(probe);
 	long pid = vs_store_writer_pid(path);
-	int wal;
-	double written = last_write(path, &wal), now = now_real();
-	/* A WAL left by a killed run holds committed variants: read it as
-	 * a writer's (it is there already; SQLite may add its -shm). */
-	sqlite3 *db = !pid && !wal ? open_immutable(path)
-	                           : open_read_only(path);
+	double written = last_write(path), now = now_real();
+	sqlite3 *db = open_to_read(path);
 	sweep_status s;
 	if (!db || read_status(db, &s)) {
 		fprintf(stderr, "vsweep: %s: not a vsweep results file%s%s\n",

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "input/scenario.h"
 #include "plot.h"
+#include "store/reader.h"
 
 #define PARAM_CHARS 200   /* longest --colour-by PARAM */
 #define LATERAL_JUMP 50.0 /* m of s between stored rows: a wrap */
@@ -761,10 +762,10 @@ int cli_plot(int argc, char **argv)
 	}
 	fclose(probe);
 	/* Read-only, and never create: a missing file is an input error.
-	 * One read transaction, so that a run still writing the file
-	 * cannot add rows between the counts and the rows. */
-	if (sqlite3_open_v2(a.db, &db, SQLITE_OPEN_READONLY, NULL) !=
-	        SQLITE_OK ||
+	 * Nothing left beside a finished file (store/reader.h). One read
+	 * transaction, so that a run still writing the file cannot add
+	 * rows between the counts and the rows. */
+	if (vs_store_open_read(a.db, &db) != SQLITE_OK ||
 	    sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
 		        a.db, db ? sqlite3_errmsg(db) : "out of memory");

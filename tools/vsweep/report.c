@@ -16,6 +16,7 @@
 #include "common/error.h"
 #include "plot.h"
 #include "report.h"
+#include "store/reader.h"
 
 
 static const char report_usage[] =
@@ -514,10 +515,10 @@ int cli_report(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	fclose(probe);
-	/* Read-only, one read transaction: a run still writing the file
-	 * cannot change it between the counts and the charts. */
-	if (sqlite3_open_v2(a.db, &d.db, SQLITE_OPEN_READONLY, NULL) !=
-	        SQLITE_OK ||
+	/* Read-only, leaving nothing beside a finished file
+	 * (store/reader.h); one read transaction: a run still writing the
+	 * file cannot change it between the counts and the charts. */
+	if (vs_store_open_read(a.db, &d.db) != SQLITE_OK ||
 	    sqlite3_exec(d.db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
 		        a.db, d.db ? sqlite3_errmsg(d.db) : "out of memory");

@@ -1,0 +1,31 @@
+/* Opening a finished results file to read it without leaving anything
+ * beside it (vsweep plot, report, status, the drill-down's
+ * --variants-from).
+ *
+ * The store runs in WAL mode, and a plain read-only SQLite connection to
+ * a WAL-mode file makes FILE-wal and FILE-shm, which it may not remove
+ * when it closes: a reader of a finished file left them behind, and the
+ * empty -wal's fresh mtime read as the run's last write (vsweep status).
+ * A file no run is writing and whose WAL holds no frames is read through
+ * SQLite's immutable URI instead, which takes no locks and makes no side
+ * files. Otherwise (a run still writing, or a killed run's WAL with
+ * committed variants, which only a WAL-aware reader sees) a plain
+ * read-only connection, which may add FILE-shm beside that FILE-wal. */
+#ifndef VS_STORE_READER_H
+#define VS_STORE_READER_H
+
+#include <sqlite3.h>
+
+/* 1 when FILE-wal beside path holds at least one frame (is longer than
+ * its 32-byte header), its modification time (s since the epoch) then in
+ * *mtime when mtime is not NULL; 0 when there is none or it is empty, as
+ * a reader's open leaves it. */
+int vs_store_wal_has_frames(const char *path, double *mtime);
+
+/* Opens path to read as above; an SQLite result code, *db set as
+ * sqlite3_open_v2 sets it (to close whatever the result). Never creates
+ * the file. Not for the process writing path: it asks
+ * vs_store_writer_pid, which would drop that process's own lock. */
+int vs_store_open_read(const char *path, sqlite3 **db);
+
+#endif
