@@ -13,11 +13,15 @@
  * car closing on a crossing pedestrian has TTC = gap / v; only while the
  * gap is positive (level with the car's body the person is beside it,
  * and the footprints' distance is the measure) and while the person's
- * origin is on the lane (on the kerb it is not in the way). A near_miss event marks the step where an
- * actor's TTC falls below the scenario's near_miss_ttc (again after it
- * rose above it). Characters are left out of deceleration and jerk: a
- * point mass that starts and stops within a step would outweigh every
- * vehicle's braking. Each KPI names its actor; of equal values, the
+ * origin is on the lane (on the kerb it is not in the way). Any lead has
+ * its origin on the lane (one that drove off the lane's end keeps
+ * position 1 but is no longer ahead on it), and is never of the
+ * follower's own combination (a semi-trailer is not behind its tractor:
+ * they are one vehicle, as for min_distance). A near_miss event marks
+ * the step where an actor's TTC falls below the scenario's near_miss_ttc
+ * (again after it rose above it). Characters are left out of
+ * deceleration and jerk: a point mass that starts and stops within a
+ * step would outweigh every vehicle's braking. Each KPI names its actor; of equal values, the
  * lower actor ID (monitor.h's vs_kpi_beats). */
 #include "sim/safety.h"
 
@@ -39,6 +43,9 @@ struct vs_safety {
 	                          slow (~20 ns) and headway needs it again */
 	unsigned char *below;  /* TTC below near_miss_ttc last step */
 	unsigned char *person; /* a character: a lead whatever its angle */
+	int *combo;            /* the index of an actor's combination: of
+	                          the actors attached to one another, at
+	                          any depth, one of them */
 	int64_t steps;         /* steps seen */
 	double dt;             /* s */
 	double near_miss;      /* s; 0: none */
@@ -60,6 +67,9 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 	sf->speed = vs_xcalloc(m, sizeof *sf->speed);
 	sf->below = vs_xcalloc(m, 1);
 	sf->person = vs_xcalloc(m, 1);
+	sf->combo = vs_xcalloc(m, sizeof *sf->combo);
+	for (int i = 0; i < n; i++)
+		sf->combo[i] = i;
 	memcpy(sf->ids, ids, (size_t)n * sizeof *ids);
 	memcpy(sf->length, length, (size_t)n * sizeof *length);
 	sf->dt = dt;
@@ -73,6 +83,16 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 void vs_safety_set_character(vs_safety *sf, int i)
 {
 	sf->person[i] = 1;
+}
+
+void vs_safety_attach(vs_safety *sf, int child, int parent)
+{
+	/* Merges the two combinations, in whatever order the links come:
+	 * a road train's second trailer may be linked before the first. */
+	int from = sf->combo[child], to = sf->combo[parent];
+	for (int i = 0; i < sf->n; i++)
+		if (sf->combo[i] == from)
+			sf->combo[i] = to;
 }
 
 static double speed_of(const vs_state *s)
@@ -90,7 +110,8 @@ static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
 	int best = -1;
 	double best_ds = INFINITY;
 	for (int j = 0; j < sf->n; j++) {
-		if (j == i || loc[j].lane != loc[i].lane ||
+		if (j == i || loc[j].lane != loc[i].lane || !loc[j].on_lane ||
+		    sf->combo[j] == sf->combo[i] ||
 		    (fabs(loc[j].angle) >= VS_PI / 2 && !sf->person[j]))
 			continue;
 		double ds = (loc[j].position - loc[i].position) * l->length;
@@ -99,8 +120,7 @@ static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
 		/* a person level with the car's body is beside it, not
 		 * ahead: min_distance and collisions judge that encounter */
 		if (sf->person[j] &&
-		    (!loc[j].on_lane ||
-		     ds <= 0.5 * (sf->length[i] + sf->length[j])))
+		    ds <= 0.5 * (sf->length[i] + sf->length[j]))
 			continue;
 		if (ds > 0 && ds < best_ds) {
 			best_ds = ds;
@@ -203,5 +223,6 @@ void vs_safety_finish(vs_safety *sf, vs_result *res)
 	free(sf->speed);
 	free(sf->below);
 	free(sf->person);
+	free(sf->combo);
 	free(sf);
 }

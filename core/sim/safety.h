@@ -28,6 +28,10 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
  * once). */
 void vs_safety_set_character(vs_safety *sf, int i);
 
+/* Actor child is attached to actor parent (indices): no actor of a
+ * combination (a tractor, its trailers, theirs) is the lead of another. */
+void vs_safety_attach(vs_safety *sf, int child, int parent);
+
 /* Step k's states and map locations (NULL without a map); near_miss
  * events go to res. */
 void vs_safety_step(vs_safety *sf, int64_t step, const vs_state *cur,

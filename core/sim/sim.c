@@ -765,6 +765,9 @@ static void watch(sim *S)
 	for (int i = 0; i < S->n; i++)
 		if (S->actors[i].character)
 			vs_safety_set_character(S->safety, i);
+	for (int k = 0; k < S->att.n; k++)
+		vs_safety_attach(S->safety, S->att.links[k].child,
+		                 S->att.links[k].parent);
 	S->monitor = vs_monitor_create(S->n, S->map);
 	for (int i = 0; i < S->n; i++) {
 		const vs_attach *at = &S->scn->actors[i].attach;

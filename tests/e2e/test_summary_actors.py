@@ -3,7 +3,10 @@ equals. Closed forms: a kinematic bicycle whose rear axle is its origin
 (front overhang = length/2 - wheelbase) holding road-wheel angle delta at
 speed v turns at yaw rate v tan(delta) / l and has lateral acceleration
 v^2 tan(delta) / l = v^2 / R; the closest of three cars in file is the
-pair whose footprints are nearest."""
+pair whose footprints are nearest. min_ttc and min_time_headway are of
+an actor's lead, "the nearest other actor ahead on the same lane"
+(docs/results.md): never an actor of its own combination (a trailer is
+not behind its tractor), nor one that has left the lane off its end."""
 import math
 import os
 import sys
@@ -88,6 +91,127 @@ class SummaryActors(TempDirCase):
         row = self.kpis(HEAD + straight(7, 0))
         self.assertEqual(row[4:], (None, None, None))
         self.assertEqual(row[1], 7)
+
+
+# A straight one-lane road along +X (lane -1, centre y = -1.75), 400 m.
+LEADS_HEAD = """\
+vsweep: 1
+step: 0.02
+duration: %r
+near_miss_ttc: 3
+map:
+  roads:
+    - {id: r, line: [[0, 0, 0], [%r, 0, 0]], lanes: {right: 1, width: 3.5}}
+assets:
+  car: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0}
+  # Origins mid-box; points in the actor frame (Y forward): the fifth
+  # wheel 1.5 m behind the tractor's centre, each trailer's kingpin 4 m
+  # ahead of its centre, its tail coupling 4.8 m behind it.
+  tractor: {length: 6, width: 2.5, height: 3.5, axles: [1.8, -2.2],
+            track: 2, wheel_radius: 0.5, points: {attach_fifth: [0, -1.5, 1.2]}}
+  trailer: {length: 10, width: 2.5, height: 3.5, axles: [-3, -4],
+            track: 2, wheel_radius: 0.45,
+            points: {hitch: [0, 4, 1.2], attach_tail: [0, -4.8, 1.2]}}
+actors:
+"""
+EAST = "yaw: -1.5707963267948966"  # faces +X
+
+LEAD_KPIS = ("SELECT min_ttc, min_ttc_actor_id, min_time_headway, "
+             "min_time_headway_actor_id FROM variant_summary")
+
+
+class Leads(TempDirCase):
+    def run_leads(self, text):
+        db = self.path("r.db")
+        rc, _, err = run("run", self.write("s.yaml", text), "-o", db,
+                         "--overwrite")
+        self.assertEqual(rc, 0, err)
+        return (query(db, LEAD_KPIS)[0],
+                query(db, "SELECT actor_id, other_actor_id, detail FROM "
+                      "event WHERE kind = 'near_miss'"))
+
+    def test_road_train_is_no_lead_of_itself(self):
+        # Tractor 1 at x = 100 pulls trailer 2 (kingpin on its fifth
+        # wheel), which pulls trailer 3 (kingpin on 2's tail), all at
+        # 10 m/s along the lane; car 4 follows at 8 m/s. On the line the
+        # centres are at 100, 100 - 1.5 - 4 = 94.5 and 94.5 - 4.8 - 4 =
+        # 85.7 m: trailer 3's rear at 80.7 m, car 4's front (centre 48.3)
+        # at 50.7 m, a gap of 30 m. No actor of the train is another's
+        # lead (3 and 1 are attached through 2), so the only follower is
+        # car 4: headway 30 / 8 at the start, the gap growing after;
+        # nobody closes on a lead: no TTC, no near miss.
+        text = LEADS_HEAD % (5, 400) + """\
+  - {id: 1, asset: tractor, start: {position: [100, -1.75, 0], %s},
+     speed: 10, vehicle_model: {plugin: kinematic_bicycle}}
+  - {id: 2, asset: trailer, attach: {parent: 1, type: trailer,
+     child_point: hitch, parent_point: attach_fifth}}
+  - {id: 3, asset: trailer, attach: {parent: 2, type: trailer,
+     child_point: hitch, parent_point: attach_tail}}
+  - {id: 4, asset: car, start: {position: [48.3, -1.75, 0], %s},
+     speed: 8}
+""" % (EAST, EAST)
+        (ttc, ttc_id, thw, thw_id), near = self.run_leads(text)
+        self.assertIsNone(ttc)
+        self.assertIsNone(ttc_id)
+        self.assertAlmostEqual(thw, 30 / 8, places=9)
+        self.assertEqual(thw_id, 4)
+        self.assertEqual(near, [])
+
+    def test_semi_trailer_in_a_turn_is_no_follower(self):
+        # A tractor and its semi-trailer alone through a 90 deg left
+        # turn: in the curve the trailer's origin is at times faster than
+        # the tractor's, and ahead of it on the lane is only its own
+        # tractor, which is no lead. Alone on the road, nobody has a
+        # lead: min_ttc and min_time_headway NULL, no near_miss.
+        text = """\
+vsweep: 1
+step: 0.02
+duration: 20
+near_miss_ttc: 3
+map:
+  roads:
+    - id: r
+      polyline: [[-50, 0, 0], [60, 0, 0], [85, 25, 0], [85, 150, 0]]
+      lanes: {right: 1, left: 1, width: 3.5}
+assets:
+  tractor: {length: 6.2, width: 2.5, height: 3.8, axles: [2.1, -1.6, -2.9],
+            track: 2.05, wheel_radius: 0.52,
+            points: {attach_fifth_wheel: [0, -1.95, 1.2]}}
+  semi: {length: 13.6, width: 2.55, height: 4.0, axles: [-0.79, -2.1, -3.41],
+         track: 2.04, wheel_radius: 0.45, points: {hitch: [0, 5.6, 1.2]}}
+actors:
+  - id: 1
+    asset: tractor
+    waypoints: [[0, 0, 0], [60, 0, 0], [85, 25, 0], [85, 85, 0]]
+    yaw: [-1.5707963, -1.5707963, 0, 0]
+    speed: 8
+    vehicle_model: {plugin: kinematic_bicycle}
+    behaviour: {plugin: waypoints}
+  - id: 2
+    asset: semi
+    attach: {parent: 1, type: trailer, child_point: hitch,
+             parent_point: attach_fifth_wheel}
+"""
+        kpis, near = self.run_leads(text)
+        self.assertEqual(kpis, (None, None, None, None))
+        self.assertEqual(near, [])
+
+    def test_a_car_off_the_end_of_the_lane_is_no_lead(self):
+        # A 100 m lane; car 1 at x = 0 behind car 2 at x = 60, both at
+        # 20 m/s: gap 60 - 4.8 = 55.2 m, headway 55.2 / 20 = 2.76 s. At
+        # 2 s car 2's origin leaves the lane off its end (it is then on
+        # no lane), and car 1 drives on towards x = 100: car 2 is no
+        # longer ahead on its lane, so the headway never drops below
+        # 2.76 s; at one speed nobody closes: no TTC.
+        text = LEADS_HEAD % (6, 100) + """\
+  - {id: 1, asset: car, start: {position: [0, -1.75, 0], %s}, speed: 20}
+  - {id: 2, asset: car, start: {position: [60, -1.75, 0], %s}, speed: 20}
+""" % (EAST, EAST)
+        (ttc, ttc_id, thw, thw_id), near = self.run_leads(text)
+        self.assertIsNone(ttc)
+        self.assertAlmostEqual(thw, 55.2 / 20, places=9)
+        self.assertEqual(thw_id, 1)
+        self.assertEqual(near, [])
 
 
 if __name__ == "__main__":
