@@ -3,7 +3,9 @@
  * and its successor where the map says so — a circle lane is its own, an
  * OpenDRIVE lane follows its lane links into the next lane section, across
  * a road link, or through a junction's connection (the first one in the
- * file that takes it). The map is read-only here, like every query. */
+ * file that takes it); and whether a lane leads into another (through
+ * any connection), which tells driving on along a lane from changing
+ * lanes. The map is read-only here, like every query. */
 #include <string.h>
 
 #include "map/map_internal.h"
@@ -82,9 +84,10 @@ static int enter_road(const vs_map *map, const odr_road *r, int contact_end,
 }
 
 /* Through junction jid from road `from`'s lane id `lane`: the first
- * connection whose laneLink takes it. */
+ * connection whose laneLink takes it; or, with want >= 0, want when any
+ * of them leads into it (-1 when none does). */
 static int through_junction(const vs_map *map, const char *jid,
-                            const odr_road *from, int lane)
+                            const odr_road *from, int lane, int want)
 {
 	const odr_net *odr = map->odr;
 	for (int j = 0; j < odr->n_junctions; j++) {
@@ -96,16 +99,23 @@ static int through_junction(const vs_map *map, const char *jid,
 			if (strcmp(cn->incoming, from->id) != 0)
 				continue;
 			const odr_road *to = odr_road_named(odr, cn->connecting);
-			for (int k = 0; to && k < cn->n_links; k++)
-				if (cn->from[k] == lane)
-					return enter_road(map, to, cn->contact_end,
-					                  cn->to[k]);
+			for (int k = 0; to && k < cn->n_links; k++) {
+				if (cn->from[k] != lane)
+					continue;
+				int in = enter_road(map, to, cn->contact_end,
+				                    cn->to[k]);
+				if (want < 0 || in == want)
+					return in;
+			}
 		}
 	}
 	return -1;
 }
 
-static int odr_successor(const vs_map *map, const vs_lane *l, int dir)
+/* As through_junction: the lane l (travelling dir along the reference
+ * line) leads into, or with want >= 0 want if it is one of them. */
+static int odr_successor(const vs_map *map, const vs_lane *l, int dir,
+                         int want)
 {
 	const odr_road *r = odr_road_named(map->odr, l->road);
 	const odr_lane *ol = r ? odr_lane_of(r, l->section, l->lane) : NULL;
@@ -123,7 +133,7 @@ static int odr_successor(const vs_map *map, const vs_lane *l, int dir)
 	if (!lk->has)
 		return -1;
 	if (lk->is_junction)
-		return through_junction(map, lk->id, r, l->lane);
+		return through_junction(map, lk->id, r, l->lane, want);
 	const odr_road *to = odr_road_named(map->odr, lk->id);
 	return to && has ? enter_road(map, to, lk->contact_end, next) : -1;
 }
@@ -134,6 +144,18 @@ int vs_map_lane_successor(const vs_map *map, int i)
 	if (!l)
 		return -1;
 	if (map->geo[i].n_st)
-		return map->odr ? odr_successor(map, l, map->geo[i].dir) : -1;
+		return map->odr ? odr_successor(map, l, map->geo[i].dir, -1)
+		                : -1;
 	return l->closed ? i : -1; /* a ring goes on; a polyline ends */
+}
+
+int vs_map_lane_leads_into(const vs_map *map, int i, int j)
+{
+	const vs_lane *l = vs_map_lane(map, i);
+	if (!l || !vs_map_lane(map, j))
+		return 0;
+	if (map->geo[i].n_st)
+		return map->odr &&
+		       odr_successor(map, l, map->geo[i].dir, j) == j;
+	return l->closed && i == j;
 }

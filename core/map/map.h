@@ -195,6 +195,13 @@ int vs_map_lane_neighbour(const vs_map *map, int i, int side);
  * it). */
 int vs_map_lane_successor(const vs_map *map, int i);
 
+/* 1 when lane i leads into lane j at its end, following the links as
+ * vs_map_lane_successor does but through every junction connection whose
+ * laneLink takes lane i (an incoming lane leads into each connecting
+ * lane it is linked to), else 0. A circle lane leads into itself, a
+ * polyline lane into none. */
+int vs_map_lane_leads_into(const vs_map *map, int i, int j);
+
 /* The curve of lane i at lateral offset (as above) as a polyline in travel
  * order, for drawing: polyline lanes give their vertices exactly, arcs are
  * split so no chord strays more than tolerance (m, > 0) from the arc, and

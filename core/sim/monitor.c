@@ -327,6 +327,16 @@ static const char *lane_name(const vs_monitor *m, int lane)
 	return lane >= 0 && m->map ? vs_map_lane(m->map, lane)->uuid : "?";
 }
 
+/* Lanes a and b follow one another along s (one leads into the other
+ * at its end: the next lane section, a junction's connecting lane, the
+ * road after it, either way round for a car that backs up): driving on
+ * from one into the other is no lane change, which is a move sideways. */
+static int along(const vs_monitor *m, int a, int b)
+{
+	return vs_map_lane_leads_into(m->map, a, b) ||
+	       vs_map_lane_leads_into(m->map, b, a);
+}
+
 static void lanes_step(vs_monitor *m, int64_t step, const vs_map_row *lp,
                        vs_result *res)
 {
@@ -348,7 +358,8 @@ static void lanes_step(vs_monitor *m, int64_t step, const vs_map_row *lp,
 			snprintf(e->detail, sizeof e->detail, "%s",
 			         lane_name(m, lp[i].lane));
 		} else if (was->on_lane && lp[i].on_lane &&
-		           was->lane != lp[i].lane) {
+		           was->lane != lp[i].lane &&
+		           !along(m, was->lane, lp[i].lane)) {
 			vs_event_row *e = vs_monitor_add_event(res, step, id,
 			                            "lane_change", 0);
 			snprintf(e->detail, sizeof e->detail, "%s -> %s",

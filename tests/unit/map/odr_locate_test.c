@@ -307,7 +307,8 @@ END_TEST
 
 /* Lane relations for behaviours (map.h): successors by the lane links
  * into the next lane section, through a junction's first connection and
- * across a road link; neighbours travelling the same way. */
+ * across a road link; which lanes a lane leads into (any connection);
+ * neighbours travelling the same way. */
 START_TEST(odr_lane_links)
 {
 	vs_map *m = load("sections.xodr");
@@ -321,6 +322,9 @@ START_TEST(odr_lane_links)
 	ck_assert_int_eq(vs_map_lane_neighbour(m, b, 1), a);
 	ck_assert_int_eq(vs_map_lane_neighbour(m, a, 1), -1);
 	ck_assert_double_eq_tol(vs_map_lane_width_at(m, a, 0.5), 3.5, 1e-9);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, a, find(m, "s2", 1, -1)), 1);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, b, find(m, "s2", 1, -1)), 0);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, a, b), 0);
 	vs_map_unref(m);
 	m = load("junction.xodr");
 	int in = find(m, "1", 0, -1), through = find(m, "100", 0, -1);
@@ -331,6 +335,16 @@ START_TEST(odr_lane_links)
 	                 find(m, "2", 0, -1));
 	ck_assert_int_eq(vs_map_lane_successor(m, find(m, "101", 0, -1)), -1);
 	ck_assert_int_eq(vs_map_lane_successor(m, find(m, "2", 0, -1)), -1);
+	/* Into either connecting lane, the second connection's too; a lane
+	 * leads into neither its neighbour nor its predecessor. */
+	int turn = find(m, "101", 0, -1);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, in, through), 1);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, in, turn), 1);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, through, find(m, "2", 0, -1)),
+	                 1);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, through, in), 0);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, through, turn), 0);
+	ck_assert_int_eq(vs_map_lane_leads_into(m, in, find(m, "1", 0, 1)), 0);
 	vs_map_unref(m);
 }
 END_TEST
