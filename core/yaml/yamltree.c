@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 /* Aliases may add this many nodes beyond the document's own count before
  * the document is refused; the slack lets a small file reuse an anchor a
  * few times, while a "billion laughs" file still fails after a few
- * hundred nodes. */
+ * hundred nodes. Each added node is a copy (so that it can carry its
+ * alias's position), made once the count allows it: the tree holds at
+ * most twice the document's own nodes plus this. */
 #define ALIAS_SLACK 1024
 
 typedef struct anchor {
@@ -102,20 +105,75 @@ static vs_ynode *anchor_get(const builder *b, const char *name)
 
 /* ---- building --------------------------------------------------------- */
 
-static vs_ynode *new_node(builder *b, vs_ykind kind, vs_mark mark)
+static vs_ynode *alloc_node(vs_ydoc *d)
 {
-	vs_ydoc *d = b->doc;
 	if (d->n_nodes == d->cap_nodes) {
 		d->cap_nodes = d->cap_nodes ? 2 * d->cap_nodes : 64;
 		d->nodes = vs_xrealloc(d->nodes, d->cap_nodes * sizeof *d->nodes);
 	}
 	vs_ynode *n = vs_xcalloc(1, sizeof *n);
+	d->nodes[d->n_nodes++] = n;
+	return n;
+}
+
+/* A node the text spells out. */
+static vs_ynode *new_node(builder *b, vs_ykind kind, vs_mark mark)
+{
+	vs_ynode *n = alloc_node(b->doc);
 	n->kind = kind;
 	n->mark = mark;
 	n->size = 1;
-	d->nodes[d->n_nodes++] = n;
 	b->own++;
 	return n;
+}
+
+/* src as seen through an alias at at: marked there, with where src is
+ * written (its own from, when src is itself a copy) as the origin. */
+static vs_ynode *copy_node(builder *b, const vs_ynode *src, vs_mark at)
+{
+	vs_ynode *n = alloc_node(b->doc);
+	*n = *src;
+	n->kids = NULL;
+	n->copy = 1;
+	n->mark = at;
+	n->from = src->copy ? src->from : src->mark;
+	return n;
+}
+
+/* The alias's own copy of the anchored subtree src, src->size nodes,
+ * which the caller has counted against the expansion limit. Iterative:
+ * through chains of aliases a subtree may be deeper than the nesting
+ * limit. */
+static vs_ynode *copy_tree(builder *b, const vs_ynode *src, vs_mark at)
+{
+	typedef struct pair {
+		vs_ynode *to;
+		const vs_ynode *from;
+	} pair;
+	size_t n = 0, cap = 16;
+	pair *todo = vs_xcalloc(cap, sizeof *todo);
+	vs_ynode *top = copy_node(b, src, at);
+	todo[n++] = (pair){top, src};
+	while (n) {
+		pair p = todo[--n];
+		int nk = p.from->kind == VS_Y_MAP   ? 2 * p.from->n
+		         : p.from->kind == VS_Y_SEQ ? p.from->n
+		                                    : 0;
+		if (!nk)
+			continue;
+		p.to->kids = vs_xcalloc((size_t)nk, sizeof *p.to->kids);
+		if (cap - n < (size_t)nk) {
+			while (cap - n < (size_t)nk)
+				cap *= 2;
+			todo = vs_xrealloc(todo, cap * sizeof *todo);
+		}
+		for (int i = 0; i < nk; i++) {
+			p.to->kids[i] = copy_node(b, p.from->kids[i], at);
+			todo[n++] = (pair){p.to->kids[i], p.from->kids[i]};
+		}
+	}
+	free(todo);
+	return top;
 }
 
 /* Hangs node under the open container (or makes it the root). */
@@ -139,6 +197,28 @@ static int attach(builder *b, vs_ynode *node, vs_mark mark)
 	}
 	f->node->kids[f->nk++] = node;
 	return 0;
+}
+
+/* vs_error_at at n (no position for a missing node); a value reached
+ * through an alias is reported at the alias, and where the value is
+ * written is added, since that is the text to change. */
+static void node_error(vs_error *err, const vs_ydoc *doc, const vs_ynode *n,
+                       const char *fmt, ...) VS_PRINTF(4, 5);
+static void node_error(vs_error *err, const vs_ydoc *doc, const vs_ynode *n,
+                       const char *fmt, ...)
+{
+	char msg[sizeof err->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n && n->copy)
+		vs_error_at(err, doc->path, n->mark,
+		            "%s (alias of the value at %d:%d)", msg, n->from.line,
+		            n->from.col);
+	else
+		vs_error_at(err, doc->path, n ? n->mark : (vs_mark){0, 0},
+		            "%s", msg);
 }
 
 typedef struct key_ref {
@@ -168,9 +248,9 @@ static int check_duplicates(builder *b, const vs_ynode *map)
 		if (strcmp(k[i - 1].s, k[i].s) != 0)
 			continue;
 		const vs_ynode *first = vs_ymap_key(map, k[i - 1].i);
-		vs_error_at(b->err, b->doc->path, vs_ymap_key(map, k[i].i)->mark,
-		            "duplicate key '%s' (first at line %d)", k[i].s,
-		            first->mark.line);
+		node_error(b->err, b->doc, vs_ymap_key(map, k[i].i),
+		           "duplicate key '%s' (first at line %d)", k[i].s,
+		           first->mark.line);
 		rc = -1;
 	}
 	free(k);
@@ -252,7 +332,8 @@ static int on_alias(builder *b, const yaml_event_t *ev)
 		            (unsigned long long)b->own, ALIAS_SLACK);
 		return -1;
 	}
-	return attach(b, n, mark);
+	/* a copy, not the shared node, so that messages name the alias */
+	return attach(b, copy_tree(b, n, mark), mark);
 }
 
 /* The position of a byte offset, for reader errors (bad UTF-8), which
@@ -378,7 +459,8 @@ void vs_ydoc_destroy(vs_ydoc *doc)
 	if (!doc)
 		return;
 	for (size_t i = 0; i < doc->n_nodes; i++) {
-		free(doc->nodes[i]->str);
+		if (!doc->nodes[i]->copy)
+			free(doc->nodes[i]->str);
 		free(doc->nodes[i]->kids);
 		free(doc->nodes[i]);
 	}
@@ -467,18 +549,13 @@ const char *vs_y_describe(const vs_ynode *n, char *buf, size_t size)
 	return buf;
 }
 
-static vs_mark mark_or_none(const vs_ynode *n)
-{
-	return n ? n->mark : (vs_mark){0, 0};
-}
-
 /* "WHAT: expected WANT, got DESCRIPTION" at n. */
 static int expected(const vs_ydoc *doc, const vs_ynode *n, const char *what,
                     const char *want, vs_error *err)
 {
 	char got[64];
-	vs_error_at(err, doc->path, mark_or_none(n), "%s: expected %s, got %s",
-	            what, want, vs_y_describe(n, got, sizeof got));
+	node_error(err, doc, n, "%s: expected %s, got %s",
+	           what, want, vs_y_describe(n, got, sizeof got));
 	return -1;
 }
 
@@ -502,8 +579,8 @@ int vs_y_nonempty_seq(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 	if (vs_y_seq(doc, n, what, err))
 		return -1;
 	if (n->n == 0) {
-		vs_error_at(err, doc->path, n->mark, "%s: needs at least one %s",
-		            what, item);
+		node_error(err, doc, n, "%s: needs at least one %s",
+		           what, item);
 		return -1;
 	}
 	return 0;
@@ -529,16 +606,16 @@ int vs_y_version(const vs_ydoc *doc, const char *what, vs_error *err)
 		return -1;
 	const vs_ynode *n = vs_ymap_get(root, "vsweep");
 	if (!n) {
-		vs_error_at(err, doc->path, root->mark,
-		            "%s: missing required key 'vsweep'", what);
+		node_error(err, doc, root,
+		           "%s: missing required key 'vsweep'", what);
 		return -1;
 	}
 	if (vs_y_int(doc, n, "vsweep", &v, err))
 		return -1;
 	if (v != 1) {
-		vs_error_at(err, doc->path, n->mark,
-		            "vsweep: format version %s is not supported (this "
-		            "vsweep reads version 1)", n->str);
+		node_error(err, doc, n,
+		           "vsweep: format version %s is not supported (this "
+		           "vsweep reads version 1)", n->str);
 		return -1;
 	}
 	return 0;
@@ -561,13 +638,13 @@ int vs_y_check_keys(const vs_ydoc *doc, const vs_ynode *map, const char *what,
 			vs_y_join(list, sizeof list, allowed[j]);
 		const char *near = vs_did_you_mean(k->str, allowed, -1);
 		if (near)
-			vs_error_at(err, doc->path, k->mark,
-			            "unknown key '%s' in %s; did you mean '%s'? "
-			            "allowed: %s", k->str, what, near, list);
+			node_error(err, doc, k,
+			           "unknown key '%s' in %s; did you mean '%s'? "
+			           "allowed: %s", k->str, what, near, list);
 		else
-			vs_error_at(err, doc->path, k->mark,
-			            "unknown key '%s' in %s; allowed: %s", k->str,
-			            what, list);
+			node_error(err, doc, k,
+			           "unknown key '%s' in %s; allowed: %s", k->str,
+			           what, list);
 		return -1;
 	}
 	return 0;
@@ -577,13 +654,13 @@ static int check_sign(const vs_ydoc *doc, const vs_ynode *n, const char *what,
                       int flags, double v, vs_error *err)
 {
 	if ((flags & VS_Y_SIGN) == VS_Y_POSITIVE && !(v > 0)) {
-		vs_error_at(err, doc->path, n->mark, "%s must be > 0, got %s",
-		            what, n->str);
+		node_error(err, doc, n, "%s must be > 0, got %s",
+		           what, n->str);
 		return -1;
 	}
 	if ((flags & VS_Y_SIGN) == VS_Y_NONNEG && v < 0) {
-		vs_error_at(err, doc->path, n->mark, "%s must be >= 0, got %s",
-		            what, n->str);
+		node_error(err, doc, n, "%s must be >= 0, got %s",
+		           what, n->str);
 		return -1;
 	}
 	return 0;
@@ -608,8 +685,8 @@ int vs_y_number(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 	double v = strtod(n->str, &end);
 	if (yaml_special_float(n->str) || (end != n->str && !*end &&
 	                                   !isfinite(v))) {
-		vs_error_at(err, doc->path, n->mark,
-		            "%s: %s is not a finite number", what, n->str);
+		node_error(err, doc, n,
+		           "%s: %s is not a finite number", what, n->str);
 		return -1;
 	}
 	/* strtod's C spellings that are no YAML number: hexadecimal
@@ -617,8 +694,8 @@ int vs_y_number(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 	if (end == n->str || *end || strpbrk(n->str, "xXiInN"))
 		return expected(doc, n, what, "a number", err);
 	if (errno == ERANGE && v == 0) {
-		vs_error_at(err, doc->path, n->mark, "%s: %s is too small for "
-		            "a double (it would be 0)", what, n->str);
+		node_error(err, doc, n, "%s: %s is too small for "
+		           "a double (it would be 0)", what, n->str);
 		return -1;
 	}
 	if (check_sign(doc, n, what, flags, v, err))
@@ -638,8 +715,8 @@ int vs_y_int(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 	if (end == n->str || *end)
 		return expected(doc, n, what, "an integer", err);
 	if (errno == ERANGE) { /* long long is int64_t on every target */
-		vs_error_at(err, doc->path, n->mark, "%s: %s is out of range",
-		            what, n->str);
+		node_error(err, doc, n, "%s: %s is out of range",
+		           what, n->str);
 		return -1;
 	}
 	*out = (int64_t)v;
@@ -652,7 +729,7 @@ int vs_y_string(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 	if (!n || n->kind != VS_Y_SCALAR || vs_y_is_null(n))
 		return expected(doc, n, what, "a string", err);
 	if (!*n->str) {
-		vs_error_at(err, doc->path, n->mark, "%s must not be empty", what);
+		node_error(err, doc, n, "%s must not be empty", what);
 		return -1;
 	}
 	*out = n->str;
@@ -682,8 +759,8 @@ int vs_y_vec(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 		char want[48];
 		snprintf(want, sizeof want, "a list of %d numbers", len);
 		if (n && n->kind == VS_Y_SEQ) {
-			vs_error_at(err, doc->path, n->mark,
-			            "%s: expected %s, got %d", what, want, n->n);
+			node_error(err, doc, n,
+			           "%s: expected %s, got %d", what, want, n->n);
 			return -1;
 		}
 		return expected(doc, n, what, want, err);
@@ -745,9 +822,9 @@ int vs_y_rows(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 		return expected(doc, n, what, want, err);
 	}
 	if (n->n < min_rows) {
-		vs_error_at(err, doc->path, n->mark,
-		            "%s: needs at least %d rows, got %d", what, min_rows,
-		            n->n);
+		node_error(err, doc, n,
+		           "%s: needs at least %d rows, got %d", what, min_rows,
+		           n->n);
 		return -1;
 	}
 	double *v = vs_xcalloc((size_t)n->n * (size_t)cols, sizeof *v);
@@ -761,9 +838,9 @@ int vs_y_rows(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 				goto fail;
 		if ((flags & VS_Y_DISTINCT) && r > 0 &&
 		    rows_equal(row - cols, row, cols)) {
-			vs_error_at(err, doc->path, n->kids[r]->mark,
-			            "%s: row %d repeats row %d; consecutive rows "
-			            "must differ", what, r + 1, r);
+			node_error(err, doc, n->kids[r],
+			           "%s: row %d repeats row %d; consecutive rows "
+			           "must differ", what, r + 1, r);
 			goto fail;
 		}
 	}

@@ -2,9 +2,13 @@
  * docs/scenario.md and docs/sweep.md checked while reading, and typed
  * getters that report "FILE:LINE:COL: message" at the offending node.
  *
- * The tree is read-only once built. Aliases share the anchored node, so the
- * tree is a DAG; every node belongs to its vs_ydoc and lives until
- * vs_ydoc_destroy.
+ * The tree is read-only once built. An alias becomes a copy of the
+ * anchored subtree whose nodes are marked at the alias, with where each
+ * value is written in from: a message about a value reached through an
+ * alias names the alias. The copies share the
+ * anchored scalars' text and count against the alias expansion limit, so
+ * they are at most the document's own node count (plus a small slack).
+ * Every node belongs to its vs_ydoc and lives until vs_ydoc_destroy.
  *
  * Its own folder, below input/ and map/, so that both read YAML without
  * including each other; it includes only common/. */
@@ -28,13 +32,16 @@ typedef enum vs_ykind {
 typedef struct vs_ynode vs_ynode;
 struct vs_ynode {
 	vs_ykind kind;
-	vs_mark mark;     /* where the node starts, 1-based */
+	vs_mark mark;     /* where the node starts, 1-based; for a copy made
+	                     for an alias, the alias */
 	int plain;        /* scalar: unquoted and untagged, so it may be a
 	                     number, a bool or null */
 	char *str;        /* scalar: the text, NUL-terminated */
 	int n;            /* seq: items; map: key/value pairs */
 	vs_ynode **kids;  /* seq: items; map: key0, value0, key1, value1, ... */
 	uint64_t size;    /* nodes in this subtree with aliases expanded */
+	int copy;         /* made for an alias: str is the original's */
+	vs_mark from;     /* copy: where the value is written */
 };
 
 typedef struct vs_ydoc {

@@ -54,15 +54,150 @@ START_TEST(empty_document)
 }
 END_TEST
 
-START_TEST(aliases_share_nodes)
+START_TEST(aliases_hold_the_anchored_values)
 {
 	vs_error err;
 	vs_ydoc *d = parse("a: &p [1, 2, 3]\nb: *p\n", &err);
 	ck_assert_msg(d, "%s", err.msg);
-	ck_assert_ptr_eq(vs_ymap_get(d->root, "a"), vs_ymap_get(d->root, "b"));
+	const vs_ynode *b = vs_ymap_get(d->root, "b");
+	ck_assert_int_eq(b->kind, VS_Y_SEQ);
+	ck_assert_int_eq(b->n, 3);
+	ck_assert_str_eq(b->kids[0]->str, "1");
+	ck_assert_str_eq(b->kids[2]->str, "3");
 	/* root + 2 keys + 2 * (list + 3 items) */
 	ck_assert_uint_eq(d->root->size, 11);
 	vs_ydoc_destroy(d);
+}
+END_TEST
+
+/* A value reached through an alias is at the alias (2:4, the '*'), not
+ * at the anchor (1:4, the '&'), and a getter's message says where it is
+ * written. */
+START_TEST(alias_is_marked_at_the_alias)
+{
+	vs_error err;
+	vs_ydoc *d = parse("a: &v -5\nb: *v\n", &err);
+	ck_assert_msg(d, "%s", err.msg);
+	const vs_ynode *a = vs_ymap_get(d->root, "a");
+	const vs_ynode *b = vs_ymap_get(d->root, "b");
+	ck_assert_int_eq(a->mark.line, 1);
+	ck_assert_int_eq(a->mark.col, 4);
+	ck_assert_int_eq(b->mark.line, 2);
+	ck_assert_int_eq(b->mark.col, 4);
+	ck_assert_int_eq(b->from.line, 1);
+	ck_assert_int_eq(b->from.col, 4);
+	ck_assert_str_eq(b->str, "-5");
+	ck_assert_int_eq(b->plain, 1);
+	double v;
+	ck_assert_int_eq(vs_y_number(d, b, "b", VS_Y_POSITIVE, &v, &err), -1);
+	ck_assert_str_eq(err.msg, "t.yaml:2:4: b must be > 0, got -5 "
+	                          "(alias of the value at 1:4)");
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(vs_y_number(d, a, "a", VS_Y_POSITIVE, &v, &err), -1);
+	ck_assert_str_eq(err.msg, "t.yaml:1:4: a must be > 0, got -5");
+	vs_ydoc_destroy(d);
+}
+END_TEST
+
+/* Inside an aliased mapping every node is at the alias (2:6), each with
+ * where it is written: speed's -1 at 1:18, the second row at 1:36. */
+START_TEST(inside_an_alias_is_at_the_alias)
+{
+	vs_error err;
+	vs_ydoc *d = parse("base: &b {speed: -1, pts: [[0, 0], [0, 0]]}\n"
+	                   "use: *b\n", &err);
+	ck_assert_msg(d, "%s", err.msg);
+	const vs_ynode *use = vs_ymap_get(d->root, "use");
+	const vs_ynode *speed = vs_ymap_get(use, "speed");
+	ck_assert_int_eq(vs_ymap_key(use, 0)->mark.line, 2);
+	ck_assert_int_eq(vs_ymap_key(use, 0)->from.col, 11);
+	double v, *rows;
+	int n;
+	ck_assert_int_eq(vs_y_number(d, speed, "speed", VS_Y_POSITIVE, &v,
+	                             &err), -1);
+	ck_assert_str_eq(err.msg, "t.yaml:2:6: speed must be > 0, got -1 "
+	                          "(alias of the value at 1:18)");
+	memset(&err, 0, sizeof err);
+	ck_assert_int_eq(vs_y_rows(d, vs_ymap_get(use, "pts"), "pts", 2, 2,
+	                           VS_Y_DISTINCT, &rows, &n, &err), -1);
+	ck_assert_str_eq(err.msg, "t.yaml:2:6: pts: row 2 repeats row 1; "
+	                          "consecutive rows must differ (alias of the "
+	                          "value at 1:36)");
+	vs_ydoc_destroy(d);
+}
+END_TEST
+
+/* Through an alias of an alias, the value is still where it is written:
+ * c's item is at c's alias (3:4) and written at 1:4, not at b's *a
+ * (2:8). */
+START_TEST(alias_of_an_alias)
+{
+	vs_error err;
+	vs_ydoc *d = parse("a: &a 1\nb: &b [*a]\nc: *b\n", &err);
+	ck_assert_msg(d, "%s", err.msg);
+	const vs_ynode *b = vs_ymap_get(d->root, "b");
+	const vs_ynode *c = vs_ymap_get(d->root, "c");
+	ck_assert_int_eq(b->kids[0]->mark.line, 2);
+	ck_assert_int_eq(b->kids[0]->mark.col, 8);
+	ck_assert_int_eq(c->mark.line, 3);
+	ck_assert_int_eq(c->mark.col, 4);
+	ck_assert_int_eq(c->from.line, 2);
+	ck_assert_int_eq(c->from.col, 4);
+	ck_assert_int_eq(c->kids[0]->mark.line, 3);
+	ck_assert_int_eq(c->kids[0]->mark.col, 4);
+	ck_assert_int_eq(c->kids[0]->from.line, 1);
+	ck_assert_int_eq(c->kids[0]->from.col, 4);
+	ck_assert_str_eq(c->kids[0]->str, "1");
+	vs_ydoc_destroy(d);
+}
+END_TEST
+
+/* A key repeated through an alias is reported at the alias (2:11), the
+ * second occurrence, not at the anchored x (1:4). */
+START_TEST(duplicate_key_through_alias)
+{
+	vs_error err;
+	vs_ydoc *d = parse("k: &k x\nm: {x: 1, *k : 2}\n", &err);
+	ck_assert_ptr_null(d);
+	ck_assert_str_eq(err.msg, "t.yaml:2:11: duplicate key 'x' (first at "
+	                          "line 2) (alias of the value at 1:4)");
+}
+END_TEST
+
+/* The copies aliases make are what the expansion limit counts, so the
+ * tree stays within the document's own nodes plus the slack (1024). The
+ * text spells out 105 nodes: the root, keys l and m, l's list and its
+ * 100 items, m's list; each *l adds 101. Eleven (1111 <= 105 + 1024)
+ * are held as exactly 105 + 1111 nodes; a twelfth (1212) is refused at
+ * its own position. */
+START_TEST(alias_copies_bounded)
+{
+	char text[2048];
+	for (int k = 11; k <= 12; k++) {
+		size_t n = (size_t)snprintf(text, sizeof text, "l: &l [");
+		for (int i = 0; i < 100; i++)
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s%d",
+			                      i ? ", " : "", i);
+		n += (size_t)snprintf(text + n, sizeof text - n, "]\nm: [");
+		for (int i = 0; i < k; i++)
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s*l",
+			                      i ? ", " : "");
+		snprintf(text + n, sizeof text - n, "]\n");
+		vs_error err;
+		vs_ydoc *d = parse(text, &err);
+		if (k == 11) {
+			ck_assert_msg(d, "%s", err.msg);
+			ck_assert_uint_eq(d->n_nodes, 105 + 11 * 101);
+			ck_assert_uint_eq(d->root->size, 105 + 11 * 101);
+			vs_ydoc_destroy(d);
+		} else {
+			/* "m: [" then 11 of "*l, ": the twelfth at 5 + 44 */
+			ck_assert_ptr_null(d);
+			ck_assert_str_eq(err.msg, "t.yaml:2:49: aliases expand to "
+			                 "more nodes than the document holds "
+			                 "(1212 > 105 + 1024); refusing to expand");
+		}
+	}
 }
 END_TEST
 
@@ -395,7 +530,12 @@ static Suite *yamltree_suite(void)
 	TCase *tc = tcase_create("tree");
 	tcase_add_test(tc, tree_shape_and_marks);
 	tcase_add_test(tc, empty_document);
-	tcase_add_test(tc, aliases_share_nodes);
+	tcase_add_test(tc, aliases_hold_the_anchored_values);
+	tcase_add_test(tc, alias_is_marked_at_the_alias);
+	tcase_add_test(tc, inside_an_alias_is_at_the_alias);
+	tcase_add_test(tc, alias_of_an_alias);
+	tcase_add_test(tc, duplicate_key_through_alias);
+	tcase_add_test(tc, alias_copies_bounded);
 	tcase_add_test(tc, billion_laughs_refused);
 	tcase_add_test(tc, too_large_refused);
 	tcase_add_test(tc, nesting_64_ok);
