@@ -4,17 +4,19 @@
  * s_star = s0 + max(0, v T + v dv / (2 sqrt(a b))), s the bumper-to-bumper
  * gap along the lane to the lead and dv = v - v_lead; without a lead the
  * last term is 0 (free road). The lead is the nearest actor ahead whose
- * footprint, at the previous step, overlaps this actor's lane or the lane
- * after it (lane_common.h), whatever its heading (one stopped across
- * the lane is in the way), so a car changing into the gap is followed as
- * soon as it reaches into the lane, and one parked off the road is not.
- * The result goes out as vs_control.accel;
+ * footprint, at the previous step, overlaps this actor's lane or the
+ * lanes after it within a reach (lane_lead.h), whatever its heading (one
+ * stopped across the lane is in the way), so a car changing into the gap
+ * is followed as soon as it reaches into the lane, and one parked off the
+ * road is not; the gap runs to the rear of a tractor's trailer, and
+ * during a lane change the car ahead in the old lane stays a lead until
+ * the body has left that lane. The result goes out as vs_control.accel;
  * the vehicle model clamps it (max_accel, max_decel) and keeps the speed
  * >= 0. At or below a zero gap it asks for the hardest braking.
  */
 #include <stdio.h>
 
-#include "lane_common.h"
+#include "lane_lead.h"
 
 enum { P_V0, P_T, P_S0, P_A, P_B, P_DELTA, P_LC0,
        N_PARAMS = P_LC0 + LC_N_PARAMS };
@@ -66,6 +68,7 @@ static vs_status idm_reset(void *instance, vs_state *state)
 	(void)state;
 	idm *m = instance;
 	m->lc.lane[0] = '\0';
+	m->lc.from[0] = '\0';
 	m->lc.changing = 0;
 	return VS_OK;
 }
@@ -85,6 +88,16 @@ static double idm_accel(const idm *m, double v, double gap, double v_lead)
 	return m->a * (free_term - r * r);
 }
 
+/* How far ahead (m) the lanes after the next are searched for a lead at
+ * speed v (m/s): twice the desired gap to a stopped car, s0 + v T +
+ * v^2 / (2 sqrt(a b)), so that one coming into the search adds at most
+ * a / 4 of braking at once; at least 200 m. */
+static double idm_reach(const idm *m, double v)
+{
+	double s_star = m->s0 + v * m->T + v * v / (2.0 * sqrt(m->a * m->b));
+	return fmax(200.0, 2.0 * s_star);
+}
+
 static vs_status idm_step(void *instance, double t, double dt,
                           const vs_state *self, vs_control *control)
 {
@@ -94,9 +107,10 @@ static vs_status idm_step(void *instance, double t, double dt,
 	control->steering_wheel = 0.0;
 	if (host->map_location(m->lc.ctx, m->id, &loc) == 0)
 		control->steering_wheel = lc_steer(&m->lc, t, dt, self, &loc, &s);
-	if (isfinite(s))
-		lc_lead(&m->lc, m->id, s, m->length, &gap, &v_lead);
 	double v = self->speed > 0 ? self->speed : 0.0;
+	if (isfinite(s))
+		lc_lead(&m->lc, m->id, s, m->length, idm_reach(m, v), &gap,
+		        &v_lead);
 	double acc = idm_accel(m, v, gap, v_lead);
 	/* The model clamps; -HUGE_VAL would be an infinite control. */
 	control->accel = acc > -1e3 ? acc : -1e3;

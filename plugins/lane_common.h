@@ -1,5 +1,6 @@
-/* lane_common.h — lane keeping, lane changes and the lead ahead, shared by
- * the shipped behaviours that drive on the map (lane_follow, idm, cut_in).
+/* lane_common.h — lane keeping and lane changes, shared by the shipped
+ * behaviours that drive on the map (lane_follow, idm, cut_in); idm's lead
+ * search is lane_lead.h.
  *
  * Header-only, like vehicle_common.h, so each behaviour stays one shared
  * object built against <vsweep/plugin.h> alone. Everything here reads the
@@ -72,6 +73,10 @@ typedef struct lc_lane {
 	double change_t0;      /* s, when it began */
 	double offset0;        /* m, the offset from the new lane's centre
 	                          when it began, + = left */
+	int64_t self_id;       /* the actor's ID */
+	char from[40];         /* during a change: the old lane while the
+	                          body is still over it, else "" */
+	double from_s;         /* m, the actor's s on it at the last look */
 } lc_lane;
 
 /* ABI 1.1 host with the services this needs. */
@@ -89,6 +94,7 @@ static inline void lc_init(lc_lane *lc, const vs_create_args *args,
 	memset(lc, 0, sizeof *lc);
 	lc->host = args->host;
 	lc->ctx = args->host_ctx;
+	lc->self_id = a->id;
 	lc->wheelbase = a->wheelbase;
 	lc->rear_y = a->rear_axle_y;
 	lc->ratio = a->steering_ratio;
@@ -188,7 +194,9 @@ static inline double lc_across_point(const lc_lane *lc, const char *to,
 
 /* Starts the lane change when its time or s (m, on the reference lane)
  * has come. Returns s on the reference lane afterwards: on the new one,
- * across the road from the old s, when the change began. */
+ * across the road from the old s, when the change began. The old lane is
+ * kept in from (at from_s): the body is still in it, and so is what is
+ * ahead there (lane_lead.h). */
 static inline double lc_maybe_change(lc_lane *lc, double t, double s)
 {
 	if (lc->changing || !lc->change_side)
@@ -214,6 +222,8 @@ static inline double lc_maybe_change(lc_lane *lc, double t, double s)
 	lc->changing = 1;
 	lc->change_t0 = t;
 	lc->offset0 = lc_across(&b, a.x, a.y); /* the old centre, from the new */
+	snprintf(lc->from, sizeof lc->from, "%s", lc->lane);
+	lc->from_s = s;
 	snprintf(lc->lane, sizeof lc->lane, "%s", to);
 	return sb;
 }
@@ -362,114 +372,6 @@ static inline double lc_steer(lc_lane *lc, double t, double dt,
 	double alpha = lc_wrap(atan2(ty - ry, tx - rx) - h);
 	double delta = atan2(2.0 * lc->wheelbase * sin(alpha), ld);
 	return delta * lc->ratio;
-}
-
-/* Whether the footprint of actor `a` in state *st (the width x length
- * rectangle about its origin, turned by yaw) overlaps lane (UUID) at s
- * (m): its centre's distance across the lane less than half the lane's
- * width plus half the rectangle's extent across it. Touching is not
- * overlapping, as in MapLocation. */
-static inline int lc_overlaps(const lc_lane *lc, const vs_state *st,
-                              const vs_actor_attr *a, const char *lane,
-                              double s)
-{
-	vs_lane_point c;
-	if (lc->host->lane_point(lc->ctx, lane, s, &c))
-		return 0;
-	double rel = st->yaw + LC_PI / 2.0 - c.heading; /* rad */
-	double half = 0.5 * (a->width * fabs(cos(rel)) +
-	                     a->length * fabs(sin(rel))); /* m, across */
-	return fabs(lc_across(&c, st->x, st->y)) < 0.5 * c.width + half;
-}
-
-/* Whether an actor in state *st (attributes a), whose MapLocation *o is
- * in a neighbour of the reference lane (length m), has its footprint over
- * that lane's edge: a car cutting in counts as soon as it reaches in. */
-static inline int lc_reaches_in(const lc_lane *lc, const vs_state *st,
-                                const vs_lane_location *o,
-                                const vs_actor_attr *a, double length)
-{
-	const char *l = lc->host->lane_link(lc->ctx, lc->lane, VS_LANE_LEFT);
-	const char *r = lc->host->lane_link(lc->ctx, lc->lane, VS_LANE_RIGHT);
-	if (!((l && strcmp(o->lane, l) == 0) || (r && strcmp(o->lane, r) == 0)))
-		return 0;
-	return st && lc_overlaps(lc, st, a, lc->lane, o->position * length);
-}
-
-/* The lead: the nearest other actor ahead whose footprint overlaps the
- * reference lane or the lane after it — as its MapLocation's lane (which
- * may be the nearest lane to a car off the road: that one is not in the
- * way, however near the lane says it is), at any heading (a car stopped
- * across the lane, or coming the other way in it, is in the way as much
- * as one ahead), or as a neighbour travelling this lane's way
- * (|angle| < 90 deg) it reaches over the edge of (a car cutting in, or
- * pulling in from the kerb; one coming the other way in its own lane is
- * not, however wide) — or a character (a pedestrian) on such a lane
- * whichever way it walks, crossing too, while its origin is on the lane
- * (at the kerb it is not in the way). *gap is bumper to bumper along s
- * (m): the centres' distance less half of each one's extent along the
- * lane (the lead's length and width, turned by its angle to the lane);
- * *v_lead its velocity along the lane (m/s: speed times cos angle, 0
- * across the lane, negative coming the other way). Returns its ID, or 0
- * when the lane ahead is free (within the lane and its successor). */
-static inline int64_t lc_lead(const lc_lane *lc, int64_t self_id, double s,
-                              double length, double *gap, double *v_lead)
-{
-	const int64_t *ids;
-	size_t n = lc->host->actor_ids(lc->ctx, &ids);
-	vs_lane_point here;
-	if (!lc->lane[0] || lc->host->lane_point(lc->ctx, lc->lane, 0, &here))
-		return 0;
-	const char *next = lc->host->lane_link(lc->ctx, lc->lane,
-	                                       VS_LANE_SUCCESSOR);
-	int64_t best = 0;
-	double best_ds = HUGE_VAL, best_along = 1.0;
-	for (size_t i = 0; i < n; i++) {
-		if (ids[i] == self_id)
-			continue;
-		vs_lane_location o;
-		if (lc->host->map_location(lc->ctx, ids[i], &o))
-			continue;
-		const vs_actor_attr *a = lc->host->actor_attr(lc->ctx, ids[i]);
-		if (!a || a->parent_id)
-			continue; /* a trailer is behind its tractor */
-		int person = a->kind && strcmp(a->kind, "character") == 0;
-		if (person && !o.is_on_lane)
-			continue;
-		int own = strcmp(o.lane, lc->lane) == 0,
-		    after = !own && next && strcmp(o.lane, next) == 0;
-		if (!own && !after && !person && fabs(o.angle) >= LC_PI / 2)
-			continue; /* in the neighbour lane, the other way */
-		const vs_state *st = lc->host->previous_state(lc->ctx, ids[i]);
-		if ((own || after) && !person &&
-		    !(st && lc_overlaps(lc, st, a, o.lane, o.s)))
-			continue; /* off the road, its lane only the nearest */
-		double ds; /* m, centre to centre along s */
-		if (own) {
-			ds = o.s - s;
-			if (ds <= 0 && next && strcmp(next, lc->lane) == 0)
-				ds += here.length; /* a ring: ahead, round */
-		} else if (after) {
-			ds = here.length - s + o.s;
-		} else if (lc_reaches_in(lc, st, &o, a, here.length)) {
-			ds = o.position * here.length - s;
-		} else {
-			continue;
-		}
-		if (ds > 0 && ds < best_ds) {
-			double c = cos(o.angle), sn = sin(o.angle);
-			best_ds = ds;
-			best = ids[i];
-			*gap = ds - 0.5 * (length + a->length * fabs(c) +
-			                   a->width * fabs(sn));
-			best_along = c;
-		}
-	}
-	if (best) {
-		const vs_state *st = lc->host->previous_state(lc->ctx, best);
-		*v_lead = st ? st->speed * best_along : 0.0;
-	}
-	return best;
 }
 
 /* Every instance is one calloc'd block. */

@@ -13,7 +13,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TEST_PLUGINS, TempDirCase, query, run  # noqa: E402
+from vsweep_e2e import SRC, TEST_PLUGINS, TempDirCase, query, run  # noqa: E402
 
 W = 3.5           # m, lane width
 R_CIRCLE = 50.0   # m, the circle road's reference radius
@@ -492,6 +492,226 @@ actors:
                          "DESC LIMIT 1")[0]
         self.assertLess(v, 0.05)
         self.assertAlmostEqual((200 - 0.95) - (x + 2.4), S0, delta=0.3)
+
+
+TRUCK = """\
+  tractor: {length: 6.2, width: 2.5, height: 3.8, axles: [2.1, -1.6, -2.9],
+            track: 2.05, wheel_radius: 0.52,
+            points: {attach_fifth_wheel: [0, -1.95, 1.2]}}
+  semi: {length: 13.6, width: 2.55, height: 4.0, axles: [-0.79, -2.1, -3.41],
+         track: 2.04, wheel_radius: 0.45, points: {hitch: [0, 5.6, 1.2]}}
+"""
+
+
+class LeadSearchTest(TempDirCase):
+    """IDM's lead search (docs/plugins.md, idm): "A lead is the actor
+    ahead in the way with the least gap ... one whose footprint (the width
+    x length rectangle turned by its yaw) overlaps a lane searched,
+    whatever its heading"."""
+
+    def run_one(self, name, scn):
+        db = self.path(name + ".db")
+        rc, _, err = run("run", self.write(name + ".yaml", scn), "-o", db)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM event WHERE "
+                                   "kind = 'collision'"), [(0,)])
+        return db
+
+    def last(self, db, actor, cols="x, sqrt(vx * vx + vy * vy)"):
+        return query(db, "SELECT %s FROM actor_state WHERE actor_id = %d "
+                         "ORDER BY step DESC LIMIT 1" % (cols, actor))[0]
+
+    def truck(self, speed, duration):
+        # plugins.md: "A trailer is not a lead, but its tractor is, and
+        # the gap runs to the rear of the whole combination".
+        # A tractor (6.2 m) with a 13.6 m semi-trailer: its kingpin 5.6 m
+        # ahead of the trailer's centre sits on the fifth wheel 1.95 m
+        # behind the tractor's, so the trailer's rear bumper is
+        # 1.95 + 5.6 + 6.8 = 14.35 m behind the tractor's origin
+        beh = "behaviour: {plugin: lane_follow}" if speed else ""
+        return (IDM_ROAD % duration).replace("assets:\n", "assets:\n" +
+                                             TRUCK) + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: idm, params: {v0: 30}}}
+  - {id: 2, asset: tractor, start: {position: [100, -1.75, 0], yaw: %r},
+     speed: %g, %s}
+  - {id: 3, asset: semi, attach: {parent: 2, type: trailer,
+     child_point: hitch, parent_point: attach_fifth_wheel}}
+""" % (EAST, EAST, speed, beh)
+
+    def test_a_stopped_truck_is_followed_to_its_trailers_rear(self):
+        # it stops at s0 behind the trailer's rear bumper (it hit the
+        # trailer at 7.35 s when the gap ran to the tractor's rear)
+        db = self.run_one("truck_stopped", self.truck(0, 30))
+        x, v = self.last(db, 1)
+        xt, = self.last(db, 2, "x")
+        self.assertLess(v, 0.05)
+        self.assertAlmostEqual((xt - 14.35) - (x + 2.4), S0, delta=0.3)
+
+    def test_a_moving_truck_is_followed_at_the_idm_gap(self):
+        # behind a 10 m/s truck at IDM's equilibrium gap to the trailer's
+        # rear, s* = (s0 + v T) / sqrt(1 - (v / v0)^delta) = 17.11 m (it
+        # followed 5.86 m behind it)
+        db = self.run_one("truck_follow", self.truck(10, 90))
+        x, v = self.last(db, 1)
+        xr, = self.last(db, 3, "x - 6.8")
+        s_e = (S0 + 10 * T_H) / math.sqrt(1 - (10 / V0) ** DELTA)
+        self.assertAlmostEqual(v, 10.0, delta=0.01)
+        self.assertLess(abs((xr - (x + 2.4)) / s_e - 1), 0.01)
+
+    def test_a_car_across_the_lane_on_another_road_is_a_lead(self):
+        # plugins.md: "a car stopped across the lane at a crossroads,
+        # located in the crossing road's lane (the one it is most aligned
+        # with), is in the way". Its body spans lane -1 of the road east
+        # from x = 1.75 - 0.95 = 0.8: the ego stops s0 before that. It
+        # was no lead (its map location another road's) and was hit at
+        # 5.85 s.
+        scn = """\
+vsweep: 1
+step: 0.05
+duration: 15
+map:
+  roads:
+    - id: east
+      line: [[-100, 0, 0], [100, 0, 0]]
+      lanes: {left: 1, right: 1, width: 3.5}
+    - id: north
+      line: [[0, -100, 0], [0, 100, 0]]
+      lanes: {left: 1, right: 1, width: 3.5}
+""" + SEDAN + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [-60, -1.75, 0], yaw: %r},
+     speed: 10, behaviour: {plugin: idm, params: {v0: 10}}}
+  - {id: 2, asset: sedan, start: {position: [1.75, 0, 0], yaw: 0},
+     speed: 0}
+""" % EAST
+        db = self.run_one("cross", scn)
+        x, v = self.last(db, 1)
+        self.assertLess(v, 0.05)
+        self.assertAlmostEqual(0.8 - (x + 2.4), S0, delta=0.3)
+
+    def test_an_oncoming_car_over_the_centre_line_is_no_lead(self):
+        # plugins.md: "One travelling the other way ... with its origin in
+        # a lane beside this one ... is not, however far its body reaches
+        # over: it passes by". An oncoming car at y = 0.7 reaches 0.25 m
+        # into lane -1: the ego keeps v0 = 20 m/s, exactly (free road at
+        # v0 asks for 0).
+        scn = IDM_ROAD.replace("right: 2", "left: 1, right: 1") % 10 + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: idm, params: {v0: 20}}}
+  - {id: 2, asset: sedan, start: {position: [300, 0.7, 0], yaw: %r},
+     speed: 10}
+""" % (EAST, -EAST)
+        db = self.path("oncoming.db")
+        rc, _, err = run("run", self.write("oncoming.yaml", scn), "-o", db)
+        self.assertEqual(rc, 0, err)
+        v, = query(db, "SELECT min(vx) FROM actor_state WHERE actor_id = 1")[0]
+        self.assertEqual(v, 20.0)
+
+    def test_the_old_lead_is_kept_until_the_lane_is_left(self):
+        # plugins.md: "During its own lane change the lead is the nearer
+        # of the leads in the old lane and in the new one, until its body
+        # has left the old lane". A car 8.2 m behind a 10 m/s lead starts
+        # a 6 s change left at 0.5 s with a = 4 m/s^2: dropping the lead
+        # at the start it hit it at 3.28 s. Its body (1.9 m wide) leaves
+        # lane -3 when the offset 3.5 q(u) reaches 1.75 + 0.95 m: before
+        # that it stays behind the lead's rear bumper, after it it is free
+        # to overtake.
+        scn = """\
+vsweep: 1
+step: 0.02
+duration: 12
+map:
+  roads:
+    - id: highway
+      line: [[0, 0, 0], [3000, 0, 0]]
+      lanes: {right: 3, width: 3.5}
+""" + SEDAN + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -8.75, 0], yaw: %r},
+     speed: 10, behaviour: {plugin: idm, params: {v0: 30, a: 4,
+     change_time: 0.5, change_side: 1, change_duration: 6}}}
+  - {id: 2, asset: sedan, start: {position: [13, -8.75, 0], yaw: %r},
+     speed: 10, behaviour: {plugin: lane_follow}}
+""" % (EAST, EAST)
+        db = self.run_one("lc", scn)
+        u = 0.5
+        for _ in range(60):  # 3.5 q(u) = 2.7 by Newton
+            q = u ** 3 * (10 - 15 * u + 6 * u * u)
+            u -= (3.5 * q - 2.7) / (3.5 * 30 * (u * (1 - u)) ** 2)
+        t_left = 0.5 + 6 * u
+        rows = query(db, "SELECT a.t, b.x - a.x - 4.8, b.y - a.y FROM "
+                         "actor_state a JOIN actor_state b USING (step) "
+                         "WHERE a.actor_id = 1 AND b.actor_id = 2")
+        behind = [g for t, g, dy in rows if abs(dy) < 1.9]
+        self.assertGreater(min(behind), 0.5)
+        # overtaking once clear of the lead's lane (it never was before)
+        self.assertTrue(any(g < 0 for t, g, dy in rows))
+        self.assertFalse(any(g < 0 for t, g, dy in rows if t < t_left))
+
+    def test_a_car_off_the_end_of_the_road_is_no_lead(self):
+        # plugins.md: "a car that drove off the end of a road is not in
+        # the way however straight ahead it is". On a 100 m road the
+        # lead, 55.2 m ahead at the same 20 m/s, drives
+        # straight off its end: once its rear bumper is past x = 100 its
+        # body is beyond the lane's s range, no longer in the way. IDM
+        # brakes hardest at the start, a (s*/s)^2 with s* = s0 + v T =
+        # 32 m, s = 55.2 m, then accelerates back (it braked at
+        # 10 m/s^2 for a car 60 to 80 m beyond the end)
+        scn = """\
+vsweep: 1
+step: 0.05
+duration: 12
+map:
+  roads:
+    - id: main
+      line: [[0, 0, 0], [100, 0, 0]]
+      lanes: {right: 1, width: 3.5}
+""" + SEDAN + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: [0, -1.75, 0], yaw: %r},
+     speed: 20, behaviour: {plugin: idm, params: {v0: 20}}}
+  - {id: 2, asset: sedan, start: {position: [60, -1.75, 0], yaw: %r},
+     speed: 20}
+""" % (EAST, EAST)
+        db = self.run_one("offend", scn)
+        dec, = query(db, "SELECT max_deceleration FROM variant_summary")[0]
+        self.assertLess(dec, (32 / 55.2) ** 2 + 1e-3)
+        # rear bumper past the end at (100 - 57.6) / 20 = 2.12 s: from
+        # the step after, the ego accelerates
+        v = query(db, "SELECT sqrt(vx * vx + vy * vy) FROM actor_state "
+                      "WHERE actor_id = 1 AND t >= 2.2 ORDER BY step")
+        self.assertTrue(all(b[0] >= a[0] for a, b in zip(v, v[1:])))
+        self.assertGreater(v[-1][0], v[0][0])
+
+    def test_a_stopped_car_two_lanes_ahead_is_seen(self):
+        # plugins.md: the successors are searched on "while they begin
+        # less than max(200 m, 2·(s0 + v·T + v²/(2√(a·b)))) ahead along
+        # the lanes", here 2 (2 + 37.5 + 625 / (2 sqrt 1.5)) = 589 m at
+        # 25 m/s. Road 1 (100 m) leads through
+        # a 20 m junction connector into road 2; a car stopped 8 m into
+        # road 2 (x = 28) is 108 m ahead of the ego at 25 m/s: it stops
+        # at s0 behind its rear bumper (x = 25.6); it saw the car only
+        # once on the connector and hit it at 4.42 s.
+        xodr = os.path.join(SRC, "tests", "data", "xodr", "junction.xodr")
+        scn = """\
+vsweep: 1
+step: 0.02
+duration: 20
+map: {opendrive: %s}
+""" % xodr + SEDAN + """\
+actors:
+  - {id: 1, asset: sedan, start: {position: {road: "1", lane: -1, s: 20}},
+     speed: 25, behaviour: {plugin: idm, params: {v0: 25}}}
+  - {id: 2, asset: sedan, start: {position: {road: "2", lane: -1, s: 8}},
+     speed: 0}
+"""
+        db = self.run_one("junc", scn)
+        x, v = self.last(db, 1)
+        self.assertLess(v, 0.05)
+        self.assertAlmostEqual(25.6 - (x + 2.4), S0, delta=0.3)
 
 
 class CutInTest(TempDirCase):
