@@ -353,7 +353,8 @@ CREATE VIEW log AS
   FROM log_row;
 
 -- Two actors at one recorded step (--record pairs, on by default): every
--- pair not attached to each other whose footprints are within the
+-- pair not of one combination (a tractor and its trailers at any depth)
+-- whose footprints are within the
 -- recorded reach (50 m unless pairs=R says otherwise), stored once, the
 -- lower actor ID first. Written in key order (variants ascending, then
 -- steps), so inserts land at the right edge; WITHOUT ROWID: the key is

@@ -35,6 +35,9 @@
 typedef struct watched {
 	int64_t id, parent_id;   /* parent 0: the world */
 	double hw, hl;           /* m, half width and half length */
+	int combo;               /* index of its combination's first actor
+	                            (root of its attach links); -1: not
+	                            worked out yet */
 } watched;
 
 /* An actor's cos and sin of the yaw last asked for, by the yaw's bits:
@@ -91,7 +94,8 @@ void vs_monitor_actor(vs_monitor *m, int i, const vs_actor_info *info,
                       int64_t parent_id)
 {
 	watched *w = &m->actors[i];
-	*w = (watched){info->id, parent_id, info->width / 2, info->length / 2};
+	*w = (watched){info->id, parent_id, info->width / 2, info->length / 2,
+	               -1};
 	m->radius[i] = hypot(w->hw, w->hl);
 }
 
@@ -129,11 +133,38 @@ vs_event_row *vs_monitor_add_event(vs_result *res, int64_t step,
 	return e;
 }
 
-/* Attached actors touch their parents by design. */
-static int related(const vs_monitor *m, int i, int j)
+/* The index of the actor at the root of i's attach links (a tractor for
+ * each of its trailers, at any depth); i itself when unattached. Worked
+ * out once: the links do not change during a variant. A parent that is
+ * not watched, or a loop (refused by the scenario reader), ends the
+ * walk. */
+static int combo_of(vs_monitor *m, int i)
 {
-	return m->actors[i].parent_id == m->actors[j].id ||
-	       m->actors[j].parent_id == m->actors[i].id;
+	if (m->actors[i].combo >= 0)
+		return m->actors[i].combo;
+	int r = i;
+	for (int hops = 0; hops < m->n && m->actors[r].parent_id; hops++) {
+		int p = -1;
+		for (int k = 0; k < m->n && p < 0; k++)
+			if (m->actors[k].id == m->actors[r].parent_id)
+				p = k;
+		if (p < 0)
+			break;
+		r = p;
+	}
+	m->actors[i].combo = r;
+	return r;
+}
+
+/* Attached actors touch their parents by design, and a tractor's second
+ * trailer is a part of one vehicle with it: a combination (a tractor,
+ * its trailers, theirs) is never compared with itself, as leads are
+ * never one of the follower's own combination (safety.c). */
+static int related(vs_monitor *m, int i, int j)
+{
+	if (!m->actors[i].parent_id && !m->actors[j].parent_id)
+		return 0; /* two unattached actors: the common case, at once */
+	return combo_of(m, i) == combo_of(m, j);
 }
 
 static vs_obb footprint(const watched *a, const vs_state *s)

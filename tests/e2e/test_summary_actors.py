@@ -156,6 +156,18 @@ class Leads(TempDirCase):
         self.assertAlmostEqual(thw, 30 / 8, places=9)
         self.assertEqual(thw_id, 4)
         self.assertEqual(near, [])
+        # Nor is the train compared with itself: tractor 1's rear (97 m)
+        # is 6.3 m from trailer 3's front (90.7 m), but the closest two
+        # actors of different vehicles are trailer 3 and car 4, 30 m
+        # apart at the start.
+        (d, a, b), = query(self.path("r.db"), "SELECT min_distance, "
+                           "min_distance_actor_id, "
+                           "min_distance_other_actor_id FROM variant_summary")
+        self.assertAlmostEqual(d, 30, places=9)
+        self.assertEqual((a, b), (3, 4))
+        self.assertEqual(query(self.path("r.db"), "SELECT count(*) FROM "
+                               "actor_pair WHERE actor_id IN (1, 2, 3) AND "
+                               "other_actor_id IN (1, 2, 3)"), [(0,)])
 
     def test_semi_trailer_in_a_turn_is_no_follower(self):
         # A tractor and its semi-trailer alone through a 90 deg left
