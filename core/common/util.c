@@ -59,3 +59,30 @@ const char *vs_num(double v, char buf[VS_NUM_CHARS])
 	}
 	return buf;
 }
+
+int vs_digest_stream(FILE *f, char out[VS_DIGEST_CHARS])
+{
+	uint64_t h = 1469598103934665603ull;
+	unsigned char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 1099511628211ull;
+	if (ferror(f)) {
+		strcpy(out, "?");
+		return -1;
+	}
+	snprintf(out, VS_DIGEST_CHARS, "%016llx", (unsigned long long)h);
+	return 0;
+}
+
+void vs_digest_file(const char *path, char out[VS_DIGEST_CHARS])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		strcpy(out, "?");
+		return;
+	}
+	vs_digest_stream(f, out);
+	fclose(f);
+}

@@ -1,13 +1,14 @@
 /* Small facts and helpers every core module shares, said once: the circle
  * constant, the monotonic clock, angle wrapping, fmin and fmax inline, the
- * finite-state check, actor kind names and removal of a SQLite file with
- * its side files.
+ * finite-state check, actor kind names, removal of a SQLite file with
+ * its side files and a file's digest.
  * Lives below every other core folder (common/ includes nothing above it). */
 #ifndef VS_UTIL_H
 #define VS_UTIL_H
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <vsweep/plugin.h>
@@ -66,5 +67,16 @@ int vs_state_finite(const vs_state *s);
 /* Removes a SQLite database file and its -wal, -shm and -journal files;
  * missing files are not an error. */
 void vs_remove_db_files(const char *path);
+
+/* FNV-1a 64 of the bytes f reads from where it stands to its end, as 16
+ * hex digits: what a results file records of each file the run read
+ * besides its scenario and sweep (a plugin's build, an OpenDRIVE map),
+ * so that a resume or merge sees another version of one. 0, or -1 on a
+ * read error (out is then "?"). */
+#define VS_DIGEST_CHARS 17
+int vs_digest_stream(FILE *f, char out[VS_DIGEST_CHARS]);
+
+/* The same of the file at path; "?" when it cannot be read. */
+void vs_digest_file(const char *path, char out[VS_DIGEST_CHARS]);
 
 #endif

@@ -539,6 +539,13 @@ const vs_lane *vs_map_lane(const vs_map *map, int i)
 	return map && i >= 0 && i < map->n_lanes ? &map->lanes[i] : NULL;
 }
 
+const char *vs_map_opendrive(const vs_map *map, const char **digest)
+{
+	const odr_net *net = map ? map->odr : NULL;
+	*digest = net ? net->digest : NULL;
+	return net ? net->path : NULL;
+}
+
 int vs_map_find_lane(const vs_map *map, const char *uuid)
 {
 	for (int i = 0; uuid && i < vs_map_lane_count(map); i++)

@@ -132,6 +132,13 @@ void vs_map_unref(vs_map *map);
 int vs_map_lane_count(const vs_map *map);
 const vs_lane *vs_map_lane(const vs_map *map, int i);
 
+/* The OpenDRIVE file map was read from (map: {opendrive: FILE}, joined
+ * to the scenario file's directory) with the digest of its bytes as read
+ * (vs_digest_stream) in *digest; NULL (and *digest NULL) for no map or
+ * one without. A results file keeps the digest as identity: another
+ * version of the file is another map. */
+const char *vs_map_opendrive(const vs_map *map, const char **digest);
+
 /* Index of the lane with this UUID, or -1. */
 int vs_map_find_lane(const vs_map *map, const char *uuid);
 

@@ -114,6 +114,7 @@ typedef struct odr_junction {
 
 typedef struct odr_net {
 	char *path;
+	char digest[17];     /* the file's bytes as read (vs_digest_stream) */
 	int n_roads;
 	odr_road *roads;
 	int n_junctions;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/util.h"
 #include "map/map.h"
 #include "map/odr.h"
 
@@ -785,10 +786,20 @@ odr_net *odr_read(const char *path, vs_error *err)
 	/* a directory opens, and then reads as an empty document */
 	struct stat sb;
 	int dir = fstat(fileno(probe), &sb) == 0 && S_ISDIR(sb.st_mode);
+	/* The digest the results file keeps of the map (meta map_digest):
+	 * read here, just before libxml2 reads the same file. */
+	char digest[17];
+	int unread = !dir && vs_digest_stream(probe, digest);
+	int read_errno = errno;
 	fclose(probe);
 	if (dir) {
 		vs_error_set(err, "%s: is a directory; opendrive: names a "
 		             ".xodr file", path);
+		return NULL;
+	}
+	if (unread) {
+		vs_error_set(err, "%s: cannot read the OpenDRIVE file: %s", path,
+		             strerror(read_errno));
 		return NULL;
 	}
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
@@ -821,6 +832,7 @@ odr_net *odr_read(const char *path, vs_error *err)
 	}
 	odr_net *net = vs_xcalloc(1, sizeof *net);
 	net->path = vs_strdup(path);
+	memcpy(net->digest, digest, sizeof net->digest);
 	const xmlNode *root = xmlDocGetRootElement(doc);
 	int rc = root ? read_root(&rd, root, net) : -1;
 	if (!root)

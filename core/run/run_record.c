@@ -1,9 +1,10 @@
 /* What a run records in its results file about itself, and the checks a
  * file to resume must pass: the vs_store_def of a run (the scenario and
  * sweep texts, the options that decide the rows, the shard, each plugin
- * file's build), an extended sweep's stored variants, the map's lanes;
- * and vs_run_check_file, which applies them without running (and
- * without extending). Used by runner.c's vs_run. */
+ * file's build, the OpenDRIVE map file's digest), an extended sweep's
+ * stored variants, the map's lanes; and vs_run_check_file, which
+ * applies them without running (and without extending). Used by
+ * runner.c's vs_run. */
 #include "run/run_record.h"
 
 #include <stdio.h>
@@ -14,25 +15,6 @@
 #include "common/util.h"
 #include "map/map.h"
 #include "run/journal.h"
-
-/* FNV-1a 64 of a file's bytes, as 16 hex digits: which build of a plugin
- * produced the results ("?" when unreadable). */
-static void file_digest(const char *path, char out[17])
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		strcpy(out, "?");
-		return;
-	}
-	uint64_t h = 1469598103934665603ull;
-	unsigned char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 1099511628211ull;
-	fclose(f);
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
-}
 
 /* One row per plugin file the scenario uses. Every FMU runs through the
  * one adapter descriptor "fmu", so an FMU's row is named by its file,
@@ -61,7 +43,7 @@ static void add_plugin(vs_run_record *rec, const vs_plugin_use *use)
 	for (int i = 0; i < n; i++)
 		if (strcmp(rec->plugins[i].name, rec->names[n]) == 0)
 			return;
-	file_digest(use->loaded->path, rec->digests[n]);
+	vs_digest_file(use->loaded->path, rec->digests[n]);
 	rec->plugins[n] = (vs_plugin_row){
 		rec->names[n], vs_store_kind_name(p->kind),
 		p->version ? p->version : "", use->loaded->path,
@@ -98,6 +80,10 @@ void vs_run_build_record(vs_run_record *rec, const vs_scenario *seed,
 	d->plugins = rec->plugins;
 	d->scenario_path = seed->path;
 	d->sweep_path = sw->path ? sw->path : "";
+	const char *map_digest;
+	const char *map_path = vs_map_opendrive(seed->map, &map_digest);
+	d->map_path = map_path ? map_path : "";
+	d->map_digest = map_digest ? map_digest : "";
 	d->steps = vs_scenario_steps(seed);
 	d->duration = seed->duration;
 	d->lock_timeout = o->lock_timeout;

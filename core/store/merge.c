@@ -14,7 +14,9 @@
  * Invariants:
  * - The inputs are only read. They belong to one sweep: every identity
  *   key record.c marks as the sweep's, and the plugin builds, equal the
- *   first file's; all shards of one N or all parts, each given once.
+ *   first file's (a key a later build added, the map's digest, among the
+ *   files that have it); all shards of one N or all parts, each given
+ *   once.
  * - Variants are copied in ascending index, each from the one file that
  *   holds it (shards: K = i mod N; parts: the file whose next id is i).
  * - Key order: each table is filled in the order one writer storing the

@@ -126,6 +126,10 @@ static vs_rc check_same_sweep(shard *s, int i, vs_error *err)
 	const char *kind = s[i].is_part ? "part" : "shard";
 	const char *key;
 	for (int k = 0; (key = vs_store_sweep_key(k)); k++) {
+		/* a later record, which a file an earlier build wrote lacks:
+		 * compared among the files that have it (check_map) */
+		if (vs_store_key_is_added(key))
+			continue;
 		char *a = merge_meta_text(s[0].db, key, 1);
 		char *b = merge_meta_text(s[i].db, key, 1);
 		int differ = !a || !b || strcmp(a, b);
@@ -168,6 +172,44 @@ static vs_rc check_same_sweep(shard *s, int i, vs_error *err)
 		return VS_RC_INPUT;
 	}
 	return VS_RC_OK;
+}
+
+/* The map file (meta map_digest) is the same in every file that records
+ * it: each is compared with the first that does, the others (written by
+ * an earlier build) with none. Named by the files' map paths, since the
+ * digest is of the bytes wherever they were. */
+static vs_rc check_map(shard *s, int n, vs_error *err)
+{
+	int first = -1;
+	char *want = NULL;
+	vs_rc rc = VS_RC_OK;
+	for (int i = 0; i < n && !rc; i++) {
+		char *d = merge_meta_text(s[i].db, "map_digest", 0);
+		if (!d)
+			continue;
+		if (first < 0) {
+			first = i;
+			want = d;
+			continue;
+		}
+		if (strcmp(d, want)) {
+			char *pa = merge_meta_text(s[first].db, "map_path", 0);
+			char *pb = merge_meta_text(s[i].db, "map_path", 0);
+			vs_error_set(err, "%s: not a %s of the sweep of %s: its "
+			             "map %s (digest %s) differs from %s's map %s "
+			             "(digest %s)", s[i].path,
+			             s[i].is_part ? "part" : "shard", s[first].path,
+			             pb && *pb ? pb : "(none)", *d ? d : "(none)",
+			             s[first].path, pa && *pa ? pa : "(none)",
+			             *want ? want : "(none)");
+			free(pa);
+			free(pb);
+			rc = VS_RC_INPUT;
+		}
+		free(d);
+	}
+	free(want);
+	return rc;
 }
 
 /* A signal name has one unit in every file that knows it (units.h): two
@@ -227,8 +269,8 @@ static vs_rc check_parts(shard *s, int n, unsigned long long count,
 }
 
 /* Every file belongs to the sweep of the first: same identity records,
- * same plugin builds, all parts or all shards; shards: same N, each K
- * once. */
+ * same plugin builds, the same map file, all parts or all shards;
+ * shards: same N, each K once. */
 vs_rc merge_check_shards(shard *s, int n, unsigned long long count,
 			  int allow_partial, vs_error *err)
 {
@@ -251,7 +293,7 @@ vs_rc merge_check_shards(shard *s, int n, unsigned long long count,
 				return VS_RC_INPUT;
 			}
 	}
-	if (check_units(s, n, err))
+	if (check_map(s, n, err) || check_units(s, n, err))
 		return VS_RC_INPUT;
 	if (s[0].is_part)
 		return check_parts(s, n, count, allow_partial, err);

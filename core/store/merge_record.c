@@ -1,5 +1,6 @@
 /* A merge's sweep record (merge.c's invariants): the tables without a
- * variant_id copied from the first file, the union of the files' signal
+ * variant_id copied from the first file (a record an earlier build did
+ * not write from another), the union of the files' signal
  * names under their ids with their units (refused when two files number
  * them differently), and the merged file's own shard record ("0/1") and
  * file id. */
@@ -224,6 +225,43 @@ static vs_rc copy_from_another(copier *c, shard *s, int n, const char *t,
 	return VS_RC_OK;
 }
 
+/* A meta key a later build added (vs_store_added_key) that the first
+ * file lacks, written by an earlier build: another file's, the first
+ * that has it (merge_check_shards saw that those agree). */
+static vs_rc copy_added_records(copier *c, shard *s, int n, vs_error *err)
+{
+	sqlite3_stmt *ins = NULL;
+	if (sqlite3_prepare_v2(c->out, "INSERT OR IGNORE INTO main.meta "
+	                       "VALUES (?, ?)", -1, &ins, NULL) != SQLITE_OK)
+		return merge_fail_db(err, c->tmp, c->out,
+		                     "writing the sweep record");
+	vs_rc rc = VS_RC_OK;
+	const char *key;
+	for (int k = 0; !rc && (key = vs_store_added_key(k)); k++)
+		for (int i = 1; i < n && !rc; i++) {
+			sqlite3_stmt *q = NULL;
+			if (sqlite3_prepare_v2(s[i].db, "SELECT value FROM meta "
+			                       "WHERE key = ?", -1, &q,
+			                       NULL) != SQLITE_OK) {
+				rc = merge_fail_db(err, s[i].path, s[i].db,
+				                   "reading the sweep record");
+				break;
+			}
+			sqlite3_bind_text(q, 1, key, -1, SQLITE_STATIC);
+			if (sqlite3_step(q) == SQLITE_ROW) {
+				sqlite3_bind_text(ins, 1, key, -1, SQLITE_STATIC);
+				sqlite3_bind_value(ins, 2, sqlite3_column_value(q, 0));
+				if (sqlite3_step(ins) != SQLITE_DONE)
+					rc = merge_fail_db(err, c->tmp, c->out,
+					                   "writing the sweep record");
+				sqlite3_reset(ins);
+			}
+			sqlite3_finalize(q);
+		}
+	sqlite3_finalize(ins);
+	return rc;
+}
+
 /* Tables without a variant_id (meta, plugin, ...): the first file's, or
  * another's for a table the first file does not have; signal names with
  * every file's units (copy_signal_names). */
@@ -264,6 +302,8 @@ vs_rc merge_copy_sweep_record(copier *c, shard *s, int n, vs_error *err)
 	sqlite3_finalize(q);
 	if (!rc)
 		rc = copy_signal_names(c, s, n, err);
+	if (!rc)
+		rc = copy_added_records(c, s, n, err);
 	if (!rc)
 		rc = set_unsharded(c, err);
 	if (merge_exec(c->out, c->tmp, "DETACH DATABASE first", err) && !rc)

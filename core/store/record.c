@@ -54,6 +54,8 @@ vs_store_def vs_store_default_def(void)
 		.shard = "0/1",
 		.scenario_path = "",
 		.sweep_path = "",
+		.map_digest = "",
+		.map_path = "",
 	};
 }
 
@@ -68,27 +70,32 @@ static const char *text_or_empty(const char *s)
 typedef struct entry {
 	vs_meta m;
 	enum role role;
+	int added; /* written since a later build: older files lack it */
 } entry;
 
 static int entries(const vs_store_def *d, const vs_meta_made *made,
                    entry e[VS_STORE_META_MAX])
 {
 	const entry all[] = {
-		{{"format", 1, VS_RESULTS_FORMAT, 0}, SWEEP},
-		{{"vsweep_version", 1, VS_VERSION, 0}, SWEEP},
-		{{"scenario_text", 1, text_or_empty(d->scenario_text), 0}, SWEEP},
-		{{"sweep_text", 1, text_or_empty(d->sweep_text), 0}, SWEEP},
-		{{"step", 0, NULL, d->step}, SWEEP},
-		{{"record_every", 0, NULL, d->record_every}, SWEEP},
-		{{"record", 1, text_or_empty(d->record), 0}, SWEEP},
-		{{"shard", 1, text_or_empty(d->shard), 0}, PER_FILE},
-		{{"variant_count", 0, NULL, (double)d->variant_count}, SWEEP},
-		{{"scenario_path", 1, text_or_empty(d->scenario_path), 0}, FACT},
-		{{"sweep_path", 1, text_or_empty(d->sweep_path), 0}, FACT},
-		{{"steps", 0, NULL, (double)d->steps}, FACT},
-		{{"duration", 0, NULL, d->duration}, FACT},
-		{{"created_utc", 1, made->created, 0}, FACT},
-		{{"file_id", 1, made->file_id, 0}, FACT},
+		{{"format", 1, VS_RESULTS_FORMAT, 0}, SWEEP, 0},
+		{{"vsweep_version", 1, VS_VERSION, 0}, SWEEP, 0},
+		{{"scenario_text", 1, text_or_empty(d->scenario_text), 0}, SWEEP, 0},
+		{{"sweep_text", 1, text_or_empty(d->sweep_text), 0}, SWEEP, 0},
+		{{"step", 0, NULL, d->step}, SWEEP, 0},
+		{{"record_every", 0, NULL, d->record_every}, SWEEP, 0},
+		{{"record", 1, text_or_empty(d->record), 0}, SWEEP, 0},
+		{{"shard", 1, text_or_empty(d->shard), 0}, PER_FILE, 0},
+		{{"variant_count", 0, NULL, (double)d->variant_count}, SWEEP, 0},
+		/* the map file's bytes: its path is where it was, as a
+		 * plugin's (table plugin) */
+		{{"map_digest", 1, text_or_empty(d->map_digest), 0}, SWEEP, 1},
+		{{"scenario_path", 1, text_or_empty(d->scenario_path), 0}, FACT, 0},
+		{{"sweep_path", 1, text_or_empty(d->sweep_path), 0}, FACT, 0},
+		{{"map_path", 1, text_or_empty(d->map_path), 0}, FACT, 1},
+		{{"steps", 0, NULL, (double)d->steps}, FACT, 0},
+		{{"duration", 0, NULL, d->duration}, FACT, 0},
+		{{"created_utc", 1, made->created, 0}, FACT, 0},
+		{{"file_id", 1, made->file_id, 0}, FACT, 0},
 	};
 	int n = (int)(sizeof all / sizeof all[0]);
 	_Static_assert(sizeof all / sizeof all[0] <= VS_STORE_META_MAX,
@@ -150,6 +157,28 @@ const char *vs_store_sweep_key(int i)
 		if (e[k].role == SWEEP && i-- == 0)
 			return e[k].m.key; /* a literal: outlives e */
 	return NULL;
+}
+
+const char *vs_store_added_key(int i)
+{
+	vs_store_def d = vs_store_default_def();
+	vs_meta_made none = {"", ""};
+	entry e[VS_STORE_META_MAX];
+	memset(e, 0, sizeof e);
+	int n = entries(&d, &none, e);
+	for (int k = 0; k < n; k++)
+		if (e[k].added && i-- == 0)
+			return e[k].m.key; /* a literal: outlives e */
+	return NULL;
+}
+
+int vs_store_key_is_added(const char *key)
+{
+	const char *k;
+	for (int i = 0; (k = vs_store_added_key(i)); i++)
+		if (strcmp(k, key) == 0)
+			return 1;
+	return 0;
 }
 
 void vs_store_shard_label(char *buf, size_t len, uint64_t k, uint64_t n)

@@ -42,6 +42,8 @@ typedef struct vs_store_def {
 	uint64_t variant_count;    /* the whole sweep's */
 	const vs_plugin_row *plugins; /* each plugin once, with its build */
 	int n_plugins;
+	const char *map_digest;    /* the OpenDRIVE file's (its bytes, not
+	                            * its path); "" when none is read */
 	/* Resume may extend the sweep: sweep_text is not compared and
 	 * variant_count may only grow; the caller checks the stored variants
 	 * against the new sweep (vs_store_sweep_changed,
@@ -49,6 +51,7 @@ typedef struct vs_store_def {
 	int extend;
 	/* facts about the file, not compared */
 	const char *scenario_path, *sweep_path; /* "" when none */
+	const char *map_path;      /* the OpenDRIVE file read; "" when none */
 	int64_t steps;             /* steps per variant */
 	double duration;           /* s */
 	/* how the file is written */
@@ -84,7 +87,7 @@ typedef struct vs_meta {
 	double number;
 } vs_meta;
 
-enum { VS_STORE_META_MAX = 16 };
+enum { VS_STORE_META_MAX = 24 };
 
 /* What a new file's meta says of its making: when (UTC, to the second)
  * and a random identity of its own (32 hex digits), which no other
@@ -108,6 +111,15 @@ int vs_store_def_meta(const vs_store_def *def, vs_meta_made *made,
  * or part it holds: all identity keys but "shard". key[i] for i < n, NULL
  * after; merge compares these. */
 const char *vs_store_sweep_key(int i);
+
+/* The keys a later build added to the meta table, which a file written
+ * before lacks: key[i] for i < n, NULL after. Such a file is taken to
+ * match the run in them (there is nothing to compare): its resume writes
+ * them, a merge compares them among the files that have them. */
+const char *vs_store_added_key(int i);
+
+/* 1 when key is one of vs_store_added_key's. */
+int vs_store_key_is_added(const char *key);
 
 /* The shard record of shard k of n ("K/N") or of an MPI rank's part
  * ("part R"), into buf of size len. */

@@ -260,11 +260,13 @@ static vs_rc create_schema(vs_store *st, const vs_meta *meta, int n_meta,
 	return vs_store_exec(st, "COMMIT", err);
 }
 
-/* Compares a stored meta value with the run's; 0 when equal. */
+/* Compares a stored meta value with the run's; 0 when equal. A key a
+ * later build added (vs_store_key_is_added) that the file lacks is
+ * taken as equal: the file was written before it was recorded. */
 static int meta_differs(sqlite3_stmt *q, const vs_meta *m)
 {
 	if (sqlite3_step(q) != SQLITE_ROW)
-		return 1;
+		return !vs_store_key_is_added(m->key);
 	if (m->is_text) {
 		const char *v = (const char *)sqlite3_column_text(q, 0);
 		return !v || strcmp(v, m->text ? m->text : "") != 0;
@@ -290,6 +292,24 @@ static vs_rc check_format(vs_store *st, vs_error *err)
 	vs_rc rc = vs_store_format_check(st->path, format, err);
 	free(format);
 	return rc;
+}
+
+/* The map file (meta map_digest, q's row) is not the one the file was
+ * written with: named by the path this run read it from, since the same
+ * bytes elsewhere would do. VS_RC_INPUT. */
+static vs_rc map_differs(vs_store *st, const vs_store_def *def,
+                         sqlite3_stmt *q, vs_error *err)
+{
+	const char *was = sqlite3_data_count(q) > 0
+	                          ? (const char *)sqlite3_column_text(q, 0)
+	                          : NULL;
+	vs_error_set(err, "%s: cannot resume: the map %s differs from the one "
+	             "the file was written with (digest %s, now %s); use "
+	             "--overwrite or another -o", st->path,
+	             def->map_path[0] ? def->map_path : "(none)",
+	             was && *was ? was : "(none)",
+	             def->map_digest[0] ? def->map_digest : "(none)");
+	return VS_RC_INPUT;
 }
 
 /* The stored run is this one: identity meta rows and plugin builds.
@@ -332,6 +352,8 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 			rc = VS_RC_INPUT;
 		} else if (differs && grows) {
 			st->sweep_changed = 1;
+		} else if (differs && !strcmp(meta[i].key, "map_digest")) {
+			rc = map_differs(st, def, q, err);
 		} else if (differs) {
 			vs_error_set(err,
 			             "%s: cannot resume: its %s differs from this "
@@ -373,6 +395,38 @@ static vs_rc check_identity(vs_store *st, const vs_meta *meta,
 	}
 	sqlite3_finalize(q);
 	return rc;
+}
+
+/* A file written before a meta key was recorded (vs_store_added_key)
+ * gets it: check_identity took it as the run's, which it now records. */
+static vs_rc add_records(vs_store *st, const vs_meta *meta, int n_meta,
+                         vs_error *err)
+{
+	sqlite3_stmt *q = NULL;
+	if (prepare(st, "INSERT OR IGNORE INTO meta VALUES (?, ?)", &q, err))
+		return VS_RC_IO;
+	/* all of them or none, as a new file has them */
+	if (vs_store_exec(st, "BEGIN IMMEDIATE", err)) {
+		sqlite3_finalize(q);
+		return VS_RC_IO;
+	}
+	int rc = SQLITE_DONE;
+	for (int i = 0; i < n_meta && rc == SQLITE_DONE; i++) {
+		if (!vs_store_key_is_added(meta[i].key))
+			continue;
+		sqlite3_bind_text(q, 1, meta[i].key, -1, SQLITE_STATIC);
+		bind_meta_value(q, 2, &meta[i]);
+		rc = sqlite3_step(q);
+		sqlite3_reset(q);
+	}
+	if (rc != SQLITE_DONE) {
+		vs_store_db_fail(st, err, "adding the sweep record");
+		sqlite3_finalize(q); /* after: it clears the message */
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return VS_RC_IO;
+	}
+	sqlite3_finalize(q);
+	return vs_store_exec(st, "COMMIT", err) ? VS_RC_IO : VS_RC_OK;
 }
 
 /* A file written before signal units (units.h) gets them: its rows
@@ -532,7 +586,9 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 		if (create_schema(st, meta, n_meta, def->plugins,
 		                  def->n_plugins, err))
 			goto fail;
-	} else if (add_units(st, err) || prepare_all(st, err)) {
+	} else if (add_units(st, err) ||
+	           add_records(st, meta, n_meta, err) ||
+	           prepare_all(st, err)) {
 		goto fail;
 	}
 	*out = st;
