@@ -885,8 +885,17 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	}
 	free(ver);
 	md->model_name = attr(root, "modelName", "");
-	md->token = attr(root, md->fmi == 2 ? "guid" : "instantiationToken",
-	                 "");
+	/* The standard requires the token, and the FMU's instantiate
+	 * compares it with the one the importer passes: without it every
+	 * variant would fail at instantiation. */
+	const char *tok = md->fmi == 2 ? "guid" : "instantiationToken";
+	md->token = attr(root, tok, NULL);
+	if (!md->token) {
+		vs_error_set(err, "%s:%d: fmiModelDescription has no %s "
+		             "(FMI %d.0 requires it)", where, line_of(root), tok,
+		             md->fmi);
+		goto out;
+	}
 	md->version = attr(root, "version", "");
 	const xmlNode *cs = NULL, *mv = NULL, *ud = NULL, *td = NULL;
 	for (const xmlNode *e = root->children; e; e = e->next) {

@@ -16,6 +16,7 @@ from tests/fmu/single_track.c (the linear single-track model):
 """
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -301,6 +302,18 @@ class FmuTest(FmuTempDirCase):
              lambda: rezip(good, p("c.fmu"), edit=lambda t: t.replace(
                  'fmiVersion="2.0"', 'fmiVersion="1.0"')),
              "", 'fmiVersion "1.0" is not supported'),
+            # the standard requires the token the FMU checks at
+            # instantiation: without it every variant would fail there
+            ("no guid (FMI 2.0)",
+             lambda: rezip(good, p("c2.fmu"), edit=lambda t: re.sub(
+                 r' guid="[^"]*"', "", t, count=1)),
+             "", "modelDescription.xml:2: fmiModelDescription has no guid "
+                 "(FMI 2.0 requires it)"),
+            ("no instantiationToken (FMI 3.0)",
+             lambda: rezip(good3, p("c3.fmu"), edit=lambda t: re.sub(
+                 r' instantiationToken="[^"]*"', "", t, count=1)),
+             "", "modelDescription.xml:2: fmiModelDescription has no "
+                 "instantiationToken (FMI 3.0 requires it)"),
             ("not well-formed",
              lambda: rezip(good, p("d.fmu"), edit=lambda t: t[:-30]),
              "", "not well-formed XML"),

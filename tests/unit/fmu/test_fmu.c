@@ -149,20 +149,30 @@ static const struct {
 	{"<fmiModelDescription fmiVersion=\"2.0\">\n<x></y>",
 	 "modelDescription.xml:2: not well-formed XML"},
 	{"<other/>", "root element is not fmiModelDescription"},
-	{"<fmiModelDescription fmiVersion=\"2.0\"><ModelExchange "
+	{"<fmiModelDescription fmiVersion=\"2.0\" guid=\"g\"><ModelExchange "
 	 "modelIdentifier=\"a\"/></fmiModelDescription>",
 	 "no CoSimulation interface"},
-	{"<fmiModelDescription fmiVersion=\"3.0\">\n<ScheduledExecution "
+	{"<fmiModelDescription fmiVersion=\"3.0\" instantiationToken=\"t\">\n"
+	 "<ScheduledExecution "
 	 "modelIdentifier=\"a\"/></fmiModelDescription>",
 	 "modelDescription.xml:2: the FMU has no CoSimulation interface "
 	 "(scheduled execution FMUs are not supported)"},
-	{"<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
-	 "modelIdentifier=\"../a\"/></fmiModelDescription>",
+	{"<fmiModelDescription fmiVersion=\"3.0\" instantiationToken=\"t\">"
+	 "<CoSimulation modelIdentifier=\"../a\"/></fmiModelDescription>",
 	 "no valid modelIdentifier"},
-	{"<fmiModelDescription fmiVersion=\"3.0\"><CoSimulation "
-	 "modelIdentifier=\"a\"/><ModelVariables><Float64 name=\"v\" "
+	{"<fmiModelDescription fmiVersion=\"3.0\" instantiationToken=\"t\">"
+	 "<CoSimulation modelIdentifier=\"a\"/><ModelVariables><Float64 name=\"v\" "
 	 "valueReference=\"x\"/></ModelVariables></fmiModelDescription>",
 	 "variable 'v' has no valid valueReference"},
+	/* the token the FMU checks at instantiation is required */
+	{"<fmiModelDescription fmiVersion=\"2.0\">\n<CoSimulation "
+	 "modelIdentifier=\"a\"/></fmiModelDescription>",
+	 "modelDescription.xml:1: fmiModelDescription has no guid (FMI 2.0 "
+	 "requires it)"},
+	{"<fmiModelDescription fmiVersion=\"3.0\" guid=\"g\">\n<CoSimulation "
+	 "modelIdentifier=\"a\"/></fmiModelDescription>",
+	 "modelDescription.xml:1: fmiModelDescription has no instantiationToken "
+	 "(FMI 3.0 requires it)"},
 };
 
 START_TEST(refuses_bad_md)
