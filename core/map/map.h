@@ -280,8 +280,8 @@ int vs_map_lane_coords(const vs_map *map, const struct vs_ynode *n,
                        const char **road, int *lane, double *s,
                        double *offset);
 
-/* A list of at least min_rows such points, none equal to the one before,
- * into a malloc'd row-major *out of *rows rows (as vs_y_rows does). */
+/* A list of at least min_rows such points, each at least 1 mm from the
+ * one before in x-y (a route's legs need a horizontal run), into a malloc'd row-major *out of *rows rows (as vs_y_rows does). */
 int vs_map_parse_points(const struct vs_ydoc *doc, const struct vs_ynode *n,
                         const vs_map *map, const char *what, int min_rows,
                         double **out, int *rows, vs_error *err);

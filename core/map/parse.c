@@ -326,6 +326,30 @@ int vs_map_parse_point(const vs_ydoc *doc, const vs_ynode *n,
 	return 0;
 }
 
+/* A route's z is linear in horizontal distance along each leg, and its
+ * pitch atan(dz / run): a leg with no run in plan has neither (z would
+ * jump, vz be whatever the step makes of it), so, as for a road
+ * polyline, consecutive points must be at least this far apart in x-y. */
+#define MIN_LEG 1e-3 /* m */
+
+static int check_legs(const vs_ydoc *doc, const vs_ynode *n,
+                      const char *what, const double *v, int rows,
+                      vs_error *err)
+{
+	for (int i = 1; i < rows; i++) {
+		const double *p = v + 3 * i;
+		if (hypot(p[0] - p[-3], p[1] - p[-2]) < MIN_LEG) {
+			vs_error_at(err, doc->path, n->kids[i]->mark,
+			            "%s: point %d is within %g m of point %d in "
+			            "x-y; consecutive points must differ in plan "
+			            "(z is linear in horizontal distance)",
+			            what, i + 1, MIN_LEG, i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int vs_map_parse_points(const vs_ydoc *doc, const vs_ynode *n,
                         const vs_map *map, const char *what, int min_rows,
                         double **out, int *rows, vs_error *err)
@@ -333,9 +357,17 @@ int vs_map_parse_points(const vs_ydoc *doc, const vs_ynode *n,
 	int lanes = 0;
 	for (int i = 0; n->kind == VS_Y_SEQ && i < n->n; i++)
 		lanes += n->kids[i]->kind == VS_Y_MAP;
-	if (!lanes) /* plain rows: as they always were read */
-		return vs_y_rows(doc, n, what, 3, min_rows, VS_Y_DISTINCT, out,
-		                 rows, err);
+	if (!lanes) { /* plain rows: as they always were read */
+		if (vs_y_rows(doc, n, what, 3, min_rows, VS_Y_DISTINCT, out,
+		              rows, err))
+			return -1;
+		if (check_legs(doc, n, what, *out, *rows, err)) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
+		return 0;
+	}
 	if (n->n < min_rows) {
 		vs_error_at(err, doc->path, n->mark,
 		            "%s: needs at least %d points, got %d", what,
@@ -354,6 +386,8 @@ int vs_map_parse_points(const vs_ydoc *doc, const vs_ynode *n,
 			goto fail;
 		}
 	}
+	if (check_legs(doc, n, what, v, n->n, err))
+		goto fail;
 	*out = v;
 	*rows = n->n;
 	return 0;

@@ -481,6 +481,14 @@ static const bad_case bad_cases[] = {
 	 "s.yaml:14:16: waypoints: needs at least 2 rows, got 1", -1},
 	{TOP CAR ACTORS "    speed: 1\n    waypoints: [[1, 2, 3], [1, 2, 3]]\n",
 	 "s.yaml:14:28: waypoints: row 2 repeats row 1", -1},
+	/* a vertical leg: z is linear in horizontal distance, none here */
+	{TOP CAR ACTORS "    speed: 1\n"
+	                "    waypoints: [[0, 5, 0], [0, 5, 1], [9, 5, 0]]\n",
+	 "s.yaml:14:28: waypoints: point 2 is within 0.001 m of point 1 in "
+	 "x-y; consecutive points must differ in plan", -1},
+	{TOP CAR ACTORS "    speed: 1\n"
+	                "    waypoints: [[0, 0, 0], [9, 0, 0], [9, 0.0009, 0]]\n",
+	 "s.yaml:14:39: waypoints: point 3 is within 0.001 m of point 2", -1},
 	{TOP CAR ACTORS AT0 "    speed: -1\n",
 	 "s.yaml:14:12: speed must be >= 0, got -1", -1},
 	{TOP CAR ACTORS AT0 "    speed: [1, .nan]\n",

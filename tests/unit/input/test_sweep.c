@@ -379,6 +379,8 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:4:42: waypoints: needs at least 2 rows, got 1"},
 	{V "[{actor: 2, speed: 1, waypoints: [[0,0,0],[0,0,0]]}]\n",
 	 "w.yaml:4:51: waypoints: row 2 repeats row 1"},
+	{V "[{actor: 2, speed: 1, waypoints: [[0,0,0],[0,0,5],[1,0,0]]}]\n",
+	 "w.yaml:4:51: waypoints: point 2 is within 0.001 m of point 1 in x-y"},
 	/* values */
 	{V "[{actor: 1, speed: -1}]\n", "w.yaml:4:28: speed must be >= 0, got -1"},
 	{V "[{actor: 1, speed: [1, -2]}]\n",
