@@ -119,21 +119,15 @@ static int parse_root(ctx *c, vs_sweep *sw)
 {
 	const vs_ydoc *doc = c->doc;
 	const vs_ynode *root = doc->root, *n;
-	int64_t v;
 	if (vs_y_version(doc, "sweep", c->err))
 		return -1;
 	sw->version = 1;
 	if (vs_y_check_keys(doc, root, "sweep", vs_keys_sweep, c->err))
 		return -1;
 	if ((n = vs_ymap_get(root, "seed"))) {
-		if (vs_y_int(doc, n, "seed", &v, c->err))
+		/* the generator's full 64 bits (vs_rng_bits) */
+		if (vs_y_u64(doc, n, "seed", &sw->seed, c->err))
 			return -1;
-		if (v < 0) {
-			vs_error_at(c->err, doc->path, n->mark,
-			            "seed must be >= 0, got %s", n->str);
-			return -1;
-		}
-		sw->seed = (uint64_t)v;
 	}
 	const vs_ynode *blocks = vs_ymap_get(root, "blocks");
 	if (!blocks) {

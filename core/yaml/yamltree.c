@@ -5,6 +5,7 @@
 #include "common/suggest.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -720,6 +721,40 @@ int vs_y_int(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 		return -1;
 	}
 	*out = (int64_t)v;
+	return 0;
+}
+
+int vs_y_u64(const vs_ydoc *doc, const vs_ynode *n, const char *what,
+             uint64_t *out, vs_error *err)
+{
+	int64_t neg;
+	/* strtoull would take "-1" as 2^64 - 1: a sign is read as int64_t,
+	 * where only -0 is not below 0 */
+	if (n && n->kind == VS_Y_SCALAR && n->plain && n->str[0] == '-') {
+		if (vs_y_int(doc, n, what, &neg, err))
+			return -1;
+		if (neg < 0) {
+			vs_error_at(err, doc->path, n->mark,
+			            "%s must be >= 0, got %s", what, n->str);
+			return -1;
+		}
+		*out = 0;
+		return 0;
+	}
+	if (!n || n->kind != VS_Y_SCALAR || !n->plain || vs_y_is_null(n))
+		return expected(doc, n, what, "an integer", err);
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(n->str, &end, 10);
+	if (end == n->str || *end)
+		return expected(doc, n, what, "an integer", err);
+	/* unsigned long long is uint64_t on every target, as for vs_y_int */
+	if (errno == ERANGE) {
+		vs_error_at(err, doc->path, n->mark, "%s: %s is out of range "
+		            "(0 to %" PRIu64 ")", what, n->str, UINT64_MAX);
+		return -1;
+	}
+	*out = (uint64_t)v;
 	return 0;
 }
 

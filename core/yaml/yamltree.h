@@ -129,6 +129,10 @@ int vs_y_number(const vs_ydoc *doc, const vs_ynode *n, const char *what,
 /* A decimal integer that fits int64_t. */
 int vs_y_int(const vs_ydoc *doc, const vs_ynode *n, const char *what,
              int64_t *out, vs_error *err);
+/* A decimal integer from 0 to 2^64 - 1 (a seed: the generator's own
+ * width). */
+int vs_y_u64(const vs_ydoc *doc, const vs_ynode *n, const char *what,
+             uint64_t *out, vs_error *err);
 /* A non-empty string scalar (any style); *out points into the tree. */
 int vs_y_string(const vs_ydoc *doc, const vs_ynode *n, const char *what,
                 const char **out, vs_error *err);

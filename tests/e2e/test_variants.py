@@ -104,6 +104,42 @@ class VariantsTest(TempDirCase):
         self.assertIn("bad.yaml:4:", err)
         self.assertEqual(out, "")
 
+    def test_seed_takes_all_64_bits(self):
+        """docs/sweep.md: seed is an integer >= 0 keying SplitMix64, a
+        64-bit generator: seeds up to 2^64 - 1 are accepted (2^63 and
+        above were refused as out of range) and key the draws with all
+        their bits. The expected draws are a transcription of the
+        contract (rng.h: u of SplitMix64 at (seed, i, axis, draw)), and
+        speed {uniform: [0, 1]} is u itself."""
+        def mix(z):
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9 % 2**64
+            z = (z ^ (z >> 27)) * 0x94d049bb133111eb % 2**64
+            return z ^ (z >> 31)
+
+        def at(state, n):
+            return mix((state + (n + 1) * 0x9e3779b97f4a7c15) % 2**64)
+
+        def unit(seed, i):
+            k = at(at(at(at(seed, 0), i), 0), 0)
+            return ((k >> 11) | 1) * 2.0 ** -53
+
+        for seed in (2**63 - 1, 2**63, 2**64 - 1):
+            with self.subTest(seed=seed):
+                sweep = self.write("s.yaml", (
+                    "vsweep: 1\nseed: %d\nblocks:\n  - random:\n"
+                    "      count: 3\n      axes:\n"
+                    "        - {actor: 1, speed: {uniform: [0, 1]}}\n")
+                    % seed)
+                rows = self.table(sweep, "json")
+                self.assertEqual([r[3]["actor1"]["speed"] for r in rows],
+                                 [unit(seed, i) for i in range(3)])
+        bad = self.write("bad.yaml", "vsweep: 1\nseed: %d\nblocks:\n"
+                         "  - list: [[{actor: 1, speed: 8}]]\n" % 2**64)
+        rc, _, err = run("variants", SCN, "--sweep", bad)
+        self.assertEqual(rc, 2)
+        self.assertIn("bad.yaml:2:7: seed: 18446744073709551616 is out of "
+                      "range (0 to 18446744073709551615)", err)
+
     def max_rss_kb(self, sweep):
         """Peak resident memory of `vsweep variants` alone, in KiB."""
         probe = ("import resource, subprocess, sys\n"

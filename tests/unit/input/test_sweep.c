@@ -69,6 +69,32 @@ START_TEST(yaw_change_sets_start_heading)
 }
 END_TEST
 
+/* docs/sweep.md: a seed is any integer >= 0, and the generator keys on
+ * 64 bits: 2^63 and 2^64 - 1 are seeds as 0 is. */
+START_TEST(seed_full_range)
+{
+	static const struct {
+		const char *text;
+		uint64_t want;
+	} cases[] = {{"0", 0},
+	             {"-0", 0},
+	             {"9223372036854775807", 9223372036854775807ULL},
+	             {"9223372036854775808", 1ULL << 63},
+	             {"18446744073709551615", UINT64_MAX}};
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		char text[256];
+		snprintf(text, sizeof text,
+		         "vsweep: 1\nseed: %s\nblocks:\n  - list:\n"
+		         "      - [{actor: 1, speed: 8}]\n", cases[k].text);
+		vs_error err;
+		vs_sweep *sw = parse(text, &err);
+		ck_assert_msg(sw, "%s: %s", cases[k].text, err.msg);
+		ck_assert_uint_eq(sw->seed, cases[k].want);
+		vs_sweep_destroy(sw);
+	}
+}
+END_TEST
+
 START_TEST(list_blocks)
 {
 	vs_error err;
@@ -309,6 +335,11 @@ static const bad_case bad_cases[] = {
 	 "w.yaml:2:1: unknown key 'variants' in sweep; allowed: vsweep, seed, "
 	 "blocks"},
 	{"vsweep: 1\nseed: -1\n", "w.yaml:2:7: seed must be >= 0, got -1"},
+	{"vsweep: 1\nseed: 18446744073709551616\n",
+	 "w.yaml:2:7: seed: 18446744073709551616 is out of range (0 to "
+	 "18446744073709551615)"},
+	{"vsweep: 1\nseed: -9223372036854775808\n",
+	 "w.yaml:2:7: seed must be >= 0, got -9223372036854775808"},
 	{"vsweep: 1\nseed: 1.5\n",
 	 "w.yaml:2:7: seed: expected an integer, got '1.5'"},
 	{"vsweep: 1\n", "w.yaml:1:1: sweep: missing required key 'blocks'"},
@@ -483,6 +514,7 @@ static Suite *sweep_suite(void)
 	TCase *tc = tcase_create("good");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, list_blocks);
+	tcase_add_test(tc, seed_full_range);
 	tcase_add_test(tc, yaw_change_sets_start_heading);
 	tcase_add_loop_test(tc, good_variant, 0,
 	                    sizeof good_cases / sizeof good_cases[0]);
