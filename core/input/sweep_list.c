@@ -167,6 +167,49 @@ static int check_set(ctx *c, const vs_change_set *set)
 
 /* {label: NAME, changes: [...]}: the label into set, *changes to the
  * list of changes. */
+
+/* Printable only, so that every output (CSV, JSON, a terminal) shows a
+ * label as written, on one line: no C0 control or DEL, no C1 control
+ * (U+0080-U+009F, NEL among them) and no U+2028 / U+2029, which break a
+ * line for a Unicode reader. libyaml has checked the UTF-8; the position
+ * is counted in characters. */
+static int check_label_text(ctx *c, const vs_ynode *ln, const char *label)
+{
+	const unsigned char *s = (const unsigned char *)label;
+	size_t chars = 0;
+	for (size_t k = 0; s[k]; k++) {
+		if ((s[k] & 0xc0) == 0x80)
+			continue; /* a continuation byte: same character */
+		chars++;
+		const char *what = NULL;
+		unsigned code = 0;
+		if (s[k] < 0x20 || s[k] == 0x7f) {
+			vs_error_at(c->err, c->doc->path, ln->mark,
+			            "label: control character (code %d) at "
+			            "character %zu; a label is one line of "
+			            "printable text", s[k], chars);
+			return -1;
+		}
+		if (s[k] == 0xc2 && s[k + 1] >= 0x80 && s[k + 1] <= 0x9f) {
+			what = "control character";
+			code = s[k + 1];
+		} else if (s[k] == 0xe2 && s[k + 1] == 0x80 &&
+		           (s[k + 2] == 0xa8 || s[k + 2] == 0xa9)) {
+			what = s[k + 2] == 0xa8 ? "line separator"
+			                        : "paragraph separator";
+			code = 0x2000 + s[k + 2] - 0x80;
+		}
+		if (what) {
+			vs_error_at(c->err, c->doc->path, ln->mark,
+			            "label: %s U+%04X at character %zu; a label "
+			            "is one line of printable text", what, code,
+			            chars);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int parse_entry(ctx *c, const vs_ynode *e, vs_change_set *set,
                        const vs_ynode **changes)
 {
@@ -195,16 +238,8 @@ static int parse_entry(ctx *c, const vs_ynode *e, vs_change_set *set,
 	if (vs_y_string(c->doc, ln, "label", &label, c->err))
 		return -1;
 	size_t len = strlen(label);
-	/* printable only, so that every output (CSV, JSON, a terminal)
-	 * shows it as written, on one line */
-	for (size_t k = 0; k < len; k++)
-		if ((unsigned char)label[k] < 0x20 || label[k] == 0x7f) {
-			vs_error_at(c->err, c->doc->path, ln->mark,
-			            "label: control character (code %d) at "
-			            "character %zu; a label is one line of "
-			            "printable text", label[k], k + 1);
-			return -1;
-		}
+	if (check_label_text(c, ln, label))
+		return -1;
 	if (len > VS_LABEL_MAX) {
 		vs_error_at(c->err, c->doc->path, ln->mark,
 		            "label: %zu bytes long; at most %d", len,

@@ -91,6 +91,19 @@ class LabelsTest(TempDirCase):
             ("      - {label: \"a\\tb\", changes: []}\n",
              "w.yaml:4:17: label: control character (code 9) at "
              "character 2"),
+            # C1 controls and the Unicode line breaks break the line as
+            # surely (NEL is a C1); counted in characters, not bytes
+            ("      - {label: \"a\\x85b\", changes: []}\n",
+             "w.yaml:4:17: label: control character U+0085 at character "
+             "2; a label is one line of printable text"),
+            ("      - {label: \"\u00e9\\x9f\", changes: []}\n",
+             "w.yaml:4:17: label: control character U+009F at character "
+             "2"),
+            ("      - {label: \"x\\u2028y\", changes: []}\n",
+             "w.yaml:4:17: label: line separator U+2028 at character 2"),
+            ("      - {label: \"\u00e9\u00e9\\u2029\", changes: []}\n",
+             "w.yaml:4:17: label: paragraph separator U+2029 at "
+             "character 3"),
             ("      - {label: a}\n",
              "w.yaml:4:9: list entry: missing required key 'changes'"),
             ("      - {label: a, changes: [], name: b}\n",
