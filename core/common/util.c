@@ -60,20 +60,36 @@ const char *vs_num(double v, char buf[VS_NUM_CHARS])
 	return buf;
 }
 
+/* The FNV-1a 64 state after bytes p[0..n) from h (the start value is
+ * the one results files have always recorded, docs/results.md). */
+static uint64_t fnv_more(uint64_t h, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+#define FNV_START 1469598103934665603ull
+
 int vs_digest_stream(FILE *f, char out[VS_DIGEST_CHARS])
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h = FNV_START;
 	unsigned char buf[65536];
 	size_t n;
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 1099511628211ull;
+		h = fnv_more(h, buf, n);
 	if (ferror(f)) {
 		strcpy(out, "?");
 		return -1;
 	}
 	snprintf(out, VS_DIGEST_CHARS, "%016llx", (unsigned long long)h);
 	return 0;
+}
+
+void vs_digest_bytes(const void *p, size_t n, char out[VS_DIGEST_CHARS])
+{
+	snprintf(out, VS_DIGEST_CHARS, "%016llx",
+	         (unsigned long long)fnv_more(FNV_START, p, n));
 }
 
 void vs_digest_file(const char *path, char out[VS_DIGEST_CHARS])

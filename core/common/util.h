@@ -76,6 +76,9 @@ void vs_remove_db_files(const char *path);
 #define VS_DIGEST_CHARS 17
 int vs_digest_stream(FILE *f, char out[VS_DIGEST_CHARS]);
 
+/* The same of n bytes in memory. */
+void vs_digest_bytes(const void *p, size_t n, char out[VS_DIGEST_CHARS]);
+
 /* The same of the file at path; "?" when it cannot be read. */
 void vs_digest_file(const char *path, char out[VS_DIGEST_CHARS]);
 

@@ -11,9 +11,12 @@
  * unique (FMI 3.0) or shared only by aliases that the host does not both
  * set (FMI 2.0).
  *
- * Entities are not substituted and no network is used (XML_PARSE_NONET):
+ * No entity may be declared and no network is used (XML_PARSE_NONET):
  * the file comes from an archive a user was given. */
 #include "fmu/fmu_internal.h"
+
+#include "common/xmlread.h"
+#include "yaml/yamltree.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -845,7 +849,17 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 		             "modelDescription.xml", fmu);
 		return -1;
 	}
+	/* the limit of every input file, as for YAML and .xodr files (the
+	 * unpacked archive may hold up to MAX_UNPACKED) */
+	struct stat sb;
+	int big = fstat(fileno(probe), &sb) == 0 &&
+	          (uint64_t)sb.st_size > VS_YAML_MAX_BYTES;
 	fclose(probe);
+	if (big) {
+		vs_error_set(err, "%s: larger than the %zu MiB limit", where,
+		             VS_YAML_MAX_BYTES >> 20);
+		return -1;
+	}
 	xmlParserCtxt *ctx = xmlNewParserCtxt();
 	if (!ctx) {
 		vs_error_set(err, "%s: out of memory", where);
@@ -854,13 +868,20 @@ int vs_fmu_md_read(const char *fmu, const char *dir, fmu_md *md,
 	/* The first error is the one that names the fault; libxml2 goes
 	 * on and its last error is often a consequence. */
 	first_error fe = {0, ""};
+	vs_xml_guard guard;
+	vs_xml_guard_install(ctx, &guard);
 	xmlSetStructuredErrorFunc(&fe, keep_first);
 	ctx->sax->startElementNs = start_element;
-	xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL,
-	                              XML_PARSE_NONET | XML_PARSE_NOERROR |
-	                                      XML_PARSE_NOWARNING);
+	xmlDoc *doc = xmlCtxtReadFile(ctx, path, NULL, VS_XML_OPTIONS);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	xmlFreeParserCtxt(ctx);
+	if (guard.line) {
+		vs_error_set(err, "%s:%d: entity declaration '%s': a model "
+		             "description needs no entities, and vsweep reads "
+		             "none", where, guard.line, guard.name);
+		xmlFreeDoc(doc);
+		return -1;
+	}
 	if (!doc || fe.line) {
 		vs_error_set(err, "%s:%d: not well-formed XML: %s", where,
 		             fe.line, fe.msg[0] ? fe.msg : "?");

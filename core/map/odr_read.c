@@ -7,7 +7,9 @@
  * leaving a gap, a negative width, a missing attribute, a link, junction
  * or lane link naming nothing, broken XML) is an error at FILE:LINE:COL;
  * libxml2 keeps element lines but not columns, so an element's column
- * is 1 (parse errors carry libxml2's own column). */
+ * is 1 (parse errors carry libxml2's own column). The file is held to
+ * the 64 MiB of every input file and may declare no entity
+ * (common/xmlread.h). */
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <errno.h>
@@ -19,8 +21,10 @@
 #include <sys/stat.h>
 
 #include "common/util.h"
+#include "common/xmlread.h"
 #include "map/map.h"
 #include "map/odr.h"
+#include "yaml/yamltree.h"
 
 typedef odr_reader reader;
 
@@ -786,33 +790,43 @@ odr_net *odr_read(const char *path, vs_error *err)
 	/* a directory opens, and then reads as an empty document */
 	struct stat sb;
 	int dir = fstat(fileno(probe), &sb) == 0 && S_ISDIR(sb.st_mode);
-	/* The digest the results file keeps of the map (meta map_digest):
-	 * read here, just before libxml2 reads the same file. */
-	char digest[17];
-	int unread = !dir && vs_digest_stream(probe, digest);
-	int read_errno = errno;
 	fclose(probe);
 	if (dir) {
 		vs_error_set(err, "%s: is a directory; opendrive: names a "
 		             ".xodr file", path);
 		return NULL;
 	}
-	if (unread) {
-		vs_error_set(err, "%s: cannot read the OpenDRIVE file: %s", path,
-		             strerror(read_errno));
+	/* Read whole, as a YAML file is, so that the 64 MiB limit holds
+	 * for a pipe as for a file, before libxml2 sees a byte. */
+	size_t len;
+	char *text = vs_yaml_read_file(path, &len, err);
+	if (!text)
 		return NULL;
-	}
+	/* The digest the results file keeps of the map (meta map_digest),
+	 * of the very bytes parsed below. */
+	char digest[VS_DIGEST_CHARS];
+	vs_digest_bytes(text, len, digest);
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (!ctx) {
+		free(text);
 		vs_error_set(err, "%s: out of memory", path);
 		return NULL;
 	}
+	vs_xml_guard guard;
+	vs_xml_guard_install(ctx, &guard);
 	xmlSetStructuredErrorFunc(NULL, quiet); /* this thread's */
-	xmlDocPtr doc = xmlCtxtReadFile(ctx, path, NULL,
-	                                XML_PARSE_NONET | XML_PARSE_NOERROR |
-	                                        XML_PARSE_NOWARNING |
-	                                        XML_PARSE_BIG_LINES);
+	xmlDocPtr doc = xmlCtxtReadMemory(ctx, text, (int)len, path, NULL,
+	                                  VS_XML_OPTIONS);
 	xmlSetStructuredErrorFunc(NULL, NULL);
+	free(text);
+	if (guard.line) {
+		vs_error_at(err, path, (vs_mark){guard.line, guard.col},
+		            "entity declaration '%s': an OpenDRIVE file needs "
+		            "no entities, and vsweep reads none", guard.name);
+		xmlFreeDoc(doc);
+		xmlFreeParserCtxt(ctx);
+		return NULL;
+	}
 	if (!doc) {
 		const xmlError *e = xmlCtxtGetLastError(ctx);
 		if (e && e->line > 0) {

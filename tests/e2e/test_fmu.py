@@ -314,6 +314,19 @@ class FmuTest(FmuTempDirCase):
                  r' instantiationToken="[^"]*"', "", t, count=1)),
              "", "modelDescription.xml:2: fmiModelDescription has no "
                  "instantiationToken (FMI 3.0 requires it)"),
+            # the 64 MiB of every input file; within it libxml2's own
+            # limits are lifted, so no entity may be declared
+            ("larger than the limit",
+             lambda: rezip(good, p("c4.fmu"), edit=lambda t: t.replace(
+                 "<CoSimulation", "<!--%s-->\n<CoSimulation"
+                 % ("x" * (64 << 20)), 1)),
+             "", "modelDescription.xml: larger than the 64 MiB limit"),
+            ("an entity declared",
+             lambda: rezip(good, p("c5.fmu"), edit=lambda t: t.replace(
+                 "<fmiModelDescription", '<!DOCTYPE fmiModelDescription '
+                 '[<!ENTITY g "{x}">]>\n<fmiModelDescription', 1)),
+             "", "modelDescription.xml:2: entity declaration 'g': a model "
+                 "description needs no entities, and vsweep reads none"),
             ("not well-formed",
              lambda: rezip(good, p("d.fmu"), edit=lambda t: t[:-30]),
              "", "not well-formed XML"),
@@ -409,6 +422,16 @@ class FmuTest(FmuTempDirCase):
         self.assertEqual(rc, 2)
         self.assertIn("has no param 'mass'; its params: m, Iz, lf, Kf, "
                       "Kr, steering_ratio, max_steer_deg, l, cg_y", err)
+
+    def test_long_comment_loads(self):
+        # a comment over 10 MB, libxml2's own limit, was refused as
+        # "Comment too big" in a file well within the 64 MiB limit
+        fmu = rezip(self.fmu("st2_start"), self.path("c.fmu"),
+                    edit=edit_once("<CoSimulation", "<!--%s-->\n<CoSimulation"
+                                   % ("x" * 12 * 10**6)))
+        s = self.scenario("{fmu: %s, params: {m: 2000}}" % fmu, 1)
+        rc, _, err = self.vsweep("check", s)
+        self.assertEqual((rc, err), (0, ""))
 
     def test_bad_variable_refused_by_every_command(self):
         """A non-finite start (FMI 2.0) or a repeated name is refused

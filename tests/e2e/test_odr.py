@@ -154,6 +154,12 @@ REFUSED = [
     (STRAIGHT, 'x="0"', 'x="1e9"',
      '6:1: <geometry>: attribute x="1e9" is out of range: vsweep takes '
      'numbers of at most 1e+08 in size'),
+    # with libxml2's own limits lifted (a long comment), entities could
+    # expand without bound: a declaration is refused where it starts
+    (STRAIGHT, '<OpenDRIVE>',
+     '<!DOCTYPE OpenDRIVE [<!ENTITY w "3.5">]>\n<OpenDRIVE>',
+     "2:%d: entity declaration 'w': an OpenDRIVE file needs no entities, "
+     "and vsweep reads none" % (len('<!DOCTYPE OpenDRIVE [') + 1)),
     (STRAIGHT, '<lane id="-1"', '<lane id="-99999999999"',
      '8:1: <lane>: attribute id="-99999999999" is out of range: vsweep '
      'takes integers of at most 1e+06 in size'),
@@ -341,6 +347,29 @@ class OpenDriveTest(TempDirCase):
                 self.write("ok.xodr", changed(path, old, new))
                 rc, _, err = run("check", scn)
                 self.assertEqual((rc, err), (0, ""))
+
+    def test_size_limit(self):
+        """Input files may be up to 64 MiB (docs/scenario.md): a .xodr
+        of 70 MB loaded, while one with a comment over 10 MB (libxml2's
+        own limit) was refused as 'Comment too big'."""
+        text = text_of(STRAIGHT)
+        cut = text.index("<OpenDRIVE>") + len("<OpenDRIVE>")
+        scn = self.write("c.yaml", CHECK % self.path("m.xodr"))
+
+        def with_comment(total):
+            pad = total - len(text.encode()) - len("<!---->")
+            with open(self.path("m.xodr"), "w", encoding="utf-8") as f:
+                f.write(text[:cut] + "<!--" + "x" * pad + "-->" + text[cut:])
+            self.assertEqual(os.path.getsize(self.path("m.xodr")), total)
+            rc, _, err = run("check", scn)
+            return rc, err
+
+        for total in (12 * 10**6, 64 << 20):
+            with self.subTest(total=total):
+                self.assertEqual(with_comment(total), (0, ""))
+        self.assertEqual(with_comment((64 << 20) + 1),
+                         (2, "vsweep: %s: larger than the 64 MiB limit\n"
+                          % self.path("m.xodr")))
 
     def test_long_road_ids(self):
         # the lane UUID's name took the first 200 bytes of the road id:
