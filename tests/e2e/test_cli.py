@@ -43,6 +43,29 @@ class CliTest(TempDirCase):
             (("run", CIRCLE, "--shard", "2/2"), "0 <= K < N"),
             (("run", CIRCLE, "--shard", "1"), "0 <= K < N"),
             (("run", CIRCLE, "--record-every", "0"), "--record-every"),
+            # found in review: the upper bound was not said ('N >= 1'
+            # for 10^12); docs/cli.md gives each option's range
+            (("run", CIRCLE, "--record-every", "1000000000000"),
+             "--record-every needs an integer N from 1 to 1000000000, got "
+             "'1000000000000'"),
+            (("run", CIRCLE, "--variant-memory", "2000000000"),
+             "--variant-memory needs MB from 0 to 1073741824 (0: no "
+             "limit), got '2000000000'"),
+            (("run", CIRCLE, "--lock-timeout", "2e9"),
+             "--lock-timeout needs seconds > 0 and at most 1000000000, got "
+             "'2e9'"),
+            (("run", CIRCLE, "--variant-timeout", "2e9"),
+             "--variant-timeout needs seconds > 0 and at most 1000000000, "
+             "got '2e9'"),
+            (("run", CIRCLE, "--variants", "0-10000000"),
+             "--variants: the range 0-10000000 holds more than 10000000 "
+             "indices, the most one range may"),
+            (("run", CIRCLE, "--variants", "5-2"),
+             "--variants: the range 5-2 runs down (a range A-B needs "
+             "A <= B)"),
+            (("run", CIRCLE, "--variants", "3,18446744073709551616"),
+             "--variants: an index in '3,18446744073709551616' is beyond "
+             "18446744073709551615"),
             (("run", CIRCLE, "--resume", "--overwrite"), "exclude"),
             (("run", CIRCLE, "--bogus"), "unknown or incomplete option"),
         ]:

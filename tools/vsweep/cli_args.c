@@ -182,11 +182,18 @@ static int parse_record(const char *v, cli_run_args *a)
 }
 
 /* Seconds in (0, 1e9]; NaN fails the comparison and is refused too. */
+/* The largest values the numeric options take, named in their messages:
+ * beyond them a value is a typo (10^9 s is 31 years, 2^30 MB about
+ * 10^15 bytes). */
+#define MAX_RECORD_EVERY 1000000000L /* steps */
+#define MAX_SECONDS 1e9              /* s */
+#define MAX_VARIANT_MB (1L << 30)    /* MB */
+
 static int parse_seconds(const char *v, double *out)
 {
 	char *end = NULL;
 	double s = v ? strtod(v, &end) : -1;
-	if (!v || end == v || *end || !(s > 0) || s > 1e9)
+	if (!v || end == v || *end || !(s > 0) || s > MAX_SECONDS)
 		return -1;
 	*out = s;
 	return 0;
@@ -220,9 +227,10 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 			return cli_bad_usage(p, "--shard needs K/N with 0 <= "
 			                     "K < N, got '%s'", shown);
 	} else if (!strcmp(o, "--record-every")) {
-		if (cli_parse_long(v, 1, 1000000000, &a->record_every))
+		if (cli_parse_long(v, 1, MAX_RECORD_EVERY, &a->record_every))
 			return cli_bad_usage(p, "--record-every needs an "
-			                     "integer N >= 1, got '%s'", shown);
+			                     "integer N from 1 to %ld, got '%s'",
+			                     MAX_RECORD_EVERY, shown);
 	} else if (!strcmp(o, "--record")) {
 		if (!v || parse_record(v, a))
 			return cli_bad_usage(p, "--record takes a comma-"
@@ -239,17 +247,20 @@ static int value_option(const cli_prog *p, cli_run_args *a, const char *o,
 	} else if (!strcmp(o, "--variant-timeout")) {
 		if (parse_seconds(v, &a->variant_timeout))
 			return cli_bad_usage(p, "--variant-timeout needs "
-			                     "seconds > 0, got '%s'", shown);
+			                     "seconds > 0 and at most %.0f, got "
+			                     "'%s'", MAX_SECONDS, shown);
 	} else if (!strcmp(o, "--variant-memory")) {
-		if (cli_parse_long(v, 0, 1L << 30, &a->variant_memory))
-			return cli_bad_usage(p, "--variant-memory needs MB >= 0 "
-			                     "(0: no limit), got '%s'", shown);
+		if (cli_parse_long(v, 0, MAX_VARIANT_MB, &a->variant_memory))
+			return cli_bad_usage(p, "--variant-memory needs MB from "
+			                     "0 to %ld (0: no limit), got '%s'",
+			                     MAX_VARIANT_MB, shown);
 		if (a->variant_memory == 0)
 			a->variant_memory = -1;
 	} else if (!strcmp(o, "--lock-timeout")) {
 		if (parse_seconds(v, &a->lock_timeout))
 			return cli_bad_usage(p, "--lock-timeout needs "
-			                     "seconds > 0, got '%s'", shown);
+			                     "seconds > 0 and at most %.0f, got "
+			                     "'%s'", MAX_SECONDS, shown);
 	} else if (!strcmp(o, "--plugin-path")) {
 		if (a->n_plugin_path < 64)
 			a->plugin_path[a->n_plugin_path++] = v;

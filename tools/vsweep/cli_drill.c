@@ -44,27 +44,45 @@ static void add(uint64_t **idx, size_t *n, size_t *cap, uint64_t i)
 	(*idx)[(*n)++] = i;
 }
 
-/* "3,17,40-45": numbers and inclusive ranges (of at most 10^7 indices,
- * so a typo cannot exhaust memory); 0, or -1 when malformed. */
+/* indices one range of --variants may hold, so that a typo cannot
+ * exhaust memory */
+#define MAX_RANGE 10000000ull
+
+/* "3,17,40-45": numbers and inclusive ranges; 0, or -1 when malformed
+ * with why in msg (n bytes). */
 static int parse_list(const char *text, uint64_t **idx, size_t *n,
-                      size_t *cap)
+                      size_t *cap, char *msg, size_t len)
 {
 	const char *s = text;
+	snprintf(msg, len, "--variants takes indices and ranges such as "
+	         "3,17,40-45; got '%s'", text);
 	for (;;) {
 		char *end = NULL;
 		errno = 0;
 		if (*s < '0' || *s > '9')
 			return -1;
 		unsigned long long a = strtoull(s, &end, 10), b = a;
-		if (errno)
-			return -1;
-		if (*end == '-') {
+		if (*end == '-' && !errno) {
 			s = end + 1;
 			if (*s < '0' || *s > '9')
 				return -1;
 			b = strtoull(s, &end, 10);
-			if (errno || b < a || b - a > 10000000ull)
-				return -1;
+		}
+		if (errno) {
+			snprintf(msg, len, "--variants: an index in '%s' is "
+			         "beyond %llu", text, (unsigned long long)UINT64_MAX);
+			return -1;
+		}
+		if (b < a) {
+			snprintf(msg, len, "--variants: the range %llu-%llu "
+			         "runs down (a range A-B needs A <= B)", a, b);
+			return -1;
+		}
+		if (b - a >= MAX_RANGE) {
+			snprintf(msg, len, "--variants: the range %llu-%llu "
+			         "holds more than %llu indices, the most one "
+			         "range may", a, b, MAX_RANGE);
+			return -1;
 		}
 		for (unsigned long long i = a; i <= b; i++)
 			add(idx, n, cap, i);
@@ -317,9 +335,10 @@ int cli_drill_indices(cli_drill *d, const cli_run_args *a,
 		        "new file: not with --resume or --shard\n");
 		return EXIT_BAD_INPUT;
 	}
-	if (d->list && parse_list(d->list, &d->idx, &d->n, &cap)) {
-		fprintf(stderr, "vsweep: --variants takes indices and ranges "
-		        "such as 3,17,40-45; got '%s'\n", d->list);
+	char msg[512];
+	if (d->list &&
+	    parse_list(d->list, &d->idx, &d->n, &cap, msg, sizeof msg)) {
+		fprintf(stderr, "vsweep: %s\n", msg);
 		return EXIT_BAD_INPUT;
 	}
 	if (d->from && same_file(d->from, a->out)) {
