@@ -50,6 +50,7 @@
 #include "sim/test_hooks.h"
 #include "common/util.h"
 #include "store/merge_internal.h"
+#include "store/reader.h"
 #include "store/stats.h"
 #include "store/store.h"
 
@@ -155,7 +156,13 @@ static vs_rc write_output(const char *tmp, shard *s, int n,
 	c.tmp = tmp;
 	stmts *q = vs_xcalloc((size_t)n, sizeof *q);
 	vs_rc rc = VS_RC_IO;
-	if (sqlite3_open(tmp, &c.out) != SQLITE_OK) {
+	/* URIs on: the inputs are attached by theirs (merge_open_db) */
+	char *uri = vs_store_uri(tmp, NULL);
+	int orc = uri ? sqlite3_open_v2(uri, &c.out, SQLITE_OPEN_READWRITE |
+	                                SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+	                                NULL) : SQLITE_NOMEM;
+	free(uri);
+	if (orc != SQLITE_OK) {
 		rc = merge_fail_db(err, tmp, c.out, "cannot create");
 		goto done;
 	}
@@ -294,8 +301,10 @@ vs_rc vs_merge(const char *out, const char *const *paths, int n,
 		rc = VS_RC_INTERRUPTED;
 	}
 	sum->shards = n;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		sqlite3_close(s[i].db);
+		free(s[i].uri);
+	}
 	free(s);
 	return rc;
 }
@@ -306,7 +315,7 @@ vs_rc vs_merge_each_variant(const char *path,
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
-	vs_rc rc = merge_open_db(path, &db, err);
+	vs_rc rc = merge_open_db(path, &db, NULL, err);
 	if (rc) {
 		sqlite3_close(db);
 		return VS_RC_IO;

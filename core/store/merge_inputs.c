@@ -4,6 +4,7 @@
  * run still writes them. */
 #include "store/merge_inputs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/util.h"
+#include "store/reader.h"
 #include "store/store.h"
 #include "store/units.h"
 
@@ -59,30 +61,108 @@ static long long merge_query_ll(sqlite3 *db, const char *sql)
 	return v;
 }
 
-/* Read-write although only read: a read-only connection to a WAL file
- * leaves its -wal and -shm behind. */
-vs_rc merge_open_db(const char *path, sqlite3 **db, vs_error *err)
+/* Whether this user may write path and its directory: SQLite then folds
+ * FILE-wal into FILE and removes FILE-wal and FILE-shm when its last
+ * connection closes. */
+static int may_write(const char *path)
 {
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 :
+		         (int)(slash - path), path);
+	return access(path, W_OK) == 0 && access(dir, W_OK) == 0;
+}
+
+/* Inputs are only read, and a merge leaves nothing beside them: a file
+ * no run writes whose WAL holds no frame (store/reader.h) is read as
+ * immutable, which takes no lock and makes no -wal or -shm, so that
+ * another user's shards, or shards on a read-only mount, merge. A run
+ * still writing the file (--allow-partial) or a killed run's WAL with
+ * committed variants needs SQLite's WAL reader: read-write when this
+ * user may write the file and its directory, so that the WAL is folded
+ * back and its side files removed at the close, as a run's own close
+ * does; read-only otherwise, which may leave FILE-shm beside FILE-wal. */
+vs_rc merge_open_db(const char *path, sqlite3 **db, char **uri,
+		    vs_error *err)
+{
+	*db = NULL;
+	if (uri)
+		*uri = NULL;
 	if (access(path, R_OK) != 0) {
-		vs_error_set(err, "%s: no such results file", path);
+		if (errno == ENOENT)
+			vs_error_set(err, "%s: no such results file", path);
+		else
+			vs_error_set(err, "%s: cannot read: %s", path,
+			             strerror(errno));
 		return VS_RC_INPUT;
 	}
-	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK)
-		return merge_fail_db(err, path, *db, "cannot open");
+	int rw = 0;
+	const char *query = "immutable=1";
+	if (!vs_store_is_settled(path)) {
+		rw = may_write(path);
+		query = rw ? "mode=rw" : "mode=ro";
+	}
+	char *name = vs_store_uri(path, query);
+	if (!name) {
+		vs_error_set(err, "%s: out of memory", path);
+		return VS_RC_IO;
+	}
+	int flags = (rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
+	            SQLITE_OPEN_URI;
+	if (sqlite3_open_v2(name, db, flags, NULL) != SQLITE_OK) {
+		free(name);
+		return merge_fail_read(err, path, *db);
+	}
+	if (uri)
+		*uri = name;
+	else
+		free(name);
 	return VS_RC_OK;
+}
+
+vs_rc merge_fail_read(vs_error *err, const char *path, sqlite3 *db)
+{
+	int code = sqlite3_errcode(db) & 0xff;
+	int sys = sqlite3_system_errno(db);
+	if (code == SQLITE_NOTADB) {
+		vs_error_set(err, "%s: not a vsweep results file (%s)", path,
+		             sqlite3_errmsg(db));
+		return VS_RC_INPUT;
+	}
+	char shm[4096];
+	snprintf(shm, sizeof shm, "%s-shm", path);
+	if (code == SQLITE_CANTOPEN && vs_store_wal_has_frames(path, NULL) &&
+	    access(shm, F_OK) != 0) {
+		vs_error_set(err, "%s: cannot read: %s-wal holds stored "
+		             "variants, which SQLite reads only with a %s-shm "
+		             "beside it, and this user may not create one; merge "
+		             "as a user who may write there, or fold the WAL into "
+		             "the file first (sqlite3 %s 'PRAGMA "
+		             "wal_checkpoint(TRUNCATE)')", path, path, path, path);
+		return VS_RC_INPUT;
+	}
+	/* SQLite's "unable to open database file" alone does not tell a
+	 * permission from a read-only mount */
+	vs_error_set(err, "%s: cannot read: %s%s%s", path, sqlite3_errmsg(db),
+	             sys ? ": " : "", sys ? strerror(sys) : "");
+	return VS_RC_INPUT;
 }
 
 vs_rc merge_open_shard(shard *s, vs_error *err)
 {
-	vs_rc rc = merge_open_db(s->path, &s->db, err);
+	vs_rc rc = merge_open_db(s->path, &s->db, &s->uri, err);
 	if (rc)
 		return rc;
 	sqlite3_progress_handler(s->db, 1000, merge_stop_asked, NULL);
-	/* The snapshot (see the top): taken by the first read below, held
-	 * until the close. */
-	if (sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
-		return merge_fail_db(err, s->path, s->db, "reading");
+	/* The snapshot (see the top): taken by the first read, held until
+	 * the close. That read apart from the shard record's: a file this
+	 * user cannot read says why, not that it is no results file. */
+	if (sqlite3_exec(s->db, "BEGIN; SELECT count(*) FROM sqlite_master",
+	                 NULL, NULL, NULL) != SQLITE_OK)
+		return merge_fail_read(err, s->path, s->db);
 	char *sh = merge_meta_text(s->db, "shard", 0);
 	uint64_t k, n;
 	if (sh && !strcmp(sh, "variants")) {

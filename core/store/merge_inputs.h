@@ -10,6 +10,7 @@
 
 typedef struct shard {
 	const char *path;
+	char *uri;                /* as the output's connection attaches it */
 	sqlite3 *db;
 	int is_part;              /* a vsweep-mpi part: holds any variants */
 	unsigned long long k, n;  /* shard K/N; a part's number in k */
@@ -25,8 +26,16 @@ vs_rc merge_fail_db(vs_error *err, const char *path, sqlite3 *db,
 /* A meta value as text (quoted: SQL's literal); NULL if absent. */
 char *merge_meta_text(sqlite3 *db, const char *key, int quoted);
 
-/* Opens path for reading (read-write: see merge_inputs.c). */
-vs_rc merge_open_db(const char *path, sqlite3 **db, vs_error *err);
+/* Opens path for reading, as immutable when it can (merge_inputs.c says
+ * how); its URI in *uri (to free) when uri is not NULL, for an ATTACH on
+ * a connection opened with SQLITE_OPEN_URI. VS_RC_INPUT for a file that
+ * is missing or this user cannot read, saying why. */
+vs_rc merge_open_db(const char *path, sqlite3 **db, char **uri,
+                    vs_error *err);
+
+/* Why path's first read on db failed: not an SQLite file, or SQLite's
+ * reason and the system's (a permission); VS_RC_INPUT. */
+vs_rc merge_fail_read(vs_error *err, const char *path, sqlite3 *db);
 
 /* SQLite's progress handler ending a long statement once vs_merge_stop
  * is set. */

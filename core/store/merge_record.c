@@ -202,13 +202,8 @@ static vs_rc copy_from_another(copier *c, shard *s, int n, const char *t,
                                vs_error *err)
 {
 	for (int i = 1; i < n; i++) {
-		sqlite3 *in = NULL;
-		if (sqlite3_open_v2(s[i].path, &in, SQLITE_OPEN_READONLY, NULL) !=
-		    SQLITE_OK) {
-			vs_error_set(err, "%s: %s", s[i].path, sqlite3_errmsg(in));
-			sqlite3_close(in);
-			return VS_RC_IO;
-		}
+		/* in its snapshot, on the connection that holds it */
+		sqlite3 *in = s[i].db;
 		int has = has_table(in, "main", t);
 		vs_rc rc = VS_RC_OK;
 		if (has < 0) {
@@ -218,7 +213,6 @@ static vs_rc copy_from_another(copier *c, shard *s, int n, const char *t,
 		} else if (has) {
 			rc = copy_rows(c, in, s[i].path, t, err);
 		}
-		sqlite3_close(in);
 		if (rc || has)
 			return rc;
 	}
@@ -271,7 +265,7 @@ vs_rc merge_copy_sweep_record(copier *c, shard *s, int n, vs_error *err)
 	sqlite3_stmt *att = NULL;
 	sqlite3_prepare_v2(c->out, "ATTACH DATABASE ? AS first", -1, &att,
 	                   NULL);
-	sqlite3_bind_text(att, 1, first->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(att, 1, first->uri, -1, SQLITE_STATIC);
 	int arc = sqlite3_step(att);
 	sqlite3_finalize(att);
 	if (arc != SQLITE_DONE)

@@ -368,7 +368,7 @@ vs_rc merge_attach_shard(copier *c, const shard *s, int i, stmts *q,
 	snprintf(sql, sizeof sql, "ATTACH DATABASE ? AS s%d", i);
 	sqlite3_stmt *att = NULL;
 	sqlite3_prepare_v2(c->out, sql, -1, &att, NULL);
-	sqlite3_bind_text(att, 1, s->path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(att, 1, s->uri, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(att);
 	sqlite3_finalize(att);
 	if (rc != SQLITE_DONE)

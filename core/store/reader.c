@@ -24,12 +24,10 @@ int vs_store_wal_has_frames(const char *path, double *mtime)
 	return 1;
 }
 
-/* path as SQLite's immutable URI, percent-encoded so that '?', '#' and
- * '%' in it stay the name; NULL when out of memory. */
-static char *immutable_uri(const char *path)
+char *vs_store_uri(const char *path, const char *query)
 {
 	size_t n = strlen(path);
-	char *uri = malloc(3 * n + 32);
+	char *uri = malloc(3 * n + (query ? strlen(query) : 0) + 16);
 	if (!uri)
 		return NULL;
 	/* "file://" and an empty authority before an absolute path */
@@ -42,16 +40,25 @@ static char *immutable_uri(const char *path)
 		else
 			len += (size_t)sprintf(uri + len, "%%%02X", *c);
 	}
-	strcpy(uri + len, "?immutable=1");
+	if (query)
+		sprintf(uri + len, "?%s", query);
+	else
+		uri[len] = '\0';
 	return uri;
+}
+
+int vs_store_is_settled(const char *path)
+{
+	return !vs_store_writer_pid(path) &&
+	       !vs_store_wal_has_frames(path, NULL);
 }
 
 int vs_store_open_read(const char *path, sqlite3 **db)
 {
 	*db = NULL;
-	if (vs_store_writer_pid(path) || vs_store_wal_has_frames(path, NULL))
+	if (!vs_store_is_settled(path))
 		return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
-	char *uri = immutable_uri(path);
+	char *uri = vs_store_uri(path, "immutable=1");
 	if (!uri)
 		return SQLITE_NOMEM;
 	int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY |

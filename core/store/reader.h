@@ -1,6 +1,7 @@
 /* Opening a finished results file to read it without leaving anything
  * beside it (vsweep plot, report, status, the drill-down's
- * --variants-from).
+ * --variants-from; merge reads its inputs by the same rule, see
+ * merge_inputs.c).
  *
  * The store runs in WAL mode, and a plain read-only SQLite connection to
  * a WAL-mode file makes FILE-wal and FILE-shm, which it may not remove
@@ -21,6 +22,16 @@
  * *mtime when mtime is not NULL; 0 when there is none or it is empty, as
  * a reader's open leaves it. */
 int vs_store_wal_has_frames(const char *path, double *mtime);
+
+/* 1 when no run writes path and FILE-wal holds no frame: everything
+ * stored is in the file itself, which may be read as immutable. */
+int vs_store_is_settled(const char *path);
+
+/* path as an SQLite URI (percent-encoded, so that '?', '#' and '%' in it
+ * stay the name) with query after its '?' (none when NULL), for
+ * sqlite3_open_v2 with SQLITE_OPEN_URI or an ATTACH on such a
+ * connection; to free(); NULL when out of memory. */
+char *vs_store_uri(const char *path, const char *query);
 
 /* Opens path to read as above; an SQLite result code, *db set as
  * sqlite3_open_v2 sets it (to close whatever the result). Never creates

@@ -4,12 +4,15 @@ shards are refused; the output is never half-written. Signal units are
 merged (shards with two units for one signal refused), also from files
 written before units were stored, which resume with units added."""
 import os
+import sqlite3
+import subprocess
 import sys
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import TempDirCase, differences, query, run, scenario  # noqa
+from vsweep_e2e import (VSWEEP, TempDirCase, differences, query,  # noqa
+                        run, scenario)
 from test_signals import LINEAR, SCENARIO  # noqa: E402
 
 SCN = scenario("two_cars.yaml")
@@ -327,6 +330,149 @@ class SignalMergeTest(TempDirCase):
         self.assertEqual(query(out, "SELECT count(*) FROM signal_row"),
                          [(2000 * 51 * 7,)])
         self.assertEqual(differences(out, single), [])
+
+def as_reader(*args):
+    """vsweep with args as a user whom the permissions bind: this
+    process's user, or user nobody (65534) when this is root, who may
+    write any file. (exit status, stdout, stderr); None when nobody cannot
+    run it here (no setuid: a container's user namespace; the build out
+    of its reach)."""
+    if os.geteuid() != 0:
+        return run(*args)
+    e = dict(os.environ)
+    e.pop("VSWEEP_PLUGIN_PATH", None)
+    try:
+        p = subprocess.run([VSWEEP, *args], capture_output=True, text=True,
+                           timeout=300, env=e, stdin=subprocess.DEVNULL,
+                           user=65534, group=65534, extra_groups=[])
+    except (PermissionError, subprocess.SubprocessError):
+        return None
+    return p.returncode, p.stdout, p.stderr
+
+
+def wal_holds_last_variant(db, variant):
+    """db as a killed run leaves it: the row of its variant `variant`
+    stored in db-wal (with db-shm), not yet in db."""
+    pid = os.fork()
+    if pid == 0:
+        c = sqlite3.connect(db, isolation_level=None)
+        c.execute("PRAGMA wal_autocheckpoint = 0")
+        row = c.execute("SELECT * FROM variant WHERE variant_id = ?",
+                        (variant,)).fetchone()
+        c.execute("DELETE FROM variant WHERE variant_id = ?", (variant,))
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        c.execute("INSERT INTO variant VALUES (%s)" %
+                  ", ".join("?" * len(row)), row)
+        os._exit(0)  # no close: the WAL stays, as after a SIGKILL
+    os.waitpid(pid, 0)
+
+
+class ReadOnlyShardTest(TempDirCase):
+    """Shards this user may read but not write (another user's, an
+    archive's, a read-only mount) merge; a merge leaves no -wal or -shm
+    beside them; a file it cannot read is said to be so, and why."""
+
+    def setUp(self):
+        super().setUp()
+        os.chmod(self.tmp, 0o755)  # user nobody reaches its files
+        self.dir = self.path("shards")
+        os.mkdir(self.dir)
+        self.out = self.path("out")
+        os.mkdir(self.out)
+        os.chmod(self.out, 0o777)
+        self.single = self.path("single.db")
+        rc, _, err = run("run", SCN, "--sweep", SWEEP, "-o", self.single,
+                         "-j", "2")
+        self.assertEqual(rc, 0, err)
+        self.shards = []
+        for k in range(3):
+            db = os.path.join(self.dir, "s%d.db" % k)
+            rc, _, err = run("run", SCN, "--sweep", SWEEP, "-o", db,
+                             "--shard", "%d/3" % k, "-j", "1")
+            self.assertEqual(rc, 0, err)
+            self.shards.append(db)
+
+    def tearDown(self):
+        os.chmod(self.dir, 0o755)  # its files removable
+        super().tearDown()
+
+    def read_only(self):
+        for f in os.listdir(self.dir):
+            os.chmod(os.path.join(self.dir, f), 0o444)
+        os.chmod(self.dir, 0o555)
+
+    def merge(self, name):
+        r = as_reader("merge", os.path.join(self.out, name), *self.shards)
+        if r is None:
+            self.skipTest("running as root, and user nobody cannot run "
+                          "%s here (no setuid, or the build is out of its "
+                          "reach): nothing to merge as a user the "
+                          "permissions bind" % VSWEEP)
+        return r
+
+    def test_shards_of_another_user_merge(self):
+        self.read_only()
+        before = {f: os.stat(os.path.join(self.dir, f)).st_mtime_ns
+                  for f in os.listdir(self.dir)}
+        rc, stdout, err = self.merge("m.db")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("8 variants from 3 shards", stdout)
+        self.assertEqual(differences(os.path.join(self.out, "m.db"),
+                                     self.single), [])
+        # nothing beside them, nothing in them changed
+        self.assertEqual({f: os.stat(os.path.join(self.dir, f)).st_mtime_ns
+                          for f in os.listdir(self.dir)}, before)
+        # the directory writable, the files not: still nothing beside them
+        os.chmod(self.dir, 0o777)
+        rc, _, err = self.merge("m2.db")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(sorted(os.listdir(self.dir)), sorted(before))
+
+    def test_a_killed_runs_wal(self):
+        # s2.db holds variants 2 and 5; 5 only in its WAL
+        wal_holds_last_variant(self.shards[2], 5)
+        self.assertGreater(os.path.getsize(self.shards[2] + "-wal"), 32)
+        # read through the WAL, read-only: -wal and -shm stay as they were
+        self.read_only()
+        rc, _, err = self.merge("ro.db")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(os.path.join(self.out, "ro.db"),
+                                     self.single), [])
+        # no -shm, and none may be made: said so, with what to do
+        os.chmod(self.dir, 0o755)
+        os.unlink(self.shards[2] + "-shm")
+        os.chmod(self.dir, 0o555)
+        rc, _, err = self.merge("no.db")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("s2.db: cannot read: %s-wal holds stored variants, "
+                      "which SQLite reads only with a %s-shm beside it"
+                      % (self.shards[2], self.shards[2]), err)
+        self.assertFalse(os.path.exists(os.path.join(self.out, "no.db")))
+        # the owner's merge folds the WAL into the file, as before
+        os.chmod(self.dir, 0o755)
+        for f in self.shards:
+            os.chmod(f, 0o644)
+        out = os.path.join(self.out, "rw.db")
+        rc, _, err = run("merge", out, *self.shards)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(differences(out, self.single), [])
+        self.assertEqual(sorted(os.listdir(self.dir)),
+                         ["s0.db", "s1.db", "s2.db"])
+        c = sqlite3.connect("file:%s?immutable=1" % self.shards[2],
+                            uri=True)
+        self.assertEqual(c.execute("SELECT variant_id FROM variant ORDER "
+                                   "BY 1").fetchall(), [(2,), (5,)])
+        c.close()
+
+    def test_an_unreadable_shard_says_why(self):
+        os.chmod(self.shards[1], 0)
+        rc, _, err = self.merge("m.db")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("vsweep: %s: cannot read: Permission denied"
+                      % self.shards[1], err)
+        self.assertNotIn("not a vsweep results file", err)
+        self.assertEqual(os.listdir(self.out), [])
+
 
 if __name__ == "__main__":
     unittest.main()
