@@ -428,11 +428,22 @@ class MpiTest(TempDirCase):
                            timeout=300, env=self.env,
                            stdin=subprocess.DEVNULL)
         self.assertEqual(p.returncode, 1, p.stderr)
-        self.assertIn("30 variants (29 done, 1 failed", p.stdout)
+        # the crash counted apart, as vsweep run counts it (docs/cli.md)
+        self.assertIn("30 variants (29 done, 1 failed (1 crashed), 0 "
+                      "already stored) on 2 ranks", p.stdout)
+        reason = ("crashed: signal 11 (SIGSEGV) in plugin crash_segv, "
+                  "actor 1 (ego), step 5")
         self.assertEqual(query(out, "SELECT variant_id, error FROM "
                                "variant_info WHERE status = 'failed'"),
-                         [(17, "crashed: signal 11 (SIGSEGV) in plugin "
-                           "crash_segv, actor 1 (ego), step 5")])
+                         [(17, reason)])
+        # said once, by the rank that ran it, naming it; no line of
+        # vsweep's ("vsweep: "), whose rank would be unknown
+        said = [x for x in p.stderr.splitlines() if "variant 17" in x]
+        self.assertEqual(len(said), 1, p.stderr)
+        self.assertRegex(said[0], r"^vsweep-mpi: rank [01]: variant 17: "
+                         r"failed: %s$" % re.escape(reason))
+        self.assertEqual([x for x in p.stderr.splitlines()
+                          if x.startswith("vsweep:")], [], p.stderr)
         saved = os.environ.pop("VSWEEP_NO_CONTAINMENT", None)
         try:
             rc, _, err = run("run", scn, "--sweep", sweep, "-o", ref,

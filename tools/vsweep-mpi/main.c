@@ -24,6 +24,7 @@
 #include "common/util.h"
 #include "mpi_run.h"
 #include "parts.h"
+#include "relay.h"
 #include "store/merge.h"
 
 static const char usage[] =
@@ -55,8 +56,8 @@ typedef struct args {
 	int keep_parts;
 } args;
 
-/* Only rank 0 speaks (quiet on the others): every rank parses the same
- * command line. */
+/* A usage error: only rank 0 says it (quiet on the others), as every
+ * rank parses the same command line. */
 static cli_prog prog = {"vsweep-mpi", usage, 0};
 
 /* --chunk and --keep-parts; --shard is vsweep's and refused here. */
@@ -186,11 +187,16 @@ static vs_rc finish(const args *a, const mpi_plan *plan, const mpi_tally *t,
 	if (!a->keep_parts)
 		parts_remove(dir);
 	double dt = vs_now() - t0;
-	printf("vsweep-mpi: %s: %llu variants (%lld done, %lld failed, %llu "
-	       "already stored) on %d ranks in %.2f s, %.3g actor-steps/s\n",
-	       a->run.out, (unsigned long long)plan->count, (long long)t->done,
-	       (long long)t->failed, (unsigned long long)plan->stored, size,
-	       dt, dt > 0 ? (double)t->actor_steps / dt : 0);
+	char crashed[48] = ""; /* said only when some did, as vsweep run */
+	if (t->crashed)
+		snprintf(crashed, sizeof crashed, " (%lld crashed)",
+		         (long long)t->crashed);
+	printf("vsweep-mpi: %s: %llu variants (%lld done, %lld failed%s, "
+	       "%llu already stored) on %d ranks in %.2f s, %.3g "
+	       "actor-steps/s\n", a->run.out, (unsigned long long)plan->count,
+	       (long long)t->done, (long long)t->failed, crashed,
+	       (unsigned long long)plan->stored, size, dt,
+	       dt > 0 ? (double)t->actor_steps / dt : 0);
 	status = t->failed ? VS_RC_FAILED : VS_RC_OK;
 out:
 	free(dir);
@@ -283,7 +289,12 @@ static vs_rc run(const args *own, int rank, int size)
 			       (unsigned long long)sw->count);
 	} else if (!status) {
 		mpi_tally t;
-		if (mpi_run(&c, &t)) {
+		/* vs_run's per-variant lines, each naming this rank */
+		relay r;
+		relay_start(&r, rank);
+		int died = mpi_run(&c, &t);
+		relay_stop(&r);
+		if (died) {
 			fprintf(stderr, "vsweep-mpi: rank %d: the MPI launcher "
 			        "died; the parts are consistent, resume with "
 			        "--resume\n", rank);

@@ -22,7 +22,7 @@
 
 enum { TAG_ASK = 1, TAG_WORK = 2, TAG_DONE = 3 };
 enum { MAX_CHUNK = 64 };   /* a WORK message's capacity */
-enum { DONE_LEN = 5 };
+enum { DONE_LEN = 6 };
 
 /* The runner, in a thread of its own while the main thread talks MPI. */
 typedef struct run_thread {
@@ -94,6 +94,7 @@ static void add_tally(mpi_tally *to, const int64_t *m)
 	to->failed += m[2];
 	to->actor_steps += m[3];
 	to->interrupted |= m[4];
+	to->crashed += m[5];
 }
 
 static void pack_done(const run_thread *t, int64_t *m)
@@ -103,6 +104,7 @@ static void pack_done(const run_thread *t, int64_t *m)
 	m[2] = (int64_t)t->sum.failed;
 	m[3] = t->sum.actor_steps;
 	m[4] = t->sum.interrupted || vs_run_stop;
+	m[5] = (int64_t)t->sum.crashed;
 }
 
 /* Answers every ASK and DONE that has arrived. */
@@ -230,6 +232,7 @@ static int run_worker(mpi_ctx *c, mpi_queue *q, run_thread *t, pid_t parent,
 	tally->failed = m[2];
 	tally->actor_steps = m[3];
 	tally->interrupted = m[4];
+	tally->crashed = m[5];
 	return 0;
 }
 

@@ -10,7 +10,7 @@
  * Messages (all MPI_INT64_T, to and from rank 0):
  *   ASK  r -> 0   {want}            when r's queue runs below its threads
  *   WORK 0 -> r   {i1, ..., in}     n <= want; n = 0: nothing more, ever
- *   DONE r -> 0   {rc, done, failed, actor_steps, interrupted}
+ *   DONE r -> 0   {rc, done, failed, actor_steps, interrupted, crashed}
  * A rank has at most one ASK outstanding; it sends DONE after its runner
  * returned and its last ASK was answered; rank 0 merges once it has every
  * DONE. A chunk is at most --chunk variants (default 8) and shrinks to
@@ -33,6 +33,7 @@ typedef struct mpi_tally {
 	                       * the DONE message) */
 	int64_t done, failed, actor_steps;
 	int64_t interrupted;  /* some rank stopped before its work ran out */
+	int64_t crashed;      /* of the failed: "crashed:" (contain.c) */
 } mpi_tally;
 
 typedef struct mpi_ctx {
