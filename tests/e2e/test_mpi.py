@@ -536,7 +536,9 @@ class MpiTest(TempDirCase):
         c.close()
         _, err = p.communicate(timeout=120)
         self.assertEqual(p.returncode, 3, err)
-        self.assertRegex(err, r"vsweep: %s: gave up after [12] s waiting "
+        # said by the rank whose writer waited (docs/cli.md)
+        self.assertRegex(err, r"vsweep-mpi: rank 0: %s: gave up after "
+                         r"[12] s waiting "
                          r"for another program's lock \(--lock-timeout\)"
                          % re.escape(part))
         self.assertIn("rerun with --resume", err)
