@@ -1,11 +1,14 @@
 /* The crash journal beside a results file (FILE.crashes): which variants
- * crashed in a run that has not stored them yet, and why, so that a
- * resume stores them failed instead of simulating them again (journal.c
- * says when it is written, read and removed). */
+ * crashed in a run that has not stored them yet, why, and the log rows
+ * they left, so that a resume stores them failed as the run would have,
+ * instead of simulating them again (journal.c says when it is written,
+ * read and removed). */
 #ifndef VS_RUN_JOURNAL_H
 #define VS_RUN_JOURNAL_H
 
 #include <stdint.h>
+
+#include "sim/result.h"
 
 typedef struct vs_journal vs_journal;
 
@@ -17,11 +20,15 @@ typedef struct vs_journal vs_journal;
  * again (the old behaviour), nothing worse. */
 vs_journal *vs_journal_open(const char *out, const char *made, int resume);
 
-/* The reason variant i crashed in an earlier run, or NULL. */
-const char *vs_journal_crash(const vs_journal *j, uint64_t i);
+/* Fills res's reason, wall-clock seconds and log rows from variant i's
+ * crash in an earlier run: 1, or 0 when it has none. The rows' plugin
+ * names are the journal's, valid until vs_journal_close. */
+int vs_journal_crash(const vs_journal *j, uint64_t i, vs_result *res);
 
-/* Records that variant i crashed with reason; any thread. */
-void vs_journal_add(vs_journal *j, uint64_t i, const char *reason);
+/* Records that variant res->variant crashed, with what its variant row
+ * and log rows store of it (its reason, wall-clock seconds, the log rows
+ * the store keeps); any thread. */
+void vs_journal_add(vs_journal *j, const vs_result *res);
 
 /* Closes; removes the file when the run stored every variant (complete),
  * for then nothing is left to resume. Accepts NULL. */

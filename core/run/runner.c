@@ -271,14 +271,13 @@ static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
 		s->state = SLOT_READY;
 		return;
 	}
-	const char *known = vs_journal_crash(R->journal, i);
-	if (known) {
+	if (vs_journal_crash(R->journal, i, res)) {
 		/* Crashed in a run killed before storing it: again would be
 		 * the same crash, or a resume that never ends. Its steps
-		 * were lost with its process: no summary, as then. */
+		 * were lost with its process: no rows and no summary, as
+		 * then; its reason and log rows are the journal's. */
 		res->status = VS_VARIANT_FAILED;
 		res->summary_void = 1;
-		snprintf(res->error, sizeof res->error, "%s", known);
 		s->state = SLOT_READY;
 		return;
 	}
@@ -289,7 +288,7 @@ static void simulate(runner *R, vs_contain *c, feed *f, uint64_t i, slot *s)
 	res->wall_seconds = vs_now() - t0 - f->waited;
 	if (rc == 0 && res->status != VS_VARIANT_DONE &&
 	    strncmp(res->error, "crashed:", 8) == 0)
-		vs_journal_add(R->journal, i, res->error);
+		vs_journal_add(R->journal, res);
 	s->state = rc == 0 ? SLOT_READY : SLOT_ABORTED;
 }
 

@@ -424,13 +424,10 @@ class CrashTest(TempDirCase):
         os.unlink(gate)
         with open(journal) as f:
             lines = f.read().split("\n")
-        # One line, ending with the variant and its reason (what comes
-        # before ties it to the results file: journal.c).
-        self.assertEqual(len(lines), 2, lines)
-        self.assertEqual(lines[1], "")
-        self.assertTrue(lines[0] == "17\t" + FAULTS["segv"] or
-                        lines[0].endswith("\t17\t" + FAULTS["segv"]),
-                        lines)
+        # One line: the variant and its reason (what comes before ties
+        # it to the results file, what comes after is its time, its log
+        # rows, none, and a check: journal.c).
+        self.assertTrue(self.journal_says("\n".join(lines), 17), lines)
         ids = [v for (v,) in query(db, "SELECT variant_id FROM variant")]
         self.assertEqual(ids, list(range(len(ids))))
         # 10 was still asleep; 0 to 9 may be committed (the writer
@@ -457,9 +454,11 @@ class CrashTest(TempDirCase):
     @staticmethod
     def journal_says(text, variant):
         """The journal holds one line: variant's SIGSEGV (journal.c: what
-        comes before it names the results file)."""
-        return re.fullmatch(r"([^\t\n]*\t)?%d\t%s\n" % (
-            variant, re.escape(FAULTS["segv"])), text) is not None
+        comes before it names the results file; after it, its wall-clock
+        seconds, its 0 log rows and the line's check)."""
+        return re.fullmatch(r"[^\t\n]*\t%d\t%s\t[^\t\n]+\t0\t[0-9a-f]{16}\n"
+                            % (variant, re.escape(FAULTS["segv"])),
+                            text) is not None
 
     def stalling_segv(self, name, armed):
         """The scenario, written to name, of a crash_segv behaviour that
@@ -643,6 +642,146 @@ blocks:
         self.assertEqual(rc, 1, err)
         self.assertEqual(differences(db, ref), [])
 
+
+
+# The reproduction of a crashed variant's log rows lost on resume: actor
+# 1 stalls in variant 0 (trigger 3; held by a gate while killed, 0 s
+# otherwise) and crashes at step 50 in variant 1 (trigger 17); actor 2
+# (long_log) logs two warnings and prints one line of 10 bytes at step 5,
+# actor 3 (crash_garble, armed in every variant) prints what the log
+# view must escape at step 3, so variant 1 has output rows when it dies.
+PRINTERS = """\
+vsweep: 1
+name: journal
+step: 0.01
+duration: 2
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: crasher
+    asset: sedan
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_segv, params: {trigger: 0, fault_step: 50, stall: 3, stall_seconds: 0}}
+  - id: 2
+    name: talker
+    asset: sedan
+    start: {position: [20, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: long_log, params: {log_step: 5, short_bytes: 20, long_bytes: 40, print_bytes: 10}}
+  - id: 3
+    name: garbler
+    asset: sedan
+    start: {position: [0, 20, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_garble, params: {armed: 0, fault_step: 3}}
+"""
+
+PRINTERS_SWEEP = """\
+vsweep: 1
+blocks:
+  - list:
+      - [{actor: 1, param: behaviour.trigger, value: 3}]
+      - [{actor: 1, param: behaviour.trigger, value: 17}]
+"""
+
+
+def every_table(db):
+    """table -> its rows in order, over every table of the file (rowids
+    too where a table has them), floats as exact bits; what differs
+    between any two runs left out: variant's wall-clock seconds and
+    meta's created_utc and file_id (the file's own identity)."""
+    c = sqlite3.connect(db)
+    out = {}
+    for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = "
+                          "'table' ORDER BY 1").fetchall():
+        cols = [r[1] for r in c.execute("PRAGMA table_info(%s)" % t)
+                if not (t == "variant" and r[1] == "wall_seconds")]
+        try:
+            c.execute("SELECT rowid FROM %s LIMIT 1" % t)
+            cols.insert(0, "rowid")
+        except sqlite3.OperationalError:  # WITHOUT ROWID
+            pass
+        rows = c.execute("SELECT %s FROM %s ORDER BY %s" % (
+            ",".join(cols), t, ",".join(str(k + 1)
+                                        for k in range(len(cols)))))
+        out[t] = [tuple(v.hex() if isinstance(v, float) else v for v in r)
+                  for r in rows
+                  if not (t == "meta" and r[0] in ("created_utc",
+                                                   "file_id"))]
+    c.close()
+    return out
+
+
+class JournalRowsTest(TempDirCase):
+    def test_resumed_crash_keeps_its_log_rows(self):
+        """Killed (SIGKILL) once variant 1's crash is in FILE.crashes
+        while variant 0 is held: --resume stores variant 1 failed with
+        the same reason without simulating it again, and with the log
+        rows its process left (docs/cli.md, Resume): every table of the
+        file equals an uninterrupted run's, wall-clock seconds and the
+        file's own identity aside. Its output rows are the ones the docs
+        give: long_log's line of 10 bytes, 'a' + 'é' * 4 + 'z' (actor
+        0, t 0, plugin ''), after crash_garble's 13 lines, the longest
+        4100 ESC bytes kept as 4096 escapes and '… [4 more bytes]'. (The
+        journal kept the reason alone: the resumed file had no log row
+        of variant 1.)"""
+        scn = self.write("s.yaml", PRINTERS)
+        sw = self.write("w.yaml", PRINTERS_SWEEP)
+        db, ref = self.path("k.db"), self.path("full.db")
+        mark, ref_mark = self.path("mark"), self.path("ref_mark")
+        args = ["run", scn, "--sweep", sw, "-j", "2", "--plugin-path",
+                TEST_PLUGINS, "--plugin-path", CRASH_PLUGINS]
+        gate = self.path("gate")
+        open(gate, "w").close()
+        journal = db + ".crashes"
+        env = dict(os.environ, CRASH_MARK=mark, CRASH_STALL_GATE=gate)
+        env.pop("VSWEEP_PLUGIN_PATH", None)
+        p = subprocess.Popen([VSWEEP, *args, "-o", db], env=env,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             stdin=subprocess.DEVNULL)
+        try:
+            t0 = time.monotonic()
+            while time.monotonic() - t0 < 60 and p.poll() is None:
+                if os.path.exists(journal) and os.path.getsize(journal):
+                    break
+                time.sleep(0.02)
+            self.assertIsNone(p.poll(), "finished before the kill")
+        finally:
+            p.send_signal(signal.SIGKILL)
+            p.wait(timeout=30)
+            os.unlink(gate)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant"), [(0,)])
+        rc, _, err = run(*args, "-o", db, "--resume",
+                         env={"CRASH_MARK": mark}, timeout=120)
+        self.assertEqual(rc, 1, err)
+        with open(mark) as f:  # (crash_garble marks its step 3: 0)
+            self.assertEqual(f.read().split().count("17"), 1)  # not again
+        self.assertFalse(os.path.exists(journal))  # complete: removed
+        rc, _, err = run(*args, "-o", ref, env={"CRASH_MARK": ref_mark},
+                         timeout=120)
+        self.assertEqual(rc, 1, err)
+        want = FAULTS["segv"].replace("actor 1 (ego), step 5",
+                                      "actor 1 (crasher), step 50")
+        self.assertEqual(query(db, "SELECT variant_id, status, error FROM "
+                               "variant_info ORDER BY 1"),
+                         [(0, "done", None), (1, "failed", want)])
+        out = query(db, "SELECT actor_id, t, plugin, message FROM log WHERE "
+                    "variant_id = 1 AND level = 'output' ORDER BY rowid")
+        self.assertEqual(len(out), 14, out)
+        self.assertEqual(out[10], (0, 0.0, "",
+                                   "\\x1b" * 4096 + "\u2026 [4 more bytes]"))
+        self.assertEqual(out[13], (0, 0.0, "", "a" + "\u00e9" * 4 + "z"))
+        # (the time it took, as measured when it crashed; not 0)
+        self.assertGreater(query(db, "SELECT wall_seconds FROM variant "
+                                 "WHERE variant_id = 1")[0][0], 0)
+        a, b = every_table(db), every_table(ref)
+        self.assertEqual(sorted(a), sorted(b))
+        for t in a:
+            self.assertEqual(a[t], b[t], t)
+        self.assertEqual(differences(db, ref), [])
 
 # Three cars in a column along +Y, 10 m between origins, all at 5 m/s:
 # whatever the steps simulated, the gap between footprints is

@@ -19,6 +19,7 @@
 #include "run/runner.h"
 #include "sim/sim.h"
 #include "test_forkserver.h"
+#include "test_journal.h"
 
 enum { N_VARIANTS = 12, ROWS = 22 };
 
@@ -402,6 +403,7 @@ static Suite *run_suite(void)
 	tcase_add_test(t, stored_variants_committed_while_the_next_is_slow);
 	suite_add_tcase(s, t);
 	suite_add_tcase(s, forkserver_tcase());
+	suite_add_tcase(s, journal_tcase());
 	return s;
 }
 
