@@ -180,6 +180,48 @@ class Estimate(TempDirCase):
         self.assertLess(disk_line(out)["need"],
                         0.3 * os.path.getsize(db), out)
 
+    def test_a_shard_is_sized_alone(self):
+        """Found in review: check --shard K/N sized the whole sweep (and
+        its WAL), so it refused a disk the shard fits on, and with
+        --resume held that against what the file had, whatever the shard
+        still lacked. Shard 0/4 of 16 variants holds 0, 4, 8, 12: its
+        need is within 25 % of the file a run of it writes, and its WAL
+        holds no more than the run writes and one commit, itself no more
+        than the run. Resumed from a shard of an 8-variant sweep (0, 4
+        stored) the 16-variant sweep's shard lacks 8 and 12: its need is
+        within 25 % of what the resumed run adds."""
+        sw = self.write("w16.yaml", BILLION.replace("1000000000", "16"))
+        args = [scenario("circle.yaml"), "--sweep", sw, "--shard", "0/4"]
+        db = self.path("s0.db")
+        rc, out, err = run("check", *args, "-o", db)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("shard 0/4: 4 of the 16 variants, 0 of them stored, "
+                      "4 to run", out)
+        d = disk_line(out)
+        self.assertIsNotNone(d, out)
+        self.assertLessEqual(d["wal"], 2 * d["need"] * 1.01, out)
+        rc, _, err = run("run", *args, "-o", db)
+        self.assertEqual(rc, 0, err)
+        real = os.path.getsize(db)
+        self.assertLess(abs(d["need"] - real) / real, 0.25, (d, real))
+        # resumed: a file holding the shard's first two variants
+        part = self.path("p0.db")
+        sw8 = self.write("w8.yaml", BILLION.replace("1000000000", "8"))
+        rc, _, err = run("run", scenario("circle.yaml"), "--sweep", sw8,
+                         "--shard", "0/4", "-o", part)
+        self.assertEqual(rc, 0, err)
+        rc, out, err = run("check", *args, "-o", part, "--resume")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("shard 0/4: 4 of the 16 variants, 2 of them stored, "
+                      "2 to run", out)
+        d = disk_line(out)
+        before = os.path.getsize(part)
+        rc, _, err = run("run", *args, "-o", part, "--resume")
+        self.assertEqual(rc, 0, err)
+        grown = os.path.getsize(part) - before
+        self.assertGreater(grown, 2 * 3001 * 50)
+        self.assertLess(abs(d["need"] - grown) / grown, 0.25, (d, grown))
+
     def test_a_night_that_cannot_fit(self):
         """10^9 variants of 3001 actor-steps at 50 bytes or more each
         are at least 150 TB: no test machine holds that."""

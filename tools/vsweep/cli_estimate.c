@@ -7,11 +7,12 @@
  * schema; a variant's bytes are the bytes its rows take in the pages
  * (SQLite's dbstat: the page size less the unused bytes), not the file's
  * growth, which goes in whole 16 KiB pages and stays 0 for a few
- * summary-only variants of some 300 bytes. The duration is the fixed cost
- * plus the n variants' time per variant times the count. The estimate is
- * then held against the free space where the file would go, with the
- * WAL's room (store/ckpt.h): a night that cannot fit is said before it
- * starts, not at 3 a.m. */
+ * summary-only variants of some 300 bytes. The variants are the run's:
+ * those of its shard (--shard K/N), less those a file to --resume holds.
+ * The duration is the fixed cost plus the n variants' time per variant
+ * times those to run. The bytes they add are then held against the free
+ * space where the file would go, with the WAL's room (store/ckpt.h): a
+ * night that cannot fit is said before it starts, not at 3 a.m. */
 #include <dirent.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -31,12 +32,14 @@
 /* Bytes the WAL takes beside the file while a run writes need bytes:
  * the frames at which the writer lets it restart (no more than the run
  * writes), then one commit (VS_RUN_COMMIT_ROWS actor-steps and the variant
- * that reaches them). */
+ * that reaches them, again no more than the run writes: a shard of a few
+ * variants commits them all at once). */
 static double wal_room(double need, double per_step, double per_variant)
 {
 	double restart = (double)VS_CKPT_RESTART * atof(VS_STORE_PAGE_SIZE);
+	double commit = (double)VS_RUN_COMMIT_ROWS * per_step + per_variant;
 	return (need < restart ? need : restart) +
-	       (double)VS_RUN_COMMIT_ROWS * per_step + per_variant;
+	       (need < commit ? need : commit);
 }
 
 /* The calibration's time: at least this long (s) of variants, so that a
@@ -89,13 +92,14 @@ static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
 	return 0;
 }
 
-/* Holds size (bytes, the finished file) and its WAL's room (per_step and
- * per_variant: bytes per actor-step and per variant) against the free
- * space where o->out goes: 0 if they fit, -1 (said on stderr) if they
- * cannot. A file resumed is already there; one overwritten is freed
- * first. */
-static int check_room(const vs_run_opts *o, double size, double per_step,
-                      double per_variant)
+/* Holds the bytes the run adds (empty: the new file's schema, bytes;
+ * todo variants of per_variant bytes, per_step bytes an actor-step) and
+ * its WAL's room against the free space where o->out goes: 0 if they
+ * fit, -1 (said on stderr) if they cannot. A file resumed is already
+ * there with its variants, and adds only those left; one overwritten is
+ * freed first. */
+static int check_room(const vs_run_opts *o, double empty, uint64_t todo,
+                      double per_step, double per_variant)
 {
 	char a[32], b[32], c[32];
 	char dir[4096];
@@ -105,9 +109,10 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 	double have = vs_file_bytes(o->out);
 	if (o->mode == VS_STORE_OVERWRITE)
 		avail += have;
-	double need = size - (o->mode == VS_STORE_RESUME ? have : 0);
-	if (need < 0)
-		need = 0;
+	/* resumed, an empty file (a run killed before its schema) is made
+	 * again */
+	int made = o->mode != VS_STORE_RESUME || !(have > 0);
+	double need = (made ? empty : 0) + per_variant * (double)todo;
 	double wal = wal_room(need, per_step, per_variant);
 	printf("disk: %s free in %s; %s needs about %s more, and up to %s "
 	       "beside it (its WAL) while the run writes\n",
@@ -126,18 +131,22 @@ static int check_room(const vs_run_opts *o, double size, double per_step,
 	return 0;
 }
 
-/* n indices spread evenly over the sweep's count, first and last among
- * them, ascending (n <= count). */
-static void spread(uint64_t *idx, uint64_t n, uint64_t count)
+/* n indices spread evenly over the count variants k, k + step,
+ * k + 2 step, ... (a shard's), first and last among them, ascending
+ * (n <= count). */
+static void spread(uint64_t *idx, uint64_t n, uint64_t count, uint64_t k,
+                   uint64_t step)
 {
 	for (uint64_t i = 0; i < n; i++)
-		idx[i] = n > 1 ? (uint64_t)((double)i * (double)(count - 1) /
-		                            (double)(n - 1) + 0.5)
-		               : 0;
+		idx[i] = k + step * (n > 1 ? (uint64_t)((double)i *
+		                                        (double)(count - 1) /
+		                                        (double)(n - 1) + 0.5)
+		                           : 0);
 }
 
 int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
-                 vs_registry *reg, const vs_run_opts *base, int jobs)
+                 vs_registry *reg, const vs_run_opts *base, int jobs,
+                 uint64_t stored)
 {
 	int rc = 0;
 	char dir[] = "/tmp/vsweep-check-XXXXXX";
@@ -148,7 +157,26 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	snprintf(some, sizeof some, "%s/some.db", dir);
 	if (jobs < 1)
 		jobs = 1;
-	uint64_t max = sw->count < CALIBRATE_MAX ? sw->count : CALIBRATE_MAX;
+	/* The run's variants: the shard's (--shard K/N), less those a file
+	 * to --resume holds (its first ones, as run takes them). The
+	 * calibration runs variants of the shard, or of the sweep when the
+	 * shard has none. */
+	uint64_t sk = base->shard_k, sn = base->shard_n ? base->shard_n : 1;
+	uint64_t mine = vs_store_shard_count(sw->count, sk, sn);
+	uint64_t todo = mine > stored ? mine - stored : 0;
+	uint64_t pool = mine ? mine : sw->count;
+	if (!mine)
+		sk = 0, sn = 1;
+	if (sn > 1 || stored)
+		printf("shard %llu/%llu: %llu of the %llu variants, %llu of "
+		       "them stored, %llu to run\n",
+		       (unsigned long long)base->shard_k,
+		       (unsigned long long)(base->shard_n ? base->shard_n : 1),
+		       (unsigned long long)mine,
+		       (unsigned long long)sw->count,
+		       (unsigned long long)(mine - todo),
+		       (unsigned long long)todo);
+	uint64_t max = pool < CALIBRATE_MAX ? pool : CALIBRATE_MAX;
 	uint64_t *idx = vs_xcalloc((size_t)max, sizeof *idx);
 	cli_drill none = {.idx = idx, .n = 0};
 	cli_drill p = {.idx = idx, .n = max < 2 ? max : 2};
@@ -161,7 +189,7 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	uint64_t n1 = 0;
 	double t1 = ok ? s0.seconds : 0, per = 0; /* s a variant */
 	while (ok) {
-		spread(idx, p.n, sw->count);
+		spread(idx, p.n, pool, sk, sn);
 		vs_remove_db_files(some);
 		ok = calibrate(scn, sw, reg, base, &p, some, &s) == 0;
 		if (!ok)
@@ -196,16 +224,18 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 		                          ? per_variant * (double)p.n /
 		                                    (double)s.actor_steps
 		                          : 0;
-		double size = e + per_variant * (double)sw->count;
+		/* the finished file: the shard's variants */
+		double size = e + per_variant * (double)mine;
 		/* the calibration ran them all: its time is the run's */
-		double secs = p.n >= sw->count ? s.seconds
-		                               : fixed + per * (double)sw->count;
+		double secs = p.n >= todo && todo == mine && mine == pool
+		                      ? s.seconds
+		                      : fixed + per * (double)todo;
 		printf("estimate (--record %s, --record-every %d): %.3g MB, "
 		       "%.1f bytes per actor-step; %.3g s on %d threads "
 		       "(calibrated on %llu variants)\n", base->record,
 		       base->record_every, size / 1e6, per_step, secs, jobs,
 		       (unsigned long long)p.n);
-		rc = check_room(base, size, per_step, per_variant);
+		rc = check_room(base, e, todo, per_step, per_variant);
 		if (!rc && s.failed) {
 			/* a variant that fails here fails in the run */
 			fprintf(stderr, "vsweep: check: %llu of the %llu variants "

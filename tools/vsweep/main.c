@@ -274,11 +274,14 @@ static int check_variants(const vs_scenario *scn, const vs_sweep *sw)
  * existing file without --resume or --overwrite, or a file to --resume
  * that is not this run's (another --record, scenario, sweep, ...). Said
  * as run says it; 2 then, else 0. A file to resume is opened as run
- * opens it; a missing or empty one is left to the run to make. */
+ * opens it; a missing or empty one is left to the run to make. *stored:
+ * the variants a file to resume holds (0 for any other). */
 static int check_output(const vs_scenario *scn, const vs_sweep *sw,
-                        const vs_run_opts *o, int out_given)
+                        const vs_run_opts *o, int out_given,
+                        uint64_t *stored)
 {
 	struct stat sb;
+	*stored = 0;
 	if (stat(o->out, &sb) != 0 || S_ISDIR(sb.st_mode))
 		return 0; /* the estimate's disk check says what is wrong */
 	/* Without -o, check is mostly asked about the scenario, in a
@@ -298,9 +301,8 @@ static int check_output(const vs_scenario *scn, const vs_sweep *sw,
 	}
 	if (o->mode != VS_STORE_RESUME || sb.st_size == 0)
 		return 0;
-	uint64_t stored;
 	vs_error err = {{0}};
-	vs_rc rc = vs_run_check_resume(scn, sw, o, o->out, &stored, &err);
+	vs_rc rc = vs_run_check_resume(scn, sw, o, o->out, stored, &err);
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);
 		return rc == VS_RC_INPUT ? EXIT_BAD_INPUT : EXIT_INTERNAL;
@@ -327,12 +329,13 @@ static int cmd_check(const cli_run_args *a)
 		printf("variants: %llu\n", (unsigned long long)sw->count);
 		status = check_variants(scn, sw);
 		vs_run_opts o = run_opts(a, (int)cli_fmu_jobs(reg, a->jobs));
-		int out = check_output(scn, sw, &o, a->out_given);
+		uint64_t stored;
+		int out = check_output(scn, sw, &o, a->out_given, &stored);
 		if (out) {
 			status = out;
 			goto done;
 		}
-		int est = cli_estimate(scn, sw, reg, &o, o.jobs);
+		int est = cli_estimate(scn, sw, reg, &o, o.jobs, stored);
 		if (est < 0)
 			status = 2;
 		else if (est > 0 && !status)
