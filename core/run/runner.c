@@ -753,6 +753,16 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 		}
 		R.written = (uint64_t)n;
 	}
+	/* This run's start and what the file held then: `vsweep status`
+	 * gives a resumed run's rate from them, not from the first run's
+	 * start (created_utc) and a pause between. */
+	char started[32];
+	vs_meta run_meta[2];
+	int n_run_meta = vs_store_run_meta((int64_t)R.written, started,
+	                                   run_meta);
+	vs_rc mrc = vs_store_set_metas(st, run_meta, n_run_meta, err);
+	if (mrc)
+		return mrc;
 	sum->total = R.total;
 	sum->skipped = R.written;
 	R.next = R.written;

@@ -146,6 +146,22 @@ int vs_store_def_meta(const vs_store_def *d, vs_meta_made *made,
 	return n;
 }
 
+/* Not in entries(): they are this run's, not the file's, and written
+ * by a run once it has taken the file, not by vs_store_open (which
+ * check and vsweep-mpi's part checks call too). */
+int vs_store_run_meta(int64_t stored, char started[32], vs_meta meta[2])
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct tm tm;
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(started, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(started + n, 32 - n, ".%03dZ", (int)(ts.tv_nsec / 1000000));
+	meta[0] = (vs_meta){"run_started_utc", 1, started, 0};
+	meta[1] = (vs_meta){"run_started_stored", 0, NULL, (double)stored};
+	return 2;
+}
+
 const char *vs_store_sweep_key(int i)
 {
 	vs_store_def d = vs_store_default_def();

@@ -107,6 +107,16 @@ void vs_store_new_file_id(char out[40]);
 int vs_store_def_meta(const vs_store_def *def, vs_meta_made *made,
                       vs_meta meta[VS_STORE_META_MAX], int *n_identity);
 
+/* The meta rows a run writes once it has taken a file (created, or
+ * resumed and found to be its own), into meta[0..1]: when it began
+ * writing (run_started_utc, "YYYY-MM-DDTHH:MM:SS.mmmZ", into started)
+ * and how many variants the file held then (run_started_stored). Facts
+ * about that run, never identity: the next run or resume writes its own,
+ * and `vsweep status` takes a running sweep's rate from them. Returns the
+ * number of rows (2). */
+int vs_store_run_meta(int64_t stored, char started[32],
+                      vs_meta meta[2]);
+
 /* The identity keys that every file of one sweep shares, whichever shard
  * or part it holds: all identity keys but "shard". key[i] for i < n, NULL
  * after; merge compares these. */

@@ -1,8 +1,11 @@
 """A sweep killed at any moment resumes without losing or duplicating a
 variant, and ends bit-identical to an uninterrupted run."""
+import calendar
 import os
 import random
+import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -446,6 +449,64 @@ class SlowVariantTest(TempDirCase):
                              r"\.\.\. --resume\): [34]/11 variants")
             self.assertEqual([f for f in beside if os.path.exists(f)], [],
                              "status left files behind")
+
+    def test_status_rate_of_a_resumed_run_is_its_own(self):
+        """Found in review: status gave a resumed run's rate from the
+        first run's start (created_utc), pause included: after a stop,
+        40 s and a resume it said 1.11 variants/s, ETA 0:00:26, where the
+        run's progress line said 4.17 variants/s, ETA 0:00:07. Here the
+        first run stored variants 0 to 2 an hour ago (its created_utc set
+        back); the resume, an extension by variants 3 to 10, stores 3 to
+        5 and holds 6 (gated). Status: 3 variants since the resume
+        began, which is after the test started it and before status
+        returned; the rate at least 3 over the time between, the ETA the
+        5 left at that rate."""
+        scn = self.write("s.yaml", SLOW_SCENARIO.replace("stall: 3",
+                                                         "stall: 6"))
+        first = "vsweep: 1\nblocks:\n  - grid:\n      - {actor: 1, " \
+                "param: behaviour.trigger, value: {from: 0, to: 2, " \
+                "step: 1}}\n"
+        sw = self.write("w.yaml", first)
+        more = self.write("w2.yaml", first + first.split("blocks:\n")[1]
+                          .replace("from: 0, to: 2", "from: 3, to: 10"))
+        db = self.path("r.db")
+        args = ["run", scn, "-j", "1", "--plugin-path", CRASH,
+                "--variant-timeout", "60", "-o", db]
+        rc, _, err = run(*args, "--sweep", sw)
+        self.assertEqual(rc, 0, err)
+        c = sqlite3.connect(db)
+        c.execute("UPDATE meta SET value = strftime('%Y-%m-%dT%H:%M:%SZ', "
+                  "'now', '-1 hour') WHERE key = 'created_utc'")
+        c.commit()
+        c.close()
+        gate, mark = self.path("gate"), self.path("stall")
+        t_start = time.time()
+        with gated_run([*args, "--sweep", more, "--resume"], mark,
+                       gate) as p:
+            self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
+                            "variant 6 never waited")
+            self.assertTrue(wait_for(lambda: committed(db) ==
+                                     list(range(6)), 10), committed(db))
+            rc, out, err = run("status", db)
+            t_end = time.time()
+            self.assertEqual(rc, 0, err)
+            self.assertIsNone(p.poll(), "finished before the status")
+        m = re.search(r": running \(pid \d+\): 6/11 variants \(6 done, "
+                      r"0 failed\), ([0-9.e+]+) variants/s, ETA "
+                      r"(\d+):(\d\d):(\d\d), started \S+, resumed "
+                      r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})Z", out)
+        self.assertIsNotNone(m, out)
+        rate = float(m.group(1))
+        resumed = calendar.timegm(time.strptime(m.group(5)[:19],
+                                                "%Y-%m-%dT%H:%M:%S")) + \
+            float(m.group(5)[19:])
+        self.assertGreaterEqual(resumed, t_start - 0.001, out)
+        self.assertLessEqual(resumed, t_end, out)
+        # printed to 3 digits
+        self.assertGreaterEqual(rate * 1.005, 3 / (t_end - t_start), out)
+        eta = int(m.group(2)) * 3600 + int(m.group(3)) * 60 + \
+            int(m.group(4))
+        self.assertLessEqual(abs(eta - 5 / rate), 1 + 0.01 * 5 / rate, out)
 
 
 if __name__ == "__main__":

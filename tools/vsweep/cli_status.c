@@ -31,6 +31,11 @@ typedef struct sweep_status {
 	int64_t done, failed;
 	int64_t expected;    /* variants of this file's shard; 0: unknown */
 	double created;      /* s since the epoch; NAN when not recorded */
+	/* the latest run's (or resume's) start, s since the epoch (NAN:
+	 * not recorded, a file of an earlier build), and the variants the
+	 * file held then */
+	double run_started;
+	int64_t run_stored;
 	int drill;           /* a drill-down's file: a selection, no shard */
 	int gapped;          /* stored variants not the shard's first ones */
 } sweep_status;
@@ -54,11 +59,13 @@ static long days_from_civil(long y, long m, long d)
 	return era * 146097 + doe - 719468;
 }
 
-/* "YYYY-MM-DDTHH:MM:SSZ" as s since the epoch; NAN otherwise. */
+/* "YYYY-MM-DDTHH:MM:SSZ" or "YYYY-MM-DDTHH:MM:SS.mmmZ" as s since the
+ * epoch; NAN otherwise. */
 static double parse_utc(const char *s)
 {
-	int y, mo, d, h, mi, se;
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ", &y, &mo, &d, &h, &mi,
+	int y, mo, d, h, mi;
+	double se;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%lf", &y, &mo, &d, &h, &mi,
 	                 &se) != 6)
 		return NAN;
 	return (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 +
@@ -78,7 +85,7 @@ static void format_utc(double t, char out[32])
 static int read_status(sqlite3 *db, sweep_status *s)
 {
 	memset(s, 0, sizeof *s);
-	s->created = NAN;
+	s->created = s->run_started = NAN;
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 	if (sqlite3_prepare_v2(db,
@@ -87,7 +94,9 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	        "'done'), (SELECT value FROM meta WHERE key = "
 	        "'variant_count'), (SELECT value FROM meta WHERE key = "
 	        "'shard'), (SELECT value FROM meta WHERE key = "
-	        "'created_utc'), (SELECT max(variant_id) FROM variant_info)",
+	        "'created_utc'), (SELECT max(variant_id) FROM variant_info), "
+	        "(SELECT value FROM meta WHERE key = 'run_started_utc'), "
+	        "(SELECT value FROM meta WHERE key = 'run_started_stored')",
 	        -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	if (sqlite3_step(st) != SQLITE_ROW)
@@ -112,6 +121,8 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	    sqlite3_column_int64(st, 5) != k + (stored - 1) * n)
 		s->gapped = 1;
 	s->created = parse_utc((const char *)sqlite3_column_text(st, 4));
+	s->run_started = parse_utc((const char *)sqlite3_column_text(st, 6));
+	s->run_stored = sqlite3_column_int64(st, 7);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
@@ -225,10 +236,17 @@ int cli_status(int argc, char **argv)
 	int64_t n = s.done + s.failed;
 	int complete = s.expected && n >= s.expected && !s.gapped;
 	int live = pid > 0 && !complete;
-	/* running: the rate so far; otherwise up to the last write (a resumed
-	 * file's start is the first run's, so its rate is an average) */
+	/* running: this run's rate, the progress line's (the variants
+	 * stored since it began over the time since; a resumed run's began
+	 * after any pause); otherwise up to the last write (a resumed file's
+	 * start is the first run's, so its rate is an average) */
 	double span = (live ? now : written) - s.created;
 	double rate = span > 0 ? (double)n / span : NAN;
+	int resumed = live && isfinite(s.run_started) && s.run_stored > 0;
+	if (live && isfinite(s.run_started)) {
+		double dt = now - s.run_started;
+		rate = dt > 0 ? (double)(n - s.run_stored) / dt : NAN;
+	}
 	char counts[256], start[32], state[64];
 	format_counts(&s, live ? rate : NAN, counts, sizeof counts);
 	snprintf(state, sizeof state, "running (pid %ld)", pid);
@@ -239,6 +257,10 @@ int cli_status(int argc, char **argv)
 	if (isfinite(s.created)) {
 		format_utc(s.created, start);
 		printf(", started %s", start);
+	}
+	if (resumed) {
+		format_utc(s.run_started, start);
+		printf(", resumed %s", start);
 	}
 	if (!live && isfinite(span))
 		printf(", %.0f s to the last write", span);
