@@ -499,6 +499,42 @@ class MpiTest(TempDirCase):
         self.assertIn("(0 done, 0 failed, 40 already stored)", stdout)
         self.assertEqual(differences(out, ref), [])
 
+    def test_status_of_a_part(self):
+        """Found in review: `vsweep status` took a part ("part R") for
+        a whole sweep's file: "stopped (continue it with vsweep run ...
+        --resume): 5/24", which run refuses. It names the part and the
+        advice that works, and counts what the part holds of the sweep:
+        the parts' counts add up to its 24 variants. Here the output is
+        gone (as after a merge that was stopped); following the advice
+        merges the parts into it."""
+        sweep = self.write("sweep.yaml", sweep_text(24))
+        out = self.path("out.db")
+        rc, _, err = self.mpi(3, "--sweep", sweep, "-o", out, "-j", "1",
+                              "--keep-parts")
+        self.assertEqual(rc, 0, err)
+        os.unlink(out)
+        total = 0
+        for r, part in enumerate(self.parts(out)):
+            n = query(part, "SELECT count(*) FROM variant")[0][0]
+            total += n
+            rc, stdout, err = run("status", part)
+            self.assertEqual(rc, 0, err)
+            self.assertIn(": part %d of a vsweep-mpi run (vsweep run "
+                          "--resume does not take it: vsweep-mpi run ... "
+                          "-o %s --resume continues that run and merges its "
+                          "parts): %d of the sweep's 24 variants (%d done, "
+                          "0 failed)" % (r, out, n, n), stdout)
+        self.assertEqual(total, 24)
+        rc, _, err = run("run", SCENARIO, "--sweep", sweep, "-o",
+                         self.parts(out)[0], "--resume")
+        self.assertEqual(rc, 2, err)  # as status said
+        rc, stdout, err = self.mpi(2, "--sweep", sweep, "-o", out,
+                                   "--resume")
+        self.assertEqual(rc, 0, err)
+        rc, stdout, err = run("status", out)
+        self.assertIn(": finished: 24/24 variants (24 done, 0 failed)",
+                      stdout)
+
     def test_lock_timeout_is_honoured(self):
         """--lock-timeout reaches each rank's writer: another program
         holds the write lock on rank 0's part for 4 s; with

@@ -37,6 +37,9 @@ typedef struct sweep_status {
 	double run_started;
 	int64_t run_stored;
 	int drill;           /* a drill-down's file: a selection, no shard */
+	int part;            /* a vsweep-mpi rank's part: any variants */
+	uint64_t part_no;    /* its rank */
+	int64_t sweep_count; /* variants of the whole sweep */
 	int gapped;          /* stored variants not the shard's first ones */
 } sweep_status;
 
@@ -107,12 +110,20 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	const char *shard = (const char *)sqlite3_column_text(st, 3);
 	long long k = 0, n = 1;
 	s->drill = shard && !strcmp(shard, "variants");
+	/* "part R": the variants rank 0 handed rank R, no shard's sequence,
+	 * so no count of its own to reach */
+	int is_part = 0;
+	uint64_t pk = 0, pn = 0;
+	s->part = shard && vs_store_parse_shard(shard, &is_part, &pk, &pn) ==
+	                           VS_RC_OK && is_part;
+	s->part_no = pk;
+	s->sweep_count = count;
 	int sharded = shard && sscanf(shard, "%lld/%lld", &k, &n) == 2 &&
 	              n > 0 && k >= 0 && k < n;
 	if (sharded && count > k)
 		s->expected = (count - k + n - 1) / n;
 	else
-		s->expected = s->drill ? 0 : count;
+		s->expected = s->drill || s->part ? 0 : count;
 	/* --resume takes the shard's first variants only (runner.c): the
 	 * last stored is then k + (stored - 1) * n */
 	int64_t stored = s->done + s->failed;
@@ -136,6 +147,9 @@ static void format_counts(const sweep_status *s, double rate, char *out,
 {
 	int64_t n = s->done + s->failed;
 	size_t len = (size_t)snprintf(out, size, "%lld", (long long)n);
+	if (s->part)
+		len += (size_t)snprintf(out + len, size - len, " of the sweep's "
+		                        "%lld", (long long)s->sweep_count);
 	if (s->expected)
 		len += (size_t)snprintf(out + len, size - len, "/%lld",
 		                        (long long)s->expected);
@@ -192,9 +206,23 @@ static sqlite3 *open_to_read(const char *path)
 	return db;
 }
 
-/* What the user can do with a file no run writes that is not finished. */
-static const char *stopped_text(const sweep_status *s)
+/* What the user can do with a file no run writes that is not finished
+ * (path: the file's; buf: room for the text of a part). */
+static const char *stopped_text(const sweep_status *s, const char *path,
+                                char *buf, size_t size)
 {
+	if (s->part) {
+		/* vsweep-mpi writes OUT's parts as OUT.parts/rank-R.db */
+		const char *slash = strrchr(path, '/');
+		size_t dir = slash ? (size_t)(slash - path) : 0;
+		int named = dir > 6 && !strncmp(path + dir - 6, ".parts", 6);
+		snprintf(buf, size, "part %llu of a vsweep-mpi run (vsweep run "
+		         "--resume does not take it: vsweep-mpi run ...%s%.*s "
+		         "--resume continues that run and merges its parts)",
+		         (unsigned long long)s->part_no, named ? " -o " : "",
+		         named ? (int)(dir - 6) : 0, path);
+		return buf;
+	}
 	if (s->drill)
 		return "drill-down (its variants are the selection it was run "
 		       "for; --resume does not take it: if it was interrupted, "
@@ -247,11 +275,12 @@ int cli_status(int argc, char **argv)
 		double dt = now - s.run_started;
 		rate = dt > 0 ? (double)(n - s.run_stored) / dt : NAN;
 	}
-	char counts[256], start[32], state[64];
+	char counts[256], start[32], state[64], stopped[4400];
 	format_counts(&s, live ? rate : NAN, counts, sizeof counts);
 	snprintf(state, sizeof state, "running (pid %ld)", pid);
 	printf("vsweep: %s: %s: %s", path, complete ? "finished" : live ?
-	       state : stopped_text(&s), counts);
+	       state : stopped_text(&s, path, stopped, sizeof stopped),
+	       counts);
 	if (!live && isfinite(rate))
 		printf(", %.3g variants/s", rate);
 	if (isfinite(s.created)) {
