@@ -690,8 +690,10 @@ blocks:
 def every_table(db):
     """table -> its rows in order, over every table of the file (rowids
     too where a table has them), floats as exact bits; what differs
-    between any two runs left out: variant's wall-clock seconds and
-    meta's created_utc and file_id (the file's own identity)."""
+    between any two runs left out: variant's wall-clock seconds,
+    meta's created_utc and file_id (the file's own identity), and when
+    the last run or resume began with what was stored then
+    (run_started_utc, run_started_stored)."""
     c = sqlite3.connect(db)
     out = {}
     for (t,) in c.execute("SELECT name FROM sqlite_master WHERE type = "
@@ -708,8 +710,9 @@ def every_table(db):
                                         for k in range(len(cols)))))
         out[t] = [tuple(v.hex() if isinstance(v, float) else v for v in r)
                   for r in rows
-                  if not (t == "meta" and r[0] in ("created_utc",
-                                                   "file_id"))]
+                  if not (t == "meta" and r[0] in (
+                      "created_utc", "file_id", "run_started_utc",
+                      "run_started_stored"))]
     c.close()
     return out
 
