@@ -396,6 +396,7 @@ static inline void lc_destroy(void *instance)
 		.reset = (RESET),                                          \
 		.behaviour_step = (STEP),                                  \
 		.destroy = lc_destroy,                                     \
+		.needs = VS_NEEDS_MAP,                                     \
 	};                                                                 \
 	VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)   \
 	{                                                                  \

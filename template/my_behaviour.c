@@ -81,6 +81,9 @@ static const vs_plugin descriptor = {
 	.vehicle_step = NULL,
 	.behaviour_step = behaviour_step,
 	.destroy = behaviour_destroy,
+	/* A behaviour that steers by the map services (map_location,
+	 * lane_point, lane_link) sets .needs = VS_NEEDS_MAP: a scenario
+	 * without a map is then refused when it is checked, not run. */
 };
 
 VS_EXPORT const vs_plugin *vsweep_plugin_entry(const vs_host *h)

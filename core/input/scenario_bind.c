@@ -11,6 +11,7 @@
 
 #include "common/util.h"
 #include "input/use_fmu.h"
+#include "map/map.h"
 #include "plugin/registry.h"
 #include "yaml/yamltree.h"
 
@@ -115,6 +116,30 @@ static int check_drives(const vs_scenario *scn, int i, vs_error *err)
 	return -1;
 }
 
+/* Whether the scenario gives use, actor i's what ("behaviour",
+ * "vehicle_model"), what its plugin needs (vs_plugin.needs). A lane
+ * plugin without a map gets no answer from map_location, lane_point or
+ * lane_link, and would run every variant to `done` doing something else
+ * than it says (driving straight, never cutting in): refused here, before
+ * any variant runs, as check does. An actor off every lane of a map is
+ * fine: it is located in its nearest lane. */
+static int check_needs(const vs_scenario *scn, int i,
+                       const vs_plugin_use *use, const char *what,
+                       vs_error *err)
+{
+	const vs_actor_spec *a = &scn->actors[i];
+	const vs_plugin *d = use->loaded->desc;
+	if (!(vs_plugin_needs(d) & VS_NEEDS_MAP) ||
+	    vs_map_lane_count(scn->map) > 0)
+		return 0;
+	vs_error_at(err, scn->path, use->mark,
+	            "actor %lld (%s): %s %s needs a map: %s",
+	            (long long)a->id, a->name, what, d->name,
+	            scn->map ? "the scenario's map: has no lanes"
+	                     : "the scenario has no map:");
+	return -1;
+}
+
 /* A character: no vehicle model (nothing to model: the behaviour moves
  * it as a point mass); with a route and no behaviour named, the
  * pedestrian one; with neither, it stands (a static object). */
@@ -141,7 +166,8 @@ static int bind_character(vs_scenario *scn, const vs_registry *reg, int i,
 	             bh->plugin ? bh->plugin : DEFAULT_CHARACTER_BEHAVIOUR,
 	             VS_KIND_BEHAVIOUR, what, err))
 		return -1;
-	return check_drives(scn, i, err);
+	return check_drives(scn, i, err) ||
+	       check_needs(scn, i, bh, "behaviour", err) ? -1 : 0;
 }
 
 /* Two actors on one FMU that may be instantiated only once per process
@@ -212,7 +238,8 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		             vm->fmu      ? vm->fmu
 		             : vm->plugin ? vm->plugin
 		                          : DEFAULT_VEHICLE_MODEL,
-		             VS_KIND_VEHICLE_MODEL, what, err))
+		             VS_KIND_VEHICLE_MODEL, what, err) ||
+		    check_needs(scn, i, vm, "vehicle_model", err))
 			return -1;
 		/* No behaviour and no route: the host holds speed and heading. */
 		vs_plugin_use *bh = &a->behaviour;
@@ -225,7 +252,8 @@ int vs_scenario_bind(vs_scenario *scn, const vs_registry *reg,
 		if (bind_use(scn, reg, bh,
 		             bh->plugin ? bh->plugin : DEFAULT_ROUTE_BEHAVIOUR,
 		             VS_KIND_BEHAVIOUR, what, err) ||
-		    check_drives(scn, i, err))
+		    check_drives(scn, i, err) ||
+		    check_needs(scn, i, bh, "behaviour", err))
 			return -1;
 	}
 	return check_once(scn, reg, err);

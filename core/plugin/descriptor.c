@@ -16,10 +16,12 @@
 /* The descriptor as ABI 1.0 defines it ends with destroy; a plugin built
  * against any 1.x header has at least these bytes. */
 #define ABI_1_0_SIZE (offsetof(vs_plugin, destroy) + sizeof(void (*)(void *)))
-/* ABI 1.1 added outputs and n_outputs at the end, then follows_route. */
+/* ABI 1.1 added outputs and n_outputs at the end, then follows_route,
+ * then drives, then needs. */
 #define ABI_1_1_SIZE (offsetof(vs_plugin, n_outputs) + sizeof(size_t))
 #define ROUTE_SIZE (offsetof(vs_plugin, follows_route) + sizeof(uint32_t))
 #define DRIVES_SIZE (offsetof(vs_plugin, drives) + sizeof(uint32_t))
+#define NEEDS_SIZE (offsetof(vs_plugin, needs) + sizeof(uint32_t))
 
 /* [a-z0-9_]+: what a scenario file names the plugin by. */
 int vs_plugin_name_ok(const char *s)
@@ -164,6 +166,11 @@ uint32_t vs_plugin_drives(const vs_plugin *d)
 	return bits ? bits : VS_DRIVES_VEHICLE;
 }
 
+uint32_t vs_plugin_needs(const vs_plugin *d)
+{
+	return d && d->struct_size >= NEEDS_SIZE ? d->needs : 0;
+}
+
 /* Checks a descriptor the plugin returned; returns 0 or -1 with err set. */
 int vs_plugin_check_descriptor(const char *path, const vs_plugin *d,
                             vs_error *err)
@@ -232,6 +239,15 @@ int vs_plugin_check_descriptor(const char *path, const vs_plugin *d,
 		            "plugin '%s': drives has unknown bits 0x%x (want "
 		            "VS_DRIVES_VEHICLE and/or VS_DRIVES_CHARACTER)",
 		            d->name, (unsigned)vs_plugin_drives(d));
+		return -1;
+	}
+	/* A bit this host does not know is a need it cannot check: running
+	 * the plugin anyway could give results it would refuse to make. */
+	if (vs_plugin_needs(d) & ~(uint32_t)VS_NEEDS_MAP) {
+		vs_error_at(err, path, none,
+		            "plugin '%s': needs has unknown bits 0x%x (want "
+		            "VS_NEEDS_MAP)", d->name,
+		            (unsigned)vs_plugin_needs(d));
 		return -1;
 	}
 	return check_params(path, d, err) || check_outputs(path, d, err) ? -1

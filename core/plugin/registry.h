@@ -62,6 +62,10 @@ int vs_plugin_follows_route(const vs_plugin *d);
  * struct_size covers it): VS_DRIVES_VEHICLE when it says none. */
 uint32_t vs_plugin_drives(const vs_plugin *d);
 
+/* The VS_NEEDS_* bits of a plugin (ABI 1.1's needs, read only when
+ * struct_size covers it): 0, nothing, when it says none. */
+uint32_t vs_plugin_needs(const vs_plugin *d);
+
 /* A registry searching dirs, in order. Loads nothing: a plugin is loaded
  * when it is named (vs_registry_find), so no other library's code runs.
  * World-writable directories are refused (a note says so). Never fails

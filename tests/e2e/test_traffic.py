@@ -760,6 +760,116 @@ actors:
         self.assertGreater(gap, 2.0)  # and fell back beyond s0
 
 
+# A lane behaviour's actor, as the scenario's second: flow style or block
+# style, so that the column of the plugin's name is tested in both.
+NO_MAP = """\
+vsweep: 1
+name: no map
+step: 0.1
+duration: 5
+%s""" + SEDAN + """\
+actors:
+  - id: 1
+    name: ego
+    asset: sedan
+    start: {position: [0, -1.75, 0], yaw: %r}
+    speed: 20
+  - id: 2
+    name: %s
+    asset: sedan
+    start: {position: [%s, 0], yaw: %r}
+    speed: 15
+"""
+ROAD_MAP = """\
+map:
+  roads:
+    - id: main
+      line: [[0, 0, 0], [3000, 0, 0]]
+      lanes: {right: 2, width: 3.5}
+"""
+
+
+class NoMapTest(TempDirCase):
+    """lane_follow, idm and cut_in need a map (vs_plugin.needs): without
+    one they would run every variant to `done` and do nothing they say
+    (drive straight, never cut in). Both check and run refuse such a
+    scenario, exit status 2, before any variant runs, at the plugin's
+    name."""
+
+    CASES = [
+        ("lane_follow", "follower",
+         "    behaviour:\n      plugin: lane_follow\n"
+         "      params: {change_time: 1, change_side: 1}\n"),
+        ("idm", "follower", "    behaviour: {plugin: idm, params: {v0: 30}}\n"),
+        ("cut_in", "cutter",
+         "    behaviour: {plugin: cut_in, params: {ego: 1, gap: 10,\n"
+         "                                        change_side: 1}}\n"),
+    ]
+
+    def text(self, roads, name, behaviour, at="40, -5.25"):
+        return NO_MAP % (roads, EAST, name, at, EAST) + behaviour
+
+    def test_refused_without_a_map(self):
+        for plugin, name, behaviour in self.CASES:
+            for roads in ("", "map:\n", "map: {roads: []}\n"):
+                with self.subTest(plugin=plugin, map=roads):
+                    text = self.text(roads, name, behaviour)
+                    # where the plugin's name is, counted in this text
+                    lines = text.split("\n")
+                    row = next(i for i, ln in enumerate(lines)
+                               if "plugin: " + plugin in ln)
+                    col = lines[row].index(plugin) + 1
+                    p = self.write("nomap.yaml", text)
+                    want = ("vsweep: %s:%d:%d: actor 2 (%s): behaviour %s "
+                            "needs a map: the scenario has no map:"
+                            % (p, row + 1, col, name, plugin))
+                    rc, _, err = run("check", p)
+                    self.assertEqual(rc, 2, err)
+                    self.assertIn(want, err.splitlines())
+                    db = self.path("nomap.db")
+                    rc, _, err = run("run", p, "-o", db)
+                    self.assertEqual(rc, 2, err)
+                    self.assertIn(want, err.splitlines())
+                    self.assertFalse(os.path.exists(db))
+
+    def test_refused_with_a_map_without_lanes(self):
+        # an OpenDRIVE file without roads makes a map with no lanes
+        self.write("empty.xodr", '<?xml version="1.0"?>\n<OpenDRIVE>\n'
+                   '  <header revMajor="1" revMinor="4" name="e"/>\n'
+                   '</OpenDRIVE>\n')
+        plugin, name, behaviour = self.CASES[1]
+        p = self.write("nolanes.yaml", self.text(
+            "map: {opendrive: empty.xodr}\n", name, behaviour))
+        # line 20 (5 of the head with map:, 3 of SEDAN, 12 of actors),
+        # column 25 at "idm" after "    behaviour: {plugin: "
+        want = ("vsweep: %s:20:25: actor 2 (follower): behaviour idm needs "
+                "a map: the scenario's map: has no lanes" % p)
+        for cmd in (["check", p], ["run", p, "-o", self.path("n.db")]):
+            rc, _, err = run(*cmd)
+            self.assertEqual(rc, 2, err)
+            self.assertIn(want, err.splitlines())
+        self.assertFalse(os.path.exists(self.path("n.db")))
+
+    def test_with_a_map_nothing_is_refused(self):
+        # on its lane, and 500 m off every lane (it drives on until it
+        # meets one): both run to the end
+        for plugin, name, behaviour in self.CASES:
+            for at in ("40, -5.25", "40, 500"):
+                with self.subTest(plugin=plugin, at=at):
+                    p = self.write("map.yaml", self.text(ROAD_MAP, name,
+                                                         behaviour, at))
+                    rc, _, err = run("check", p)
+                    self.assertEqual(rc, 0, err)
+                    db = self.path("map_%s.db" % plugin)
+                    if os.path.exists(db):
+                        os.unlink(db)
+                    rc, _, err = run("run", p, "-o", db)
+                    self.assertEqual(rc, 0, err)
+                    self.assertEqual(query(db, "SELECT status FROM "
+                                               "variant_summary"),
+                                     [("done",)])
+
+
 class SafetyKpiTest(TempDirCase):
     def test_ttc_headway_and_near_miss(self):
         # follower at 20 m/s, lead at 10 m/s, 95.2 m bumper to bumper:

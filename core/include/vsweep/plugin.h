@@ -293,11 +293,20 @@ typedef struct vs_plugin {
 	 * naming a behaviour for an actor it cannot drive is an input
 	 * error. */
 	uint32_t drives;
+	/* What the plugin cannot work without, VS_NEEDS_* bits. 0, or a
+	 * descriptor too small to hold the field: nothing. A scenario
+	 * naming the plugin for an actor without what it needs is an input
+	 * error, found before any variant runs (vsweep check too). */
+	uint32_t needs;
 } vs_plugin;
 
 /* vs_plugin.drives bits. */
 #define VS_DRIVES_VEHICLE 1u   /* writes speed, steering_wheel, accel */
 #define VS_DRIVES_CHARACTER 2u /* writes x, y, vx, vy, yaw of vs_control */
+
+/* vs_plugin.needs bits. */
+#define VS_NEEDS_MAP 1u /* a map with lanes: map_location, lane_point and
+                           lane_link answer nothing without one */
 
 typedef const vs_plugin *(*vs_entry_fn)(const vs_host *host);
 

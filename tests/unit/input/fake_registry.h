@@ -21,9 +21,12 @@ static const vs_param fake_steer_params[] = {
 	{"steering_wheel_deg", 0, -720, 720, "deg", "held angle"},
 };
 
-#define FAKE_PLUGIN_DRIVES(kind, name, params, n, route, drives)          \
+#define FAKE_PLUGIN_NEEDS(kind, name, params, n, route, drives, needs)   \
 	{VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), kind, name, "1.0", "", \
-	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, route, drives}
+	 params, n, NULL, NULL, NULL, NULL, NULL, NULL, 0, route, drives,  \
+	 needs}
+#define FAKE_PLUGIN_DRIVES(kind, name, params, n, route, drives)          \
+	FAKE_PLUGIN_NEEDS(kind, name, params, n, route, drives, 0)
 #define FAKE_PLUGIN(kind, name, params, n, route)                          \
 	FAKE_PLUGIN_DRIVES(kind, name, params, n, route, 0)
 
@@ -37,15 +40,20 @@ static const vs_plugin fake_descs[] = {
 	            0),
 	FAKE_PLUGIN_DRIVES(VS_KIND_BEHAVIOUR, "pedestrian", NULL, 0, 1,
 	                   VS_DRIVES_CHARACTER),
+	/* plugins that need a map (vs_plugin.needs) */
+	FAKE_PLUGIN_NEEDS(VS_KIND_BEHAVIOUR, "lane_keep", NULL, 0, 0, 0,
+	                  VS_NEEDS_MAP),
+	FAKE_PLUGIN_NEEDS(VS_KIND_VEHICLE_MODEL, "road_model", NULL, 0, 0, 0,
+	                  VS_NEEDS_MAP),
 };
-#define FAKE_N_PLUGINS 5
+#define FAKE_N_PLUGINS 7
 
 static vs_loaded_plugin fake_loaded[FAKE_N_PLUGINS];
 static vs_loaded_plugin *fake_loaded_ptrs[FAKE_N_PLUGINS];
 static char fake_paths[FAKE_N_PLUGINS][64];
 static vs_registry fake_reg;
 
-/* The fake registry, holding the first n of fake_descs (n = 5: all). */
+/* The fake registry, holding the first n of fake_descs (n = 7: all). */
 static vs_registry *fake_registry(int n)
 {
 	for (int i = 0; i < FAKE_N_PLUGINS; i++) {

@@ -536,6 +536,19 @@ static const bad_case bad_cases[] = {
 	                "    behaviour: {plugin: waypoints, params: {x: 1}}\n",
 	 "s.yaml:15:48: actor 1: behaviour: plugin 'waypoints' has no param "
 	 "'x'; it takes none", FAKE_N_PLUGINS},
+	/* a plugin that needs a map (vs_plugin.needs), without one; the
+	 * position is the plugin: value's */
+	{TOP CAR ACTORS AT0 "    behaviour: {plugin: lane_keep}\n",
+	 "s.yaml:14:25: actor 1 (actor1): behaviour lane_keep needs a map: "
+	 "the scenario has no map:", FAKE_N_PLUGINS},
+	{TOP "map:\n" CAR ACTORS AT0 "    name: ego\n"
+	 "    behaviour:\n      plugin: lane_keep\n",
+	 "s.yaml:17:15: actor 1 (ego): behaviour lane_keep needs a map: the "
+	 "scenario has no map:", FAKE_N_PLUGINS},
+	{TOP "map: {roads: []}\n" CAR ACTORS AT0
+	 "    vehicle_model: {plugin: road_model}\n",
+	 "s.yaml:15:29: actor 1 (actor1): vehicle_model road_model needs a "
+	 "map: the scenario has no map:", FAKE_N_PLUGINS},
 	{TOP CAR ACTORS AT0,
 	 "s.yaml:11:5: actor 1: vehicle_model (the default when none is "
 	 "named): no plugin named 'kinematic_bicycle'", 0},
@@ -543,6 +556,31 @@ static const bad_case bad_cases[] = {
 	 "s.yaml:11:5: actor 1: behaviour (the default when none is named): no "
 	 "plugin named 'waypoints'", 2},
 };
+
+/* With a map, a plugin that needs one binds, whether or not the actor
+ * starts on a lane (off every lane it drives on until it meets one). */
+START_TEST(needs_map_binds_with_a_map)
+{
+	static const char *const start[] = {"[10, -1.75, 0]", "[10, 500, 0]"};
+	char yaml[1024];
+	snprintf(yaml, sizeof yaml,
+	         TOP "map:\n  roads:\n    - id: r\n"
+	         "      line: [[0, 0, 0], [300, 0, 0]]\n"
+	         "      lanes: {right: 1, width: 3.5}\n" CAR ACTORS
+	         "    start: {position: %s, yaw: -1.5707963267948966}\n"
+	         "    speed: 10\n"
+	         "    vehicle_model: {plugin: road_model}\n"
+	         "    behaviour: {plugin: lane_keep}\n", start[_i]);
+	vs_error err;
+	vs_scenario *s = parse(yaml, &err);
+	ck_assert_msg(s, "%s", err.msg);
+	ck_assert_msg(vs_scenario_bind(s, fake_registry(FAKE_N_PLUGINS), &err)
+	              == 0, "%s", err.msg);
+	ck_assert_ptr_eq(s->actors[0].behaviour.loaded, &fake_loaded[5]);
+	ck_assert_ptr_eq(s->actors[0].vehicle_model.loaded, &fake_loaded[6]);
+	vs_scenario_destroy(s);
+}
+END_TEST
 
 START_TEST(bad_scenario)
 {
@@ -572,6 +610,7 @@ static Suite *scenario_suite(void)
 	tcase_add_loop_test(tc, start_from_waypoints, 0, 5);
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, character_binds);
+	tcase_add_loop_test(tc, needs_map_binds_with_a_map, 0, 2);
 	tcase_add_test(tc, load_file);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bad");

@@ -113,11 +113,11 @@ static const vs_param drive_params[] = {
 static const vs_plugin arc_d = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_VEHICLE_MODEL,
 	"arc", "1", "", NULL, 0, t_create, arc_reset, arc_step, NULL,
-	t_destroy, NULL, 0, 0, 0};
+	t_destroy, NULL, 0, 0, 0, 0};
 static const vs_plugin drive_d = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
 	"drive", "1", "", drive_params, 4, drive_create, drive_reset, NULL,
-	drive_step, t_destroy, NULL, 0, 0, 0};
+	drive_step, t_destroy, NULL, 0, 0, 0, 0};
 static vs_loaded_plugin loaded[2] = {{"arc.so", NULL, &arc_d, NULL},
                                      {"drive.so", NULL, &drive_d, NULL}};
 static vs_loaded_plugin *loaded_ptrs[2] = {&loaded[0], &loaded[1]};

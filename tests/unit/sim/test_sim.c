@@ -86,11 +86,11 @@ static const vs_param probe_params[] = {
 static const vs_plugin probe = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
 	"probe", "1", "test", probe_params, 2, t_create, t_reset, NULL,
-	probe_step, t_destroy, NULL, 0, 0, 0};
+	probe_step, t_destroy, NULL, 0, 0, 0, 0};
 static const vs_plugin place = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_VEHICLE_MODEL,
 	"place", "1", "test", probe_params, 2, t_create, t_reset, place_step,
-	NULL, t_destroy, NULL, 0, 0, 0};
+	NULL, t_destroy, NULL, 0, 0, 0, 0};
 static const vs_loaded_plugin probe_l = {"probe.so", NULL, &probe, NULL};
 static const vs_loaded_plugin place_l = {"place.so", NULL, &place, NULL};
 
@@ -147,7 +147,7 @@ static const vs_param gate_params[] = {
 static const vs_plugin gate = {
 	VS_ABI_MAJOR, VS_ABI_MINOR, sizeof(vs_plugin), VS_KIND_BEHAVIOUR,
 	"gate", "1", "test", gate_params, 2, gate_create, gate_reset, NULL,
-	gate_step, gate_destroy, NULL, 0, 0, 0};
+	gate_step, gate_destroy, NULL, 0, 0, 0, 0};
 static const vs_loaded_plugin gate_l = {"gate.so", NULL, &gate, NULL};
 
 /* --- a scenario built by hand ------------------------------------------ */
