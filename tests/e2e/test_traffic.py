@@ -870,6 +870,15 @@ class NoMapTest(TempDirCase):
                                      [("done",)])
 
 
+    def test_plugins_says_which_need_a_map(self):
+        rc, out, err = run("plugins")
+        self.assertEqual(rc, 0, err)
+        for plugin in ("lane_follow", "idm", "cut_in"):
+            self.assertIn("\n%s 1.0.0 (behaviour, needs a map) — " % plugin,
+                          out)
+        self.assertIn("\nwaypoints 1.0.0 (behaviour) — ", out)
+
+
 class SafetyKpiTest(TempDirCase):
     def test_ttc_headway_and_near_miss(self):
         # follower at 20 m/s, lead at 10 m/s, 95.2 m bumper to bumper:

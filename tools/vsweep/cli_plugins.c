@@ -90,9 +90,13 @@ int cli_plugins(vs_registry *reg)
 			: drives & VS_DRIVES_VEHICLE ? ", drives vehicles and "
 			                               "characters"
 			                             : ", drives characters";
-		printf("\n%s %s (%s%s) — %s\n  %s\n", p->name,
+		/* and one that needs a map: naming it in a scenario
+		 * without one is refused */
+		const char *needs = vs_plugin_needs(p) & VS_NEEDS_MAP
+		                    ? ", needs a map" : "";
+		printf("\n%s %s (%s%s%s) — %s\n  %s\n", p->name,
 		       p->version ? p->version : "", kind_name(p->kind), who,
-		       p->doc ? p->doc : "", reg->plugins[i]->path);
+		       needs, p->doc ? p->doc : "", reg->plugins[i]->path);
 		for (size_t k = 0; k < p->n_params; k++) {
 			const vs_param *q = &p->params[k];
 			printf("  %-20s default %-10g range [%g, %g] %-6s %s\n",
