@@ -162,7 +162,19 @@ int vs_store_run_meta(int64_t stored, char started[32], vs_meta meta[2])
 	return 2;
 }
 
-const char *vs_store_sweep_key(int i)
+static int is_sweep(const entry *e)
+{
+	return e->role == SWEEP;
+}
+
+static int is_added(const entry *e)
+{
+	return e->added;
+}
+
+/* The i-th key of the default record's entries that pick takes, or
+ * NULL past the last. */
+static const char *nth_key(int i, int (*pick)(const entry *))
 {
 	vs_store_def d = vs_store_default_def();
 	vs_meta_made none = {"", ""};
@@ -170,22 +182,19 @@ const char *vs_store_sweep_key(int i)
 	memset(e, 0, sizeof e);
 	int n = entries(&d, &none, e);
 	for (int k = 0; k < n; k++)
-		if (e[k].role == SWEEP && i-- == 0)
+		if (pick(&e[k]) && i-- == 0)
 			return e[k].m.key; /* a literal: outlives e */
 	return NULL;
 }
 
+const char *vs_store_sweep_key(int i)
+{
+	return nth_key(i, is_sweep);
+}
+
 const char *vs_store_added_key(int i)
 {
-	vs_store_def d = vs_store_default_def();
-	vs_meta_made none = {"", ""};
-	entry e[VS_STORE_META_MAX];
-	memset(e, 0, sizeof e);
-	int n = entries(&d, &none, e);
-	for (int k = 0; k < n; k++)
-		if (e[k].added && i-- == 0)
-			return e[k].m.key; /* a literal: outlives e */
-	return NULL;
+	return nth_key(i, is_added);
 }
 
 int vs_store_key_is_added(const char *key)
