@@ -58,6 +58,8 @@ static void put(line_buf *b, const char *s, size_t n)
 	b->p[b->n] = '\0';
 }
 
+static void put_fmt(line_buf *b, const char *fmt, ...) VS_PRINTF(2, 3);
+
 static void put_fmt(line_buf *b, const char *fmt, ...)
 {
 	char f[64]; /* a number */
