@@ -118,7 +118,13 @@ static vs_status idm_step(void *instance, double t, double dt,
 	return VS_OK;
 }
 
-LC_BEHAVIOUR_PLUGIN("idm",
+/* The tests build a copy that considers every actor (LL_EXHAUSTIVE) under
+ * another name, to compare with this one's broad phase. */
+#ifndef IDM_NAME
+#define IDM_NAME "idm"
+#endif
+
+LC_BEHAVIOUR_PLUGIN(IDM_NAME,
                     "Intelligent Driver Model behind the lead in its lane, with "
                     "lane keeping",
                     idm_create, idm_reset, idm_step)

@@ -202,98 +202,252 @@ static inline double lc_projected(const lc_lane *lc, const lc_chain *ch,
 	return best;
 }
 
+/* What lc_lead_on asks about every actor it considers: the chain, the
+ * reference lane's neighbours, and the searching actor. */
+typedef struct lc_search {
+	lc_chain ch;
+	int64_t self_id;
+	const vs_state *me; /* NULL when unknown */
+	const char *lane;   /* the reference lane */
+	const char *l, *r;  /* its neighbours, or NULL */
+	double s;           /* m, the searching actor's s on lane */
+	double length;      /* m, the searching actor's */
+	double reach;       /* m */
+	double me_h;        /* rad, the lane's heading at me: when first
+	                       needed */
+} lc_search;
+
+/* The gap (m) to actor id when it is in the way ahead (the rule of
+ * lc_lead), with *along the cosine of its angle to the lane; NAN when it
+ * is not. */
+static inline double lc_gap_to(const lc_lane *lc, lc_search *q, int64_t id,
+                               double *along)
+{
+	const lc_chain *ch = &q->ch;
+	const vs_state *me = q->me;
+	double s = q->s, length = q->length;
+	if (id == q->self_id)
+		return NAN;
+	vs_lane_location o;
+	if (lc->host->map_location(lc->ctx, id, &o))
+		return NAN;
+	const vs_actor_attr *a = lc->host->actor_attr(lc->ctx, id);
+	const vs_state *st = lc->host->previous_state(lc->ctx, id);
+	if (!a || a->parent_id || !st)
+		return NAN; /* a trailer is behind its tractor */
+	int person = a->kind && strcmp(a->kind, "character") == 0;
+	if (person && !o.is_on_lane)
+		return NAN;
+	int k = lc_chain_find(ch, o.lane);
+	int nb = (q->l && strcmp(o.lane, q->l) == 0) ||
+	         (q->r && strcmp(o.lane, q->r) == 0);
+	double ds, ang = o.angle, h = NAN; /* m; rad; rad */
+	if (k >= 0) {
+		if (!person && !lc_overlaps(lc, st, a, o.lane, o.s))
+			return NAN; /* off the road, its lane the nearest */
+		ds = k == 0 ? o.s - s : ch->start[k] + o.s;
+		if (k == 0 && ds <= 0 && ch->ring)
+			ds += ch->length[0]; /* a ring: ahead, round */
+	} else if (nb && (person || fabs(o.angle) < LC_PI / 2)) {
+		/* the neighbour's normalised position: exact on a
+		 * circle, where lanes side by side differ in length */
+		if (!lc_overlaps(lc, st, a, q->lane,
+		                 o.position * ch->length[0]))
+			return NAN;
+		ds = o.position * ch->length[0] - s;
+	} else {
+		if (!me || !(hypot(st->x - me->x, st->y - me->y) < q->reach))
+			return NAN;
+		vs_lane_point p;
+		if (!isfinite(q->me_h) &&
+		    !lc->host->lane_point(lc->ctx, q->lane, s, &p))
+			q->me_h = p.heading;
+		double d = (st->x - me->x) * cos(q->me_h) +
+		           (st->y - me->y) * sin(q->me_h); /* m */
+		if (!isfinite(d))
+			return NAN;
+		ds = lc_projected(lc, ch, st, a, &o, person, d, &ang, &h);
+		if (!isfinite(ds))
+			return NAN;
+	}
+	if (!(ds > 0))
+		return NAN;
+	double c = cos(ang), sn = sin(ang);
+	double g = ds - 0.5 * (length + a->length * fabs(c) +
+	                       a->width * fabs(sn)); /* m */
+	if (a->n_children) {
+		vs_lane_point p;
+		if (!isfinite(h) &&
+		    !lc->host->lane_point(lc->ctx, o.lane, o.s, &p))
+			h = p.heading;
+		double near = -0.5 * (a->length * fabs(c) +
+		                      a->width * fabs(sn)); /* m */
+		double tail = isfinite(h) ? lc_tail(lc, a, st, h, near, 0)
+		                          : near;
+		if (tail < near)
+			g = ds + tail - 0.5 * length;
+	}
+	*along = c;
+	return g;
+}
+
+/* The best lead so far: the least gap, and among equal gaps the actor
+ * first in scenario order, which is what one pass over every actor in
+ * that order keeps. */
+typedef struct lc_best {
+	int64_t id; /* 0: none yet */
+	double gap; /* m */
+	double along;
+} lc_best;
+
+static inline void lc_offer(const lc_lane *lc, lc_search *q, int64_t id,
+                            lc_best *b)
+{
+	double along = 1.0;
+	double g = lc_gap_to(lc, q, id, &along);
+	if (!(g <= b->gap) || id == b->id)
+		return;
+	if (g == b->gap) {
+		/* a tie (rare): the one earlier in scenario order */
+		const int64_t *ids;
+		size_t n = lc->host->actor_ids(lc->ctx, &ids);
+		size_t i = 0;
+		while (i < n && ids[i] != id && ids[i] != b->id)
+			i++;
+		if (!b->id || i == n || ids[i] != id)
+			return;
+	}
+	b->id = id;
+	b->gap = g;
+	b->along = along;
+}
+
+/* The host's broad phase (lane_actors, actors_near, actor_reach). */
+static inline int lc_host_broad(const vs_host *h)
+{
+	return h && h->struct_size >= offsetof(vs_host, actor_reach) +
+	                                  sizeof h->actor_reach;
+}
+
+/* The entries of a lane_actors answer (s ascending) from the first
+ * whose s is above `after` (m). */
+static inline size_t lc_first_after(const double *ss, size_t n, double after)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ss[mid] <= after)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* lc_lead_on through the host's broad phase, with the same answer as a
+ * pass over every actor: a lead's gap is at least its distance ahead
+ * along the lanes (centre to centre, ds) less `slack` (half the searching
+ * actor's length and the host's actor_reach, which bounds a lead's
+ * extent and its trailers' reach behind it), so the actors located in a
+ * lane of the chain, or in a neighbour, are taken in order of ds until
+ * ds - slack passes the best gap. Any other is in the way only over a
+ * lane of the chain, ds ahead: its origin is then less than ds plus the
+ * searching actor's distance from the lane's centre, half the lane's
+ * width and twice actor_reach from the searching actor's origin, which
+ * bounds the circle of the last look (actors_near), with a margin for
+ * lanes whose width changes along them and successors that do not quite
+ * meet. Returns 0, or -1 when the bound is not known (a position not
+ * finite): then every actor is considered. */
+static inline int lc_lead_broad(const lc_lane *lc, lc_search *q, lc_best *b)
+{
+	const vs_host *H = lc->host;
+	const lc_chain *ch = &q->ch;
+	double R = H->actor_reach(lc->ctx); /* m */
+	vs_lane_point p;
+	if (!isfinite(R) || !q->me ||
+	    H->lane_point(lc->ctx, q->lane, q->s, &p))
+		return -1;
+	double lat = hypot(q->me->x - p.x, q->me->y - p.y); /* m */
+	double w = p.width;                                /* m */
+	double slack = R + 0.5 * q->length + 1e-3;         /* m */
+	if (!isfinite(lat) || !isfinite(w) || !isfinite(slack))
+		return -1;
+	const int64_t *ids;
+	const double *ss;
+	for (int k = 0; k < ch->n; k++) {
+		size_t n = H->lane_actors(lc->ctx, ch->lane[k], &ids, &ss);
+		if (k > 0 && !H->lane_point(lc->ctx, ch->lane[k], 0, &p))
+			w = fmax(w, p.width);
+		/* own lane: from just ahead, and round a ring */
+		size_t j0 = k == 0 ? lc_first_after(ss, n, q->s) : 0;
+		size_t m = k == 0 && ch->ring ? n : n - j0;
+		for (size_t t = 0; t < m; t++) {
+			size_t j = (j0 + t) % n;
+			double ds = k > 0 ? ch->start[k] + ss[j]
+			            : j >= j0 ? ss[j] - q->s
+			                      : ss[j] - q->s + ch->length[0];
+			if (ds - slack > b->gap)
+				break;
+			lc_offer(lc, q, ids[j], b);
+		}
+	}
+	const char *side[2] = {q->l, q->r};
+	for (int k = 0; k < 2; k++) {
+		if (!side[k] || H->lane_point(lc->ctx, side[k], 0, &p) ||
+		    !(p.length > 0))
+			continue;
+		double scale = ch->length[0] / p.length; /* its s to ours */
+		size_t n = H->lane_actors(lc->ctx, side[k], &ids, &ss);
+		/* from a metre back: its s scaled may round either way */
+		for (size_t j = lc_first_after(ss, n, q->s / scale - 1.0);
+		     j < n; j++) {
+			if (ss[j] * scale - q->s - slack > b->gap)
+				break;
+			lc_offer(lc, q, ids[j], b);
+		}
+	}
+	double radius = fmin(q->reach, b->gap + slack + lat + 0.5 * w +
+	                                   2.0 * R + 10.0); /* m */
+	/* the lead rule's own test is hypot < reach: a hair more here */
+	size_t n = H->actors_near(lc->ctx, q->me->x, q->me->y,
+	                          radius * (1.0 + 1e-9) + 1e-6, &ids);
+	for (size_t j = 0; j < n; j++)
+		lc_offer(lc, q, ids[j], b);
+	return 0;
+}
+
 /* The lead of an actor (self_id, *me, length m) at s (m) on lane: as
- * lc_lead, on the chain from that lane. */
+ * lc_lead, on the chain from that lane. LL_EXHAUSTIVE (a test build)
+ * considers every actor, as a host without the broad phase has it. */
 static inline int64_t lc_lead_on(const lc_lane *lc, int64_t self_id,
                                  const vs_state *me, const char *lane,
                                  double s, double length, double reach,
                                  double *gap, double *v_lead)
 {
-	lc_chain ch;
-	if (lc_chain_build(lc, lane, s, reach, &ch))
+	lc_search q = {.self_id = self_id, .me = me, .lane = lane, .s = s,
+	               .length = length, .reach = reach, .me_h = NAN};
+	if (lc_chain_build(lc, lane, s, reach, &q.ch))
 		return 0;
-	const char *l = lc->host->lane_link(lc->ctx, lane, VS_LANE_LEFT);
-	const char *r = lc->host->lane_link(lc->ctx, lane, VS_LANE_RIGHT);
-	const int64_t *ids;
-	size_t n = lc->host->actor_ids(lc->ctx, &ids);
-	int64_t best = 0;
-	double best_gap = HUGE_VAL, best_along = 1.0;
-	double me_h = NAN; /* rad, the lane's heading at me: when first needed */
-	for (size_t i = 0; i < n; i++) {
-		if (ids[i] == self_id)
-			continue;
-		vs_lane_location o;
-		if (lc->host->map_location(lc->ctx, ids[i], &o))
-			continue;
-		const vs_actor_attr *a = lc->host->actor_attr(lc->ctx, ids[i]);
-		const vs_state *st = lc->host->previous_state(lc->ctx, ids[i]);
-		if (!a || a->parent_id || !st)
-			continue; /* a trailer is behind its tractor */
-		int person = a->kind && strcmp(a->kind, "character") == 0;
-		if (person && !o.is_on_lane)
-			continue;
-		int k = lc_chain_find(&ch, o.lane);
-		int nb = (l && strcmp(o.lane, l) == 0) ||
-		         (r && strcmp(o.lane, r) == 0);
-		double ds, ang = o.angle, h = NAN; /* m; rad; rad */
-		if (k >= 0) {
-			if (!person && !lc_overlaps(lc, st, a, o.lane, o.s))
-				continue; /* off the road, its lane the nearest */
-			ds = k == 0 ? o.s - s : ch.start[k] + o.s;
-			if (k == 0 && ds <= 0 && ch.ring)
-				ds += ch.length[0]; /* a ring: ahead, round */
-		} else if (nb && (person || fabs(o.angle) < LC_PI / 2)) {
-			/* the neighbour's normalised position: exact on a
-			 * circle, where lanes side by side differ in length */
-			if (!lc_overlaps(lc, st, a, lane,
-			                 o.position * ch.length[0]))
-				continue;
-			ds = o.position * ch.length[0] - s;
-		} else {
-			if (!me || !(hypot(st->x - me->x, st->y - me->y) < reach))
-				continue;
-			vs_lane_point p;
-			if (!isfinite(me_h) &&
-			    !lc->host->lane_point(lc->ctx, lane, s, &p))
-				me_h = p.heading;
-			double d = (st->x - me->x) * cos(me_h) +
-			           (st->y - me->y) * sin(me_h); /* m */
-			if (!isfinite(d))
-				continue;
-			ds = lc_projected(lc, &ch, st, a, &o, person, d, &ang,
-			                  &h);
-			if (!isfinite(ds))
-				continue;
-		}
-		if (!(ds > 0))
-			continue;
-		double c = cos(ang), sn = sin(ang);
-		double g = ds - 0.5 * (length + a->length * fabs(c) +
-		                       a->width * fabs(sn)); /* m */
-		if (a->n_children) {
-			vs_lane_point p;
-			if (!isfinite(h) &&
-			    !lc->host->lane_point(lc->ctx, o.lane, o.s, &p))
-				h = p.heading;
-			double near = -0.5 * (a->length * fabs(c) +
-			                      a->width * fabs(sn)); /* m */
-			double tail = isfinite(h) ? lc_tail(lc, a, st, h, near, 0)
-			                          : near;
-			if (tail < near)
-				g = ds + tail - 0.5 * length;
-		}
-		if (g < best_gap) {
-			best_gap = g;
-			best = ids[i];
-			best_along = c;
-		}
+	q.l = lc->host->lane_link(lc->ctx, lane, VS_LANE_LEFT);
+	q.r = lc->host->lane_link(lc->ctx, lane, VS_LANE_RIGHT);
+	lc_best b = {0, HUGE_VAL, 1.0};
+	int all = 1;
+#ifndef LL_EXHAUSTIVE
+	if (lc_host_broad(lc->host))
+		all = lc_lead_broad(lc, &q, &b) != 0;
+#endif
+	if (all) {
+		const int64_t *ids;
+		size_t n = lc->host->actor_ids(lc->ctx, &ids);
+		for (size_t i = 0; i < n; i++)
+			lc_offer(lc, &q, ids[i], &b);
 	}
-	if (best) {
-		const vs_state *st = lc->host->previous_state(lc->ctx, best);
-		*gap = best_gap;
-		*v_lead = st ? st->speed * best_along : 0.0;
+	if (b.id) {
+		const vs_state *st = lc->host->previous_state(lc->ctx, b.id);
+		*gap = b.gap;
+		*v_lead = st ? st->speed * b.along : 0.0;
 	}
-	return best;
+	return b.id;
 }
 
 /* During a lane change, the actor's s (m) on the old lane while its

@@ -204,6 +204,9 @@ struct vs_map {
 	double (*rec_box)[4]; /* n_recs: each record's plan box, xmin ymin
 	                         xmax ymax (m), bent edges included */
 	size_t n_across, n_slanes; /* entries of across and slanes */
+	int *by_uuid;       /* n_lanes: lane indices in UUID order, for
+	                       vs_map_find_lane (behaviours name lanes by
+	                       UUID in every host call) */
 };
 
 /* Moves an array of bytes (malloc'd) to memory the kernel may back with

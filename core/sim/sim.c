@@ -264,10 +264,8 @@ static const vs_state *host_previous_state(void *host_ctx, int64_t id)
 	instance *in = ctx_instance(host_ctx);
 	if (!in || !in->sim)
 		return NULL;
-	for (int i = 0; i < in->sim->n; i++)
-		if (in->sim->ids[i] == id)
-			return &in->sim->prev[i];
-	return NULL;
+	int i = vs_sim_world_index(&in->sim->world, id);
+	return i < 0 ? NULL : &in->sim->prev[i];
 }
 
 static int host_map_location(void *host_ctx, int64_t id,
@@ -305,6 +303,35 @@ static const vs_actor_attr *host_actor_attr(void *host_ctx, int64_t id)
 	return vs_sim_world_attr(&in->sim->world, id);
 }
 
+static size_t host_lane_actors(void *host_ctx, const char *lane,
+                               const int64_t **ids, const double **s)
+{
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim) {
+		*ids = NULL;
+		*s = NULL;
+		return 0;
+	}
+	return vs_sim_world_lane_actors(&in->sim->world, lane, ids, s);
+}
+
+static size_t host_actors_near(void *host_ctx, double x, double y,
+                               double radius, const int64_t **ids)
+{
+	instance *in = ctx_instance(host_ctx);
+	if (!in || !in->sim) {
+		*ids = NULL;
+		return 0;
+	}
+	return vs_sim_world_actors_near(&in->sim->world, x, y, radius, ids);
+}
+
+static double host_actor_reach(void *host_ctx)
+{
+	instance *in = ctx_instance(host_ctx);
+	return in && in->sim ? vs_sim_world_reach(&in->sim->world) : INFINITY;
+}
+
 static const vs_host host_table = {
 	.abi_major = VS_ABI_MAJOR,
 	.abi_minor = VS_ABI_MINOR,
@@ -316,6 +343,9 @@ static const vs_host host_table = {
 	.lane_point = host_lane_point,
 	.lane_link = host_lane_link,
 	.actor_attr = host_actor_attr,
+	.lane_actors = host_lane_actors,
+	.actors_near = host_actors_near,
+	.actor_reach = host_actor_reach,
 };
 
 const vs_host *vs_sim_host(void)
@@ -873,6 +903,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			vs_state *tmp = S.prev;
 			S.prev = S.cur;
 			S.cur = tmp;
+			S.world.gen++; /* what it memoised is of step k-2 */
 			vs_sim_step = k < INT_MAX ? (sig_atomic_t)(k + 1) : 0;
 			if (step(&S, k))
 				break;

@@ -9,6 +9,13 @@
 
 #include "common/util.h"
 #include "map/map.h"
+#include "sim/world_index.h"
+
+static int id_cmp(const void *a, const void *b)
+{
+	const struct world_id *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
 
 void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 {
@@ -36,28 +43,81 @@ void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 		}
 		t->n_children = (size_t)(w->children + used - t->children);
 	}
+	/* IDs are looked up in every host call, for every other actor a
+	 * behaviour considers: by binary search, not a scan (a scan made
+	 * an IDM crowd's cost per actor-step grow with the square of its
+	 * size). Scenario IDs are unique. */
+	size_t m = (size_t)n + 1;
+	w->by_id = vs_xcalloc(m, sizeof *w->by_id);
+	for (int i = 0; i < n; i++)
+		w->by_id[i] = (struct world_id){scn->actors[i].id, i};
+	qsort(w->by_id, (size_t)n, sizeof *w->by_id, id_cmp);
+	w->parent_idx = vs_xcalloc(m, sizeof *w->parent_idx);
+	w->n = n; /* vs_sim_world_index reads it */
+	for (int i = 0; i < n; i++) {
+		int64_t p = w->attrs[i].parent_id;
+		w->parent_idx[i] = p ? vs_sim_world_index(w, p) : -1;
+	}
+	w->loc_memo = vs_xcalloc(m, sizeof *w->loc_memo);
+	w->loc_rc = vs_xcalloc(m, sizeof *w->loc_rc);
+	w->loc_gen = vs_xcalloc(m, sizeof *w->loc_gen);
+	w->gen = 1; /* loc_gen 0: nothing memoised yet */
 }
 
 void vs_sim_world_free(vs_sim_world *w)
 {
 	free(w->attrs);
 	free(w->children);
+	free(w->by_id);
+	free(w->parent_idx);
+	free(w->loc_memo);
+	free(w->loc_rc);
+	free(w->loc_gen);
+	world_index_free(w);
+}
+
+int vs_sim_world_index(const vs_sim_world *w, int64_t id)
+{
+	int lo = 0, hi = w->n; /* first entry with ID >= id in [lo, hi] */
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (w->by_id[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < w->n && w->by_id[lo].id == id ? w->by_id[lo].idx : -1;
 }
 
 static int index_of(const vs_sim_world *w, int64_t id)
 {
-	for (int i = 0; i < w->n; i++)
-		if (w->ids[i] == id)
-			return i;
-	return -1;
+	return vs_sim_world_index(w, id);
 }
 
-int vs_sim_world_location(const vs_sim_world *w, int64_t id,
+static int locate(const vs_sim_world *w, int i, vs_lane_location *out);
+
+/* Memoised per gen: a lead search asks for every actor it considers,
+ * and each answer evaluates the lane's geometry. */
+int vs_sim_world_location(vs_sim_world *w, int64_t id,
                           vs_lane_location *out)
 {
-	memset(out, 0, sizeof *out);
 	int i = index_of(w, id);
-	if (i < 0 || !w->map)
+	if (i < 0) {
+		memset(out, 0, sizeof *out);
+		return -1;
+	}
+	if (w->loc_gen[i] != w->gen) {
+		w->loc_rc[i] = locate(w, i, &w->loc_memo[i]);
+		w->loc_gen[i] = w->gen;
+	}
+	*out = w->loc_memo[i];
+	return w->loc_rc[i];
+}
+
+static int locate(const vs_sim_world *w, int i, vs_lane_location *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!w->map)
 		return -1;
 	const vs_map_row *m = &w->loc[i];
 	const vs_lane *l = vs_map_lane(w->map, m->lane);

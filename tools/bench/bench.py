@@ -10,7 +10,9 @@ off: the difference between runs of VARIANTS and VARIANTS / 3); then
 containment's overhead (plugins in child processes, the default, against
 VSWEEP_NO_CONTAINMENT=1, interleaved too), and the simulation
 cost per actor-step for 2 .. 512 actors (recording only step 0; five
-rounds over the crowd sizes in turn, medians and spread).
+rounds over the crowd sizes in turn, medians and spread), for cars on
+straight lines and for IDM traffic on a ring road, whose lead searches
+go through the host's broad phase.
 
   tools/bench/run.sh [VARIANTS] [REPEATS]      (defaults 300 and 5)
 """
@@ -60,6 +62,32 @@ def crowd_file(path, n_actors, duration):
                     "    speed: %g\n    behaviour: {plugin: constant_steer, "
                     "params: {steering_wheel_deg: 0}}\n"
                     % (k + 1, 4 * (k % 32), 12 * (k // 32), 10 + 0.01 * k))
+
+
+def ring_file(path, n_actors, duration, spacing=25.0, lanes=3):
+    """n_actors IDM cars on a counter-clockwise ring road of three lanes,
+    one car per `spacing` m of lane (the ring at least 60 m in radius),
+    at 10-14 m/s wanting 25-31 m/s."""
+    import math
+    per_lane = max(1, -(-n_actors // lanes))
+    radius = max(60.0, per_lane * spacing / (2 * math.pi))  # m
+    with open(path, "w") as f:
+        f.write("vsweep: 1\nname: ring traffic\nstep: 0.01\n"
+                "duration: %g\n" % duration)
+        f.write("map:\n  roads:\n    - id: ring\n      circle: {center: "
+                "[0, 0], radius: %r}\n      lanes: {right: %d, width: 3.5}\n"
+                % (radius, lanes))
+        f.write("assets:\n  sedan: {length: 4.8, width: 1.9, height: 1.5, "
+                "wheelbase: 3.0, front_overhang: 0.9}\nactors:\n")
+        for k in range(n_actors):
+            j, i = k % lanes, k // lanes
+            r = radius + 1.75 + 3.5 * j
+            th = 2 * math.pi * (i + 0.5 * j / lanes) / per_lane
+            f.write("  - {id: %d, asset: sedan, start: {position: [%r, %r, "
+                    "0], yaw: %r}, speed: %r, behaviour: {plugin: idm, "
+                    "params: {v0: %r}}}\n"
+                    % (k + 1, r * math.cos(th), r * math.sin(th), th,
+                       10.0 + k % 5, 25.0 + k % 7))
 
 
 def fmt(xs):
@@ -178,9 +206,6 @@ def main():
     # fork server) is measured on a run of the same actors for one step
     # and taken off: at 10^5 actor-steps it was over half of the 2-actor
     # run, and flattered the larger crowds' ratios.
-    print("actors  actor-steps  wall s   CPU s    us CPU/actor-step  "
-          "vs 2 actors   (start-up CPU s, taken off; spread of 5 rounds)")
-
     def crowd_run(scn):
         for suffix in ("", "-wal", "-shm"):
             if os.path.exists(db + suffix):
@@ -188,37 +213,52 @@ def main():
         return timed([VSWEEP, "run", scn, "-o", db, "-j", "1",
                       "--record", "state", "--record-every", "1000000"])
 
-    # Rounds over every crowd size in turn (2, 8, ..., 512, then again),
-    # each size's long run beside its one-step run, so that the machine's
-    # drift during the series hits every size alike; the per-actor-step
-    # figure is taken per round and its median printed.
-    sizes = (2, 8, 32, 128, 512)
-    crowd = {}
-    for k in sizes:
-        scn = os.path.join(tmp, "crowd%d.yaml" % k)
-        one = os.path.join(tmp, "crowd%d_one.yaml" % k)
-        steps = max(100, 1000000 // k)  # ~10^6 actor-steps
-        crowd_file(scn, k, steps * 0.01)
-        crowd_file(one, k, 0.01)  # steps 0 and 1
-        crowd[k] = (scn, one, steps, [])
-    for _ in range(5):
+    def series(name, make, actor_steps):
+        """Rounds over every crowd size in turn (2, 8, ..., 512, then
+        again), each size's long run beside its one-step run, so that the
+        machine's drift during the series hits every size alike; the
+        per-actor-step figure is taken per round and its median
+        printed."""
+        print("actors  actor-steps  wall s   CPU s    us CPU/actor-step  "
+              "vs 2 actors   (start-up CPU s, taken off; spread of 5 "
+              "rounds)")
+        sizes = (2, 8, 32, 128, 512)
+        crowd = {}
         for k in sizes:
-            scn, one, steps, runs = crowd[k]
-            w, c = crowd_run(scn)
-            _, c0 = crowd_run(one)
-            runs.append((w, c, c0, 1e6 * (c - c0) / (k * (steps - 1))))
-    per = {k: [r[3] for r in crowd[k][3]] for k in sizes}
-    # the ratio to 2 actors within each round, then its median
-    ratio = {k: statistics.median([a / b for a, b in zip(per[k], per[2])])
-             for k in sizes}
-    for k in sizes:
-        _, _, steps, runs = crowd[k]
-        print("%6d  %11d  %7.3f  %7.3f  %17s  %10.2f   %.3f"
-              % (k, k * (steps + 1), statistics.median([r[0] for r in runs]),
-                 statistics.median([r[1] for r in runs]),
-                 "%.3f [%.3f-%.3f]" % (statistics.median(per[k]),
-                                       min(per[k]), max(per[k])),
-                 ratio[k], statistics.median([r[2] for r in runs])))
+            scn = os.path.join(tmp, "%s%d.yaml" % (name, k))
+            one = os.path.join(tmp, "%s%d_one.yaml" % (name, k))
+            steps = max(100, actor_steps // k)
+            make(scn, k, steps * 0.01)
+            make(one, k, 0.01)  # steps 0 and 1
+            crowd[k] = (scn, one, steps, [])
+        for _ in range(5):
+            for k in sizes:
+                scn, one, steps, runs = crowd[k]
+                w, c = crowd_run(scn)
+                _, c0 = crowd_run(one)
+                runs.append((w, c, c0, 1e6 * (c - c0) / (k * (steps - 1))))
+        per = {k: [r[3] for r in crowd[k][3]] for k in sizes}
+        # the ratio to 2 actors within each round, then its median
+        ratio = {k: statistics.median([a / b for a, b in zip(per[k], per[2])])
+                 for k in sizes}
+        for k in sizes:
+            _, _, steps, runs = crowd[k]
+            print("%6d  %11d  %7.3f  %7.3f  %17s  %10.2f   %.3f"
+                  % (k, k * (steps + 1),
+                     statistics.median([r[0] for r in runs]),
+                     statistics.median([r[1] for r in runs]),
+                     "%.3f [%.3f-%.3f]" % (statistics.median(per[k]),
+                                           min(per[k]), max(per[k])),
+                     ratio[k], statistics.median([r[2] for r in runs])))
+
+    series("crowd", crowd_file, 1000000)  # ~10^6 actor-steps
+    # The same for traffic whose behaviours search among the actors:
+    # IDM cars at a constant density, so that a flat cost per actor-step
+    # is the broad phase's doing (docs/plugins.md, Host services).
+    print()
+    print("IDM traffic on a three-lane ring, one car per 25 m of lane "
+          "(each IDM car searches for its lead every step):")
+    series("ring", ring_file, 200000)
     subprocess.run(["rm", "-rf", tmp])
 
 

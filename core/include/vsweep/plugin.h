@@ -212,6 +212,29 @@ typedef struct vs_host {
 	/* An actor's attributes, or NULL for an unknown ID; valid as long as
 	 * the instance. */
 	const vs_actor_attr *(*actor_attr)(void *host_ctx, int64_t actor_id);
+
+	/* ---- ABI 1.1, a broad phase for searches among actors (a lead
+	 * search), so that one costs what the traffic near the actor costs,
+	 * not what the whole scenario holds. Use only when struct_size
+	 * covers them; like the services above they answer about step k-1. */
+	/* The actors whose MapLocation is lane (UUID), in order of their s
+	 * (m along the lane, as map_location gives it; equal s in scenario
+	 * order): their IDs into *ids, their s into *s, both valid until the
+	 * plugin's call returns. Returns the count; 0 for an unknown lane. */
+	size_t (*lane_actors)(void *host_ctx, const char *lane,
+	                      const int64_t **ids, const double **s);
+	/* The actors whose origin lies within radius (m) of (x, y) in plan,
+	 * in scenario order; *ids valid until the next actors_near call or
+	 * until the plugin's call returns. Returns the count. */
+	size_t (*actors_near)(void *host_ctx, double x, double y,
+	                      double radius, const int64_t **ids);
+	/* The largest distance (m, in plan) from an actor's origin to a
+	 * corner of its footprint (width x length about the origin) or of
+	 * the footprint of an actor attached to it, directly or further down
+	 * (a tractor's trailers); infinite when a position is not finite. A
+	 * search that has its best answer at distance d may stop once what
+	 * is left is farther than d plus this. */
+	double (*actor_reach)(void *host_ctx);
 } vs_host;
 
 /* One plugin parameter. Values outside [min, max] are input errors. */
