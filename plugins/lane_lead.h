@@ -353,10 +353,12 @@ static inline size_t lc_first_after(const double *ss, size_t n, double after)
  * ds - slack passes the best gap. Any other is in the way only over a
  * lane of the chain, ds ahead: its origin is then less than ds plus the
  * searching actor's distance from the lane's centre, half the lane's
- * width and twice actor_reach from the searching actor's origin, which
- * bounds the circle of the last look (actors_near), with a margin for
- * lanes whose width changes along them and successors that do not quite
- * meet. Returns 0, or -1 when the bound is not known (a position not
+ * width, twice actor_reach and the gaps between the chain's lanes (an
+ * OpenDRIVE link need not join roads that meet) from the searching
+ * actor's origin, which bounds the circle of the last look
+ * (actors_near), with a margin of 10 m for lanes whose width changes
+ * between the ends where it is taken and for a foot (lc_foot) that did
+ * not quite converge on a tight curve. Returns 0, or -1 when the bound is not known (a position not
  * finite): then every actor is considered. */
 static inline int lc_lead_broad(const lc_lane *lc, lc_search *q, lc_best *b)
 {
@@ -374,10 +376,20 @@ static inline int lc_lead_broad(const lc_lane *lc, lc_search *q, lc_best *b)
 		return -1;
 	const int64_t *ids;
 	const double *ss;
+	double jump = 0.0; /* m: how far successors start from where the
+	                      lane before them ends, together */
 	for (int k = 0; k < ch->n; k++) {
 		size_t n = H->lane_actors(lc->ctx, ch->lane[k], &ids, &ss);
-		if (k > 0 && !H->lane_point(lc->ctx, ch->lane[k], 0, &p))
-			w = fmax(w, p.width);
+		vs_lane_point end;
+		if (k > 0 && !H->lane_point(lc->ctx, ch->lane[k], 0, &p) &&
+		    !H->lane_point(lc->ctx, ch->lane[k - 1], ch->length[k - 1],
+		                   &end)) {
+			/* OpenDRIVE links roads whatever their geometry */
+			jump += hypot(p.x - end.x, p.y - end.y);
+			w = fmax(w, fmax(p.width, end.width));
+		} else if (k > 0) {
+			return -1;
+		}
 		/* own lane: from just ahead, and round a ring */
 		size_t j0 = k == 0 ? lc_first_after(ss, n, q->s) : 0;
 		size_t m = k == 0 && ch->ring ? n : n - j0;
@@ -406,8 +418,8 @@ static inline int lc_lead_broad(const lc_lane *lc, lc_search *q, lc_best *b)
 			lc_offer(lc, q, ids[j], b);
 		}
 	}
-	double radius = fmin(q->reach, b->gap + slack + lat + 0.5 * w +
-	                                   2.0 * R + 10.0); /* m */
+	double radius = fmin(q->reach, b->gap + slack + lat + jump +
+	                                   0.5 * w + 2.0 * R + 10.0); /* m */
 	/* the lead rule's own test is hypot < reach: a hair more here */
 	size_t n = H->actors_near(lc->ctx, q->me->x, q->me->y,
 	                          radius * (1.0 + 1e-9) + 1e-6, &ids);

@@ -201,15 +201,16 @@ size_t vs_sim_world_actors_near(vs_sim_world *w, double x, double y,
 	double x1 = floor((x + radius) / WORLD_CELL);
 	double y0 = floor((y - radius) / WORLD_CELL);
 	double y1 = floor((y + radius) / WORLD_CELL);
-	if (w->n_cells < w->n || !(x1 - x0 + 1 <= w->n_cells)) {
+	if (w->n_cells < w->n || !(x1 - x0 + 1 <= w->n_cells) ||
+	    !(fabs(x0) < WORLD_MAX_CELL && fabs(x1) < WORLD_MAX_CELL)) {
 		/* a circle over more columns (a binary search each) than
-		 * there are actors, or an actor off the grid: every origin,
-		 * in scenario order */
+		 * there are actors, or one whose columns do not fit in
+		 * int64_t, or an actor off the grid: every origin, in
+		 * scenario order */
 		for (int i = 0; i < w->n; i++)
 			if (within(st, i, x, y, radius))
 				w->near_idx[k++] = i;
 	} else {
-		/* cols <= n_cells, so the cells fit in int64_t */
 		int64_t ix0 = (int64_t)x0, ix1 = (int64_t)x1;
 		int64_t iy0 = (int64_t)vs_fmax(y0, -WORLD_MAX_CELL);
 		int64_t iy1 = (int64_t)vs_fmin(y1, WORLD_MAX_CELL);

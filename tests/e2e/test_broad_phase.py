@@ -116,6 +116,52 @@ def traffic(seed, plugin):
     return "".join(out)
 
 
+# Road b is road a's successor but starts 40 m to the side of a's end
+# (OpenDRIVE links roads whatever their geometry). Box 3, in b's lane -2,
+# reaches over into lane -1, the chain's: the lead, found only by
+# projection, 45 m ahead along the chain but 110 m away in a straight
+# line. The broad phase's circle once left it out (the IDM car followed
+# box 2 instead).
+APART_XODR = """<?xml version="1.0" encoding="UTF-8"?>
+<OpenDRIVE>
+  <header revMajor="1" revMinor="6" name="apart"/>
+  <road id="a" length="100.0" junction="-1">
+    <link><successor elementType="road" elementId="b" contactPoint="start"/></link>
+    <planView><geometry s="0" x="0" y="0" hdg="0" length="100.0"><line/></geometry></planView>
+    <lanes><laneSection s="0"><center><lane id="0" type="none" level="false"/></center>
+      <right><lane id="-1" type="driving" level="false"><link><successor id="-1"/></link>
+        <width sOffset="0.0" a="3.5" b="0" c="0" d="0"/></lane></right></laneSection></lanes>
+  </road>
+  <road id="b" length="300.0" junction="-1">
+    <link><predecessor elementType="road" elementId="a" contactPoint="end"/></link>
+    <planView><geometry s="0" x="100" y="-40" hdg="0" length="300.0"><line/></geometry></planView>
+    <lanes><laneSection s="0"><center><lane id="0" type="none" level="false"/></center>
+      <right><lane id="-1" type="driving" level="false"><link><predecessor id="-1"/></link>
+        <width sOffset="0.0" a="3.5" b="0" c="0" d="0"/></lane>
+      <lane id="-2" type="driving" level="false">
+        <width sOffset="0.0" a="3.5" b="0" c="0" d="0"/></lane></right></laneSection></lanes>
+  </road>
+</OpenDRIVE>
+"""
+
+APART = """vsweep: 1
+name: successor apart
+step: 0.05
+duration: 2
+map: {opendrive: apart.xodr}
+assets:
+  sedan: {length: 4.8, width: 1.9, height: 1.5, wheelbase: 3.0,
+          front_overhang: 0.9}
+  box: {length: 4.8, width: 1.9, height: 1.5}
+actors:
+  - {id: 1, asset: sedan, start: {position: {road: a, lane: -1, s: 90}},
+     speed: 3, behaviour: {plugin: PLUGIN}}
+  - {id: 2, asset: box, start: {position: {road: b, lane: -1, s: 8}}}
+  - {id: 3, asset: box, start: {position: {road: b, lane: -2, s: 6,
+                                          offset: 1.2}}}
+"""
+
+
 class BroadPhaseTest(TempDirCase):
     def rows(self, seed, plugin):
         scn = self.write("%s_%d.yaml" % (plugin, seed),
@@ -131,6 +177,20 @@ class BroadPhaseTest(TempDirCase):
                           for r in query(db, "SELECT * FROM %s ORDER BY "
                                              "1, 2, 3" % table)]
         return out
+
+    def test_successor_road_apart(self):
+        self.write("apart.xodr", APART_XODR)
+        rows = {}
+        for plugin in ("idm", "idm_exhaustive"):
+            scn = self.write(plugin + ".yaml",
+                             APART.replace("PLUGIN", plugin))
+            db = self.path(plugin + ".db")
+            rc, _, err = run("run", scn, "-o", db, "--plugin-path",
+                             os.path.join(TEST_PLUGINS, "exhaustive"))
+            self.assertEqual(rc, 0, err)
+            rows[plugin] = query(db, "SELECT * FROM state ORDER BY 1, 2, 3")
+        self.assertEqual(len(rows["idm"]), 3 * 41)
+        self.assertTrue(rows["idm"] == rows["idm_exhaustive"])
 
     def test_rows_equal_the_search_over_every_actor(self):
         for seed in (1, 2):

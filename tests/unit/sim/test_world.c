@@ -243,6 +243,12 @@ START_TEST(positions_not_finite_or_far_out)
 	check_near(&sc, 1e300, 0, 1e290);
 	check_near(&sc, 0, 0, INFINITY);
 	ck_assert(isinf(vs_sim_world_reach(&sc.w)));
+	/* every actor in the grid, a circle whose columns do not fit in
+	 * int64_t (was a conversion out of range) */
+	scene_move(&sc, 600);
+	check_near(&sc, 1e21, 0, 1.0);
+	check_near(&sc, -1e21, 5, 1e3);
+	check_near(&sc, 0, 1e21, 1.0);
 	scene_free(&sc);
 }
 END_TEST
