@@ -215,6 +215,10 @@ typedef struct lc_search {
 	double reach;       /* m */
 	double me_h;        /* rad, the lane's heading at me: when first
 	                       needed */
+	int listed;         /* 1: the lane passes of lc_lead_broad are done,
+	                       so an actor in a lane of the chain, or in a
+	                       neighbour travelling this way, has had its
+	                       turn (or could not beat the best) */
 } lc_search;
 
 /* The gap (m) to actor id when it is in the way ahead (the rule of
@@ -241,6 +245,9 @@ static inline double lc_gap_to(const lc_lane *lc, lc_search *q, int64_t id,
 	int k = lc_chain_find(ch, o.lane);
 	int nb = (q->l && strcmp(o.lane, q->l) == 0) ||
 	         (q->r && strcmp(o.lane, q->r) == 0);
+	int same_way = nb && (person || fabs(o.angle) < LC_PI / 2);
+	if (q->listed && (k >= 0 || same_way))
+		return NAN;
 	double ds, ang = o.angle, h = NAN; /* m; rad; rad */
 	if (k >= 0) {
 		if (!person && !lc_overlaps(lc, st, a, o.lane, o.s))
@@ -248,7 +255,7 @@ static inline double lc_gap_to(const lc_lane *lc, lc_search *q, int64_t id,
 		ds = k == 0 ? o.s - s : ch->start[k] + o.s;
 		if (k == 0 && ds <= 0 && ch->ring)
 			ds += ch->length[0]; /* a ring: ahead, round */
-	} else if (nb && (person || fabs(o.angle) < LC_PI / 2)) {
+	} else if (same_way) {
 		/* the neighbour's normalised position: exact on a
 		 * circle, where lanes side by side differ in length */
 		if (!lc_overlaps(lc, st, a, q->lane,
@@ -423,8 +430,10 @@ static inline int lc_lead_broad(const lc_lane *lc, lc_search *q, lc_best *b)
 	/* the lead rule's own test is hypot < reach: a hair more here */
 	size_t n = H->actors_near(lc->ctx, q->me->x, q->me->y,
 	                          radius * (1.0 + 1e-9) + 1e-6, &ids);
+	q->listed = 1;
 	for (size_t j = 0; j < n; j++)
 		lc_offer(lc, q, ids[j], b);
+	q->listed = 0;
 	return 0;
 }
 

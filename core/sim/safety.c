@@ -46,6 +46,11 @@ struct vs_safety {
 	int *combo;            /* the index of an actor's combination: of
 	                          the actors attached to one another, at
 	                          any depth, one of them */
+	int *order;            /* this step's located actors by (lane,
+	                          position, index): leads are looked for
+	                          among the next ones in the lane */
+	int *rank;             /* an actor's place in order; -1: none */
+	int n_order;
 	int64_t steps;         /* steps seen */
 	double dt;             /* s */
 	double near_miss;      /* s; 0: none */
@@ -68,6 +73,8 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 	sf->below = vs_xcalloc(m, 1);
 	sf->person = vs_xcalloc(m, 1);
 	sf->combo = vs_xcalloc(m, sizeof *sf->combo);
+	sf->order = vs_xcalloc(m, sizeof *sf->order);
+	sf->rank = vs_xcalloc(m, sizeof *sf->rank);
 	for (int i = 0; i < n; i++)
 		sf->combo[i] = i;
 	memcpy(sf->ids, ids, (size_t)n * sizeof *ids);
@@ -100,29 +107,101 @@ static double speed_of(const vs_state *s)
 	return hypot(s->vx, s->vy);
 }
 
-/* Actor i's lead: its index (or -1) and the gap (m). */
+/* Whether j can be i's lead at ds (m ahead along their lane, > 0). */
+static int may_lead(const vs_safety *sf, int i, int j, const vs_map_row *loc,
+                    double ds)
+{
+	if (j == i || !loc[j].on_lane || sf->combo[j] == sf->combo[i] ||
+	    (fabs(loc[j].angle) >= VS_PI / 2 && !sf->person[j]))
+		return 0;
+	/* a person level with the car's body is beside it, not ahead:
+	 * min_distance and collisions judge that encounter */
+	return !(sf->person[j] && ds <= 0.5 * (sf->length[i] + sf->length[j]));
+}
+
+/* qsort's comparison for order: the rows are this step's, set aside for
+ * the sort (qsort has no context argument; one variant's monitor runs on
+ * one thread). */
+static _Thread_local const vs_map_row *sort_loc;
+
+static int order_cmp(const void *pa, const void *pb)
+{
+	int a = *(const int *)pa, b = *(const int *)pb;
+	const vs_map_row *x = &sort_loc[a], *y = &sort_loc[b];
+	if (x->lane != y->lane)
+		return x->lane < y->lane ? -1 : 1;
+	if (x->position != y->position)
+		return x->position < y->position ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* order and rank for this step's locations. */
+static void sort_leads(vs_safety *sf, const vs_map_row *loc)
+{
+	int k = 0;
+	for (int i = 0; i < sf->n; i++) {
+		sf->rank[i] = -1;
+		/* a position not finite has no ds: neither lead nor led */
+		if (vs_map_lane(sf->map, loc[i].lane) &&
+		    isfinite(loc[i].position))
+			sf->order[k++] = i;
+	}
+	sort_loc = loc;
+	qsort(sf->order, (size_t)k, sizeof *sf->order, order_cmp);
+	sort_loc = NULL;
+	for (int r = 0; r < k; r++)
+		sf->rank[sf->order[r]] = r;
+	sf->n_order = k;
+}
+
+/* Actor i's lead: its index (or -1) and the gap (m). The nearest ahead
+ * (least ds; of equal ds the lowest index) among the actors after it in
+ * order, in its lane; round a ring, those at or behind it with ds + the
+ * lane's length. Sorted by position, ds only grows along either run, so
+ * each stops at the first actor beyond the best: O(1) an actor in
+ * traffic, where a pass over every actor made the KPIs' cost per
+ * actor-step grow with the number of actors. */
 static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
                    double *gap)
 {
 	const vs_lane *l = vs_map_lane(sf->map, loc[i].lane);
-	if (!l || !loc[i].on_lane || fabs(loc[i].angle) >= VS_PI / 2)
+	if (!l || !loc[i].on_lane || fabs(loc[i].angle) >= VS_PI / 2 ||
+	    sf->rank[i] < 0)
 		return -1;
-	int best = -1;
+	int best = -1, lane = loc[i].lane;
 	double best_ds = INFINITY;
-	for (int j = 0; j < sf->n; j++) {
-		if (j == i || loc[j].lane != loc[i].lane || !loc[j].on_lane ||
-		    sf->combo[j] == sf->combo[i] ||
-		    (fabs(loc[j].angle) >= VS_PI / 2 && !sf->person[j]))
-			continue;
+	/* ahead: ds > 0; equal positions (ds 0) belong to the ring's run */
+	for (int r = sf->rank[i] + 1; r < sf->n_order; r++) {
+		int j = sf->order[r];
+		if (loc[j].lane != lane)
+			break;
 		double ds = (loc[j].position - loc[i].position) * l->length;
-		if (ds <= 0 && l->closed)
-			ds += l->length;
-		/* a person level with the car's body is beside it, not
-		 * ahead: min_distance and collisions judge that encounter */
-		if (sf->person[j] &&
-		    ds <= 0.5 * (sf->length[i] + sf->length[j]))
+		if (!(ds > 0))
 			continue;
-		if (ds > 0 && ds < best_ds) {
+		if (ds > best_ds)
+			break;
+		if (may_lead(sf, i, j, loc, ds) &&
+		    (ds < best_ds || j < best)) {
+			best_ds = ds;
+			best = j;
+		}
+	}
+	/* round a ring: from the lane's first actor, those not ahead */
+	int r = sf->rank[i];
+	while (l->closed && r > 0 && loc[sf->order[r - 1]].lane == lane)
+		r--;
+	for (; l->closed && r < sf->n_order; r++) {
+		int j = sf->order[r];
+		if (loc[j].lane != lane)
+			break;
+		double ds = (loc[j].position - loc[i].position) * l->length;
+		if (ds > 0)
+			break; /* the run ahead, done above */
+		ds += l->length;
+		if (ds > best_ds)
+			break;
+		if (ds > 0 && may_lead(sf, i, j, loc, ds) &&
+		    (ds < best_ds || j < best)) {
 			best_ds = ds;
 			best = j;
 		}
@@ -136,6 +215,7 @@ static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
 static void headway(vs_safety *sf, int64_t step, const vs_map_row *loc,
                     vs_result *res)
 {
+	sort_leads(sf, loc);
 	for (int i = 0; i < sf->n; i++) {
 		double gap = 0.0, v = sf->speed[i];
 		int j = lead_of(sf, i, loc, &gap);
@@ -224,5 +304,7 @@ void vs_safety_finish(vs_safety *sf, vs_result *res)
 	free(sf->below);
 	free(sf->person);
 	free(sf->combo);
+	free(sf->order);
+	free(sf->rank);
 	free(sf);
 }
