@@ -52,6 +52,22 @@ void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 	for (int i = 0; i < n; i++)
 		w->by_id[i] = (struct world_id){scn->actors[i].id, i};
 	qsort(w->by_id, (size_t)n, sizeof *w->by_id, id_cmp);
+	/* Dense IDs (within 4 n + 16 of one another) get a direct table:
+	 * a binary search over hundreds of IDs, three per actor a lead
+	 * search considers, was a sixth of an IDM crowd's CPU. */
+	if (n > 0 && (uint64_t)w->by_id[n - 1].id - (uint64_t)w->by_id[0].id <
+	                     4 * (uint64_t)n + 16) {
+		w->id_min = w->by_id[0].id;
+		w->id_span = (int64_t)((uint64_t)w->by_id[n - 1].id -
+		                       (uint64_t)w->id_min) + 1;
+		w->id_slot = vs_xcalloc((size_t)w->id_span,
+		                        sizeof *w->id_slot);
+		for (int64_t k = 0; k < w->id_span; k++)
+			w->id_slot[k] = -1;
+		for (int i = 0; i < n; i++)
+			w->id_slot[(uint64_t)w->by_id[i].id -
+			           (uint64_t)w->id_min] = w->by_id[i].idx;
+	}
 	w->parent_idx = vs_xcalloc(m, sizeof *w->parent_idx);
 	w->n = n; /* vs_sim_world_index reads it */
 	for (int i = 0; i < n; i++) {
@@ -69,6 +85,7 @@ void vs_sim_world_free(vs_sim_world *w)
 	free(w->attrs);
 	free(w->children);
 	free(w->by_id);
+	free(w->id_slot);
 	free(w->parent_idx);
 	free(w->loc_memo);
 	free(w->loc_rc);
@@ -78,6 +95,11 @@ void vs_sim_world_free(vs_sim_world *w)
 
 int vs_sim_world_index(const vs_sim_world *w, int64_t id)
 {
+	if (w->id_slot) {
+		/* unsigned: an ID far below id_min wraps to far above */
+		uint64_t k = (uint64_t)id - (uint64_t)w->id_min;
+		return k < (uint64_t)w->id_span ? w->id_slot[k] : -1;
+	}
 	int lo = 0, hi = w->n; /* first entry with ID >= id in [lo, hi] */
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;

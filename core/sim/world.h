@@ -30,6 +30,10 @@ typedef struct vs_sim_world {
 	 * what is worked out from them below is kept until gen changes. */
 	uint64_t gen;
 	struct world_id *by_id;       /* n: (id, index), sorted by ID */
+	int *id_slot;                 /* when IDs are dense (the usual 1..n):
+	                                 the index of ID id_min + k at k,
+	                                 -1 for none; else NULL */
+	int64_t id_min, id_span;      /* id_slot's first ID and length */
 	/* vs_sim_world_location's answers, computed once per gen */
 	vs_lane_location *loc_memo;   /* n */
 	int *loc_rc;                  /* n: its return code */

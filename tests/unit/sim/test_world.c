@@ -189,6 +189,7 @@ START_TEST(ids_are_found_by_id)
 {
 	scene sc;
 	scene_init(&sc);
+	ck_assert_ptr_nonnull(sc.w.id_slot); /* 1000 .. 1897: dense */
 	for (int i = 0; i < N; i++)
 		ck_assert_int_eq(vs_sim_world_index(&sc.w, sc.ids[i]), i);
 	ck_assert_int_eq(vs_sim_world_index(&sc.w, 1001), -1);
@@ -196,6 +197,46 @@ START_TEST(ids_are_found_by_id)
 	ck_assert_ptr_null(vs_sim_world_attr(&sc.w, 7));
 	ck_assert_int_eq(vs_sim_world_attr(&sc.w, sc.ids[5])->id, sc.ids[5]);
 	scene_free(&sc);
+}
+END_TEST
+
+/* IDs far apart (no direct table) and at the ends of int64_t. */
+START_TEST(sparse_ids_are_found_by_id)
+{
+	static const int64_t ids[] = {INT64_MAX, -5, 0, INT64_MIN + 1, 7,
+	                              1000000000000};
+	enum { M = sizeof ids / sizeof ids[0] };
+	vs_actor_spec actors[M];
+	memset(actors, 0, sizeof actors);
+	for (int i = 0; i < M; i++) {
+		actors[i].id = ids[i];
+		actors[i].name = "a";
+	}
+	vs_scenario scn = {.n_assets = 1, .assets = &sedan, .n_actors = M,
+	                   .actors = actors};
+	vs_sim_world w;
+	memset(&w, 0, sizeof w);
+	vs_sim_world_init(&w, &scn);
+	ck_assert_ptr_null(w.id_slot);
+	for (int i = 0; i < M; i++)
+		ck_assert_int_eq(vs_sim_world_index(&w, ids[i]), i);
+	ck_assert_int_eq(vs_sim_world_index(&w, 1), -1);
+	ck_assert_int_eq(vs_sim_world_index(&w, INT64_MIN), -1);
+	ck_assert_int_eq(vs_sim_world_index(&w, INT64_MAX - 1), -1);
+	vs_sim_world_free(&w);
+	/* dense, and IDs just outside the table */
+	for (int i = 0; i < M; i++)
+		actors[i].id = INT64_MAX - 2 * i;
+	memset(&w, 0, sizeof w);
+	vs_sim_world_init(&w, &scn);
+	ck_assert_ptr_nonnull(w.id_slot);
+	for (int i = 0; i < M; i++)
+		ck_assert_int_eq(vs_sim_world_index(&w, INT64_MAX - 2 * i), i);
+	ck_assert_int_eq(vs_sim_world_index(&w, INT64_MAX - 1), -1);
+	ck_assert_int_eq(vs_sim_world_index(&w, INT64_MAX - 2 * M), -1);
+	ck_assert_int_eq(vs_sim_world_index(&w, INT64_MIN), -1);
+	ck_assert_int_eq(vs_sim_world_index(&w, 0), -1);
+	vs_sim_world_free(&w);
 }
 END_TEST
 
@@ -289,6 +330,7 @@ int main(void)
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, ids_are_found_by_id);
+	tcase_add_test(tc, sparse_ids_are_found_by_id);
 	tcase_add_test(tc, answers_equal_a_pass_over_every_actor);
 	tcase_add_test(tc, positions_not_finite_or_far_out);
 	tcase_add_test(tc, answers_follow_the_step);
