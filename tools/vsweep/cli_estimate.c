@@ -144,9 +144,33 @@ static void spread(uint64_t *idx, uint64_t n, uint64_t count, uint64_t k,
 		                           : 0);
 }
 
+static int estimate(const vs_scenario *scn, const vs_sweep *sw,
+                    vs_registry *reg, const vs_run_opts *base, int jobs,
+                    uint64_t stored, const uint64_t *chosen,
+                    uint64_t n_chosen);
+
 int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
                  vs_registry *reg, const vs_run_opts *base, int jobs,
                  uint64_t stored)
+{
+	return estimate(scn, sw, reg, base, jobs, stored, NULL, 0);
+}
+
+int cli_estimate_chosen(const vs_scenario *scn, const vs_sweep *sw,
+                        vs_registry *reg, const vs_run_opts *base, int jobs,
+                        const uint64_t *chosen, uint64_t n)
+{
+	printf("variants chosen: %llu of the %llu\n", (unsigned long long)n,
+	       (unsigned long long)sw->count);
+	return estimate(scn, sw, reg, base, jobs, 0, chosen, n);
+}
+
+/* The run's variants: the shard's (--shard K/N) less those a file to
+ * --resume holds, or a drill-down's chosen ones (chosen, n_chosen). */
+static int estimate(const vs_scenario *scn, const vs_sweep *sw,
+                    vs_registry *reg, const vs_run_opts *base, int jobs,
+                    uint64_t stored, const uint64_t *chosen,
+                    uint64_t n_chosen)
 {
 	int rc = 0;
 	char dir[] = "/tmp/vsweep-check-XXXXXX";
@@ -162,7 +186,8 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	 * calibration runs variants of the shard, or of the sweep when the
 	 * shard has none. */
 	uint64_t sk = base->shard_k, sn = base->shard_n ? base->shard_n : 1;
-	uint64_t mine = vs_store_shard_count(sw->count, sk, sn);
+	uint64_t mine = chosen ? n_chosen
+	                       : vs_store_shard_count(sw->count, sk, sn);
 	uint64_t todo = mine > stored ? mine - stored : 0;
 	uint64_t pool = mine ? mine : sw->count;
 	if (!mine)
@@ -189,7 +214,9 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
 	uint64_t n1 = 0;
 	double t1 = ok ? s0.seconds : 0, per = 0; /* s a variant */
 	while (ok) {
-		spread(idx, p.n, pool, sk, sn);
+		spread(idx, p.n, pool, chosen ? 0 : sk, chosen ? 1 : sn);
+		for (uint64_t i = 0; chosen && i < p.n; i++)
+			idx[i] = chosen[idx[i]]; /* positions in the list */
 		vs_remove_db_files(some);
 		ok = calibrate(scn, sw, reg, base, &p, some, &s) == 0;
 		if (!ok)

@@ -19,4 +19,11 @@ int cli_estimate(const vs_scenario *scn, const vs_sweep *sw,
                   vs_registry *reg, const vs_run_opts *base, int jobs,
                   uint64_t stored);
 
+/* The same for a drill-down's n chosen variants (indices, ascending, as
+ * --variants and --variants-from give them): the run makes a new file of
+ * them alone. */
+int cli_estimate_chosen(const vs_scenario *scn, const vs_sweep *sw,
+                        vs_registry *reg, const vs_run_opts *base, int jobs,
+                        const uint64_t *chosen, uint64_t n);
+
 #endif

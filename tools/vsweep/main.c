@@ -310,7 +310,7 @@ static int check_output(const vs_scenario *scn, const vs_sweep *sw,
 	return 0;
 }
 
-static int cmd_check(const cli_run_args *a)
+static int cmd_check(const cli_run_args *a, cli_drill *drill)
 {
 	vs_registry *reg = NULL;
 	vs_scenario *scn = NULL;
@@ -335,7 +335,18 @@ static int cmd_check(const cli_run_args *a)
 			status = out;
 			goto done;
 		}
-		int est = cli_estimate(scn, sw, reg, &o, o.jobs, stored);
+		/* a drill-down is sized as run makes it: the chosen
+		 * variants alone, into a new file */
+		int drilling = drill->list || drill->from || drill->where;
+		if (drilling && (out = cli_drill_indices(drill, a, scn, sw))) {
+			status = out;
+			goto done;
+		}
+		int est = drilling ? cli_estimate_chosen(scn, sw, reg, &o,
+		                                         o.jobs, drill->idx,
+		                                         drill->n)
+		                   : cli_estimate(scn, sw, reg, &o, o.jobs,
+		                                  stored);
 		if (est < 0)
 			status = 2;
 		else if (est > 0 && !status)
@@ -494,7 +505,10 @@ int main(int argc, char **argv)
 		free(drill.idx);
 		return rc;
 	}
-	if (!strcmp(cmd, "check"))
-		return cmd_check(&a);
+	if (!strcmp(cmd, "check")) {
+		rc = cmd_check(&a, &drill);
+		free(drill.idx);
+		return rc;
+	}
 	return cli_unknown_command(&prog, cmd);
 }
