@@ -14,7 +14,7 @@ import os
 import random
 import unittest
 
-from vsweep_e2e import TempDirCase, TEST_PLUGINS, query, run
+from vsweep_e2e import SRC, TempDirCase, TEST_PLUGINS, query, run
 
 HEAD = """vsweep: 1
 name: broad phase traffic
@@ -162,10 +162,51 @@ actors:
 """
 
 
+def junction_traffic(seed, plugin):
+    """IDM traffic through tests/data/xodr/junction.xodr: road 1 (x -100
+    to 0, both ways) into a junction of a straight connector and a left
+    turn (the first connection, followed) onto road 2 (x 20 to 220) and
+    road 3 (north from (10, 10)); road 2's westbound lane ends at the
+    junction (nothing leads on). Cars in every lane, some stopped across
+    the junction, pedestrians crossing road 2."""
+    rnd = random.Random(seed)
+    xodr = os.path.join(SRC, "tests", "data", "xodr", "junction.xodr")
+    out = ["vsweep: 1\nname: junction traffic\nstep: 0.05\nduration: 6\n"
+           "map: {opendrive: %s}\n" % xodr,
+           HEAD[HEAD.index("assets:"):]]
+    n = [0]
+
+    def actor(text):
+        n[0] += 1
+        out.append("  - {id: %d, %s}\n" % (n[0], text))
+
+    def idm():
+        return ("behaviour: {plugin: %s, params: {v0: %.2f, T: %.2f}}"
+                % (plugin, rnd.uniform(8, 25), rnd.uniform(0.8, 2.0)))
+
+    for road, lane, length in (("1", -1, 100), ("1", 1, 100),
+                               ("2", -1, 200), ("2", 1, 200),
+                               ("3", -1, 100)):
+        for s in rnd.sample(range(2, int(length) - 2, 8),
+                            int(length) // 20):
+            actor("asset: sedan, start: {position: {road: '%s', lane: %d, "
+                  "s: %d}}, speed: %.2f, %s"
+                  % (road, lane, s, rnd.uniform(3, 15), idm()))
+    for x in rnd.sample(range(0, 20, 4), 2):  # across the junction
+        actor("asset: sedan, start: {position: [%d, %.2f, 0], yaw: 0}, "
+              "speed: 0, behaviour: {plugin: constant_steer}"
+              % (x, rnd.uniform(-3, 0)))
+    for x in rnd.sample(range(40, 200, 10), 4):
+        actor("asset: walker, waypoints: [[%d, -6, 0], [%d, 6, 0]], "
+              "speed: 1.4, behaviour: {plugin: pedestrian, params: "
+              "{start_delay: %.2f}}" % (x, x, rnd.uniform(0, 3)))
+    return "".join(out)
+
+
 class BroadPhaseTest(TempDirCase):
-    def rows(self, seed, plugin):
+    def rows(self, seed, plugin, make=None):
         scn = self.write("%s_%d.yaml" % (plugin, seed),
-                         traffic(seed, plugin))
+                         (make or traffic)(seed, plugin))
         db = self.path("%s_%d.db" % (plugin, seed))
         rc, _, err = run("run", scn, "-o", db, "--plugin-path",
                          os.path.join(TEST_PLUGINS, "exhaustive"))
@@ -177,6 +218,17 @@ class BroadPhaseTest(TempDirCase):
                           for r in query(db, "SELECT * FROM %s ORDER BY "
                                              "1, 2, 3" % table)]
         return out
+
+    def test_through_a_junction(self):
+        """OpenDRIVE lanes: successors through a junction's connecting
+        roads, a lane that ends, cars stopped across the junction."""
+        for seed in (3, 4):
+            broad = self.rows(seed, "idm", junction_traffic)
+            every = self.rows(seed, "idm_exhaustive", junction_traffic)
+            self.assertGreater(len(broad["state"]), 25 * 121)
+            for table in broad:
+                self.assertTrue(broad[table] == every[table],
+                                "seed %d: table %s differs" % (seed, table))
 
     def test_successor_road_apart(self):
         self.write("apart.xodr", APART_XODR)
