@@ -160,6 +160,39 @@ class CrashTest(TempDirCase):
                     if v != 17:
                         self.assertEqual(a[v], b[v], "variant %d" % v)
 
+    def test_status_and_log_progress_count_crashed_apart(self):
+        """docs/cli.md: status prints the progress line's figures, and the
+        progress line and the summary count crashed variants apart, `49
+        done, 1 failed (1 crashed)`. Found in review: the summary did,
+        while status and the log's progress line said "1 failed" alone;
+        and status printed "started ...T09:10:15.000Z", milliseconds
+        created_utc does not hold. Variant 17 segfaults: its reason
+        starts "crashed:"."""
+        rc, out, err, db = self.sweep("segv", 17, "segv", "--progress",
+                                      "--progress-interval", "0.1")
+        self.assertEqual(rc, 1, err)
+        self.assertIn("49 done, 1 failed (1 crashed)", out)
+        # the log's lines (stderr is a pipe): the last is the final count
+        lines = [ln for ln in err.splitlines()
+                 if re.match(r"vsweep: \d{4}-\d\d-\d\dT", ln)]
+        self.assertTrue(lines, err)
+        self.assertIn(": 50/50 variants (49 done, 1 failed (1 crashed))",
+                      lines[-1])
+        rc, out, err = run("status", db)
+        self.assertEqual(rc, 0, err)
+        self.assertIn(": finished: 50/50 variants (49 done, 1 failed "
+                      "(1 crashed)), ", out)
+        # the start as the file stores it, nothing added
+        created = query(db, "SELECT value FROM meta WHERE key = "
+                        "'created_utc'")[0][0]
+        self.assertRegex(created, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertIn(", started %s, " % created, out)
+        # none failed: no "crashed" said at all
+        _, _, _, ref = self.sweep("segv", -1, "segv_ref")
+        rc, out, err = run("status", ref)
+        self.assertIn(": finished: 50/50 variants (50 done, 0 failed), ",
+                      out)
+
     def test_fork_server_killed_children_still_contained(self):
         """The workers' children are forked by a server process started
         before the threads (core/run/forkserver.c) and made vsweep's own

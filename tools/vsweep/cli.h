@@ -157,6 +157,28 @@ int cli_unknown_run_option(const cli_prog *p, const char *o);
 /* `vsweep status RESULTS.db` (cli_status.c). Returns an exit status. */
 int cli_status(int argc, char **argv);
 
+/* How far a results file is, in status's own words, for vsweep report:
+ * the counts, the variants its sweep (shard) has and how many of those
+ * it lacks, and its state ("finished", "running (pid N)", "stopped
+ * (continue it with vsweep run ... --resume)", "incomplete (...)",
+ * "drill-down (...)", "part R of a vsweep-mpi run (...)"). */
+#define CLI_STATE_WORDS 4400
+typedef struct cli_sweep_state {
+	int64_t done, failed, crashed;
+	int64_t expected;   /* variants of its sweep (shard); 0: none to
+	                       reach (a drill-down's selection, a vsweep-mpi
+	                       part) */
+	int64_t missing;    /* of those, not stored */
+	int complete, running;
+	char words[CLI_STATE_WORDS];
+} cli_sweep_state;
+
+/* Reads it over db, a read connection to the file at path; 0, or -1 when
+ * the file is not a readable results file. */
+struct sqlite3;
+int cli_sweep_state_read(struct sqlite3 *db, const char *path,
+                         cli_sweep_state *out);
+
 /* Progress for a log (stderr not a terminal): a thread that prints a
  * full line every --progress-interval seconds (default
  * CLI_PROGRESS_INTERVAL) from the results file at path, and, when

@@ -29,8 +29,12 @@
 
 typedef struct sweep_status {
 	int64_t done, failed;
+	int64_t crashed;     /* of the failed: a reason "crashed: ..." (the
+	                        runner's count, core/run/runner.c) */
 	int64_t expected;    /* variants of this file's shard; 0: unknown */
 	double created;      /* s since the epoch; NAN when not recorded */
+	char created_text[40];     /* meta created_utc as stored */
+	char run_started_text[40]; /* meta run_started_utc as stored */
 	/* the latest run's (or resume's) start, s since the epoch (NAN:
 	 * not recorded, a file of an earlier build), and the variants the
 	 * file held then */
@@ -99,7 +103,9 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	        "'shard'), (SELECT value FROM meta WHERE key = "
 	        "'created_utc'), (SELECT max(variant_id) FROM variant_info), "
 	        "(SELECT value FROM meta WHERE key = 'run_started_utc'), "
-	        "(SELECT value FROM meta WHERE key = 'run_started_stored')",
+	        "(SELECT value FROM meta WHERE key = 'run_started_stored'), "
+	        "(SELECT count(*) FROM variant_info WHERE status != 'done' "
+	        "AND substr(error, 1, 8) = 'crashed:')",
 	        -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	if (sqlite3_step(st) != SQLITE_ROW)
@@ -131,17 +137,26 @@ static int read_status(sqlite3 *db, sweep_status *s)
 	    sqlite3_column_type(st, 5) != SQLITE_NULL &&
 	    sqlite3_column_int64(st, 5) != k + (stored - 1) * n)
 		s->gapped = 1;
-	s->created = parse_utc((const char *)sqlite3_column_text(st, 4));
-	s->run_started = parse_utc((const char *)sqlite3_column_text(st, 6));
+	const char *created = (const char *)sqlite3_column_text(st, 4);
+	const char *started = (const char *)sqlite3_column_text(st, 6);
+	s->created = parse_utc(created);
+	s->run_started = parse_utc(started);
+	snprintf(s->created_text, sizeof s->created_text, "%s",
+	         created ? created : "");
+	snprintf(s->run_started_text, sizeof s->run_started_text, "%s",
+	         started ? started : "");
 	s->run_stored = sqlite3_column_int64(st, 7);
+	s->crashed = sqlite3_column_int64(st, 8);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
 	return rc;
 }
 
-/* "1234/5000 variants (1200 done, 34 failed), 12.3 variants/s, ETA
- * 0:05:06" for `rate` variants per second (NAN: unknown). */
+/* "1234/5000 variants (1200 done, 34 failed (2 crashed)), 12.3
+ * variants/s, ETA 0:05:06" for `rate` variants per second (NAN:
+ * unknown); the crashed ones said only when some did, as the run's
+ * summary does. */
 static void format_counts(const sweep_status *s, double rate, char *out,
                           size_t size)
 {
@@ -154,8 +169,12 @@ static void format_counts(const sweep_status *s, double rate, char *out,
 		len += (size_t)snprintf(out + len, size - len, "/%lld",
 		                        (long long)s->expected);
 	len += (size_t)snprintf(out + len, size - len, " variants (%lld done, "
-	                        "%lld failed)", (long long)s->done,
+	                        "%lld failed", (long long)s->done,
 	                        (long long)s->failed);
+	if (s->crashed)
+		len += (size_t)snprintf(out + len, size - len, " (%lld "
+		                        "crashed)", (long long)s->crashed);
+	len += (size_t)snprintf(out + len, size - len, ")");
 	if (isfinite(rate))
 		len += (size_t)snprintf(out + len, size - len, ", %.3g "
 		                        "variants/s", rate);
@@ -235,6 +254,46 @@ static const char *stopped_text(const sweep_status *s, const char *path,
 	return "stopped (continue it with vsweep run ... --resume)";
 }
 
+/* The file's state in words: "finished", "running (pid N)" (pid: the
+ * writer lock's holder, 0 none) or what stopped_text says; 1 when
+ * running, *complete when every variant of the sweep (shard) is
+ * stored. */
+static int state_words(const sweep_status *s, const char *path, long pid,
+                       char *out, size_t size, int *complete)
+{
+	int64_t n = s->done + s->failed;
+	*complete = s->expected && n >= s->expected && !s->gapped;
+	int live = pid > 0 && !*complete;
+	/* a part's text is written into out itself */
+	const char *t = stopped_text(s, path, out, size);
+	if (*complete)
+		snprintf(out, size, "finished");
+	else if (live)
+		snprintf(out, size, "running (pid %ld)", pid);
+	else if (t != out)
+		snprintf(out, size, "%s", t);
+	return live;
+}
+
+int cli_sweep_state_read(struct sqlite3 *db, const char *path,
+                         cli_sweep_state *out)
+{
+	sweep_status s;
+	memset(out, 0, sizeof *out);
+	if (read_status(db, &s))
+		return -1;
+	out->done = s.done;
+	out->failed = s.failed;
+	out->crashed = s.crashed;
+	out->expected = s.expected;
+	if (s.expected > s.done + s.failed)
+		out->missing = s.expected - (s.done + s.failed);
+	out->running = state_words(&s, path, vs_store_writer_pid(path),
+	                           out->words, sizeof out->words,
+	                           &out->complete);
+	return 0;
+}
+
 int cli_status(int argc, char **argv)
 {
 	static const char usage[] = "usage: vsweep status RESULTS.db\n";
@@ -262,8 +321,9 @@ int cli_status(int argc, char **argv)
 	}
 	sqlite3_close(db);
 	int64_t n = s.done + s.failed;
-	int complete = s.expected && n >= s.expected && !s.gapped;
-	int live = pid > 0 && !complete;
+	char words[CLI_STATE_WORDS];
+	int complete, live = state_words(&s, path, pid, words, sizeof words,
+	                                 &complete);
 	/* running: this run's rate, the progress line's (the variants
 	 * stored since it began over the time since; a resumed run's began
 	 * after any pause); otherwise up to the last write (a resumed file's
@@ -275,22 +335,17 @@ int cli_status(int argc, char **argv)
 		double dt = now - s.run_started;
 		rate = dt > 0 ? (double)(n - s.run_stored) / dt : NAN;
 	}
-	char counts[256], start[32], state[64], stopped[4400];
+	char counts[256];
 	format_counts(&s, live ? rate : NAN, counts, sizeof counts);
-	snprintf(state, sizeof state, "running (pid %ld)", pid);
-	printf("vsweep: %s: %s: %s", path, complete ? "finished" : live ?
-	       state : stopped_text(&s, path, stopped, sizeof stopped),
-	       counts);
+	printf("vsweep: %s: %s: %s", path, words, counts);
 	if (!live && isfinite(rate))
 		printf(", %.3g variants/s", rate);
-	if (isfinite(s.created)) {
-		format_utc(s.created, start);
-		printf(", started %s", start);
-	}
-	if (resumed) {
-		format_utc(s.run_started, start);
-		printf(", resumed %s", start);
-	}
+	/* the times as the file stores them: created_utc has whole
+	 * seconds, and a figure it does not hold is not printed */
+	if (isfinite(s.created))
+		printf(", started %s", s.created_text);
+	if (resumed)
+		printf(", resumed %s", s.run_started_text);
 	if (!live && isfinite(span))
 		printf(", %.0f s to the last write", span);
 	printf("\n");
