@@ -17,6 +17,7 @@ import html.parser
 import os
 import re
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -27,8 +28,8 @@ import zipfile
 from xml.sax.saxutils import quoteattr
 
 sys.path.insert(0, os.path.dirname(__file__))
-from vsweep_e2e import (SRC, TEST_PLUGINS, TempDirCase, query,  # noqa: E402
-                        run, scenario)
+from vsweep_e2e import (SRC, TEST_PLUGINS, TempDirCase,  # noqa: E402
+                        gated_run, query, run, scenario, wait_for)
 from test_docs import section_of, sections  # noqa: E402
 
 OUTDIR = os.environ.get("VSWEEP_TEST_OUTDIR", tempfile.gettempdir())
@@ -537,6 +538,97 @@ class ReportPageTest(TempDirCase):
                   re.findall(r'data-param="([^"]*)"', text)}
         self.assertEqual(params, {"actor1.behaviour.steering_wheel_deg",
                                   "actor1.speed"})
+
+
+# Two cars; the ego's behaviour (a crash test plugin that drives straight)
+# stalls at step 5 of the variant whose trigger is 3 while the gate file
+# exists: a run over trigger 0..10 at -j 1 stores 0 to 2 and waits there.
+STALLING = """\
+vsweep: 1
+name: stalled
+step: 0.1
+duration: 1
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: ego
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_segv, params: {armed: -1, stall: 3, stall_seconds: 0}}
+  - id: 2
+    name: other
+    asset: car
+    start: {position: [0, 50, 0], yaw: 0}
+    speed: 5
+"""
+
+ELEVEN = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, param: behaviour.trigger, value: {from: 0, to: 10, step: 1}}
+"""
+
+
+def page_text(page):
+    """The page's words, tags and entities gone, spaces collapsed."""
+    with open(page, encoding="utf-8") as f:
+        text = re.sub(r"<[^>]+>", " ", f.read())
+    return re.sub(r"\s+", " ", html.unescape(text))
+
+
+class ReportStateTest(TempDirCase):
+    def test_a_stopped_sweep_says_what_is_missing(self):
+        """Found in review: the report of a stopped sweep (4800 variants,
+        679 stored) said "679 done 0 failed" and nothing else, as if
+        finished. Now the page says how many of the sweep's variants (11,
+        the sweep file's) are missing, the file's state in status's
+        words, and that the page covers only the stored ones; a finished
+        file says it has all of them."""
+        scn = self.write("s.yaml", STALLING)
+        sw = self.write("w.yaml", ELEVEN)
+        db = self.path("r.db")
+        mark, gate = self.path("stall"), self.path("gate")
+        args = ["run", scn, "--sweep", sw, "-j", "1", "--plugin-path",
+                os.path.join(TEST_PLUGINS, "crash"), "-o", db]
+        with gated_run(args, mark, gate) as p:
+            self.assertTrue(wait_for(lambda: os.path.exists(mark), 60),
+                            "variant 3 never waited")
+            self.assertTrue(wait_for(lambda: "3/11 variants" in
+                                     run("status", db)[1], 30))
+            self.assertIsNone(p.poll(), "finished before the signal")
+            p.send_signal(signal.SIGINT)
+            os.unlink(gate)  # the held variant sees the stop once let go
+            p.wait(timeout=60)
+            open(gate, "w").close()  # for gated_run's exit
+            self.assertEqual(p.returncode, 130)
+        stored = query(db, "SELECT count(*) FROM variant")[0][0]
+        self.assertIn(stored, (3, 4))
+        page = self.path("r.html")
+        rc, _, err = run("report", db, "-o", page)
+        self.assertEqual(rc, 0, err)
+        text = page_text(page)
+        stopped = "stopped (continue it with vsweep run ... --resume)"
+        self.assertIn("Incomplete: %d of the 11 variants of the sweep are "
+                      "not stored; the file is %s." % (11 - stored, stopped),
+                      text)
+        self.assertIn("cover only the %d stored variants" % stored, text)
+        self.assertIn("Variants of the sweep: 11 ; stored: %d ; missing: "
+                      "%d . State: %s" % (stored, 11 - stored, stopped), text)
+        # status words it the same
+        self.assertIn(": %s: %d/11 variants" % (stopped, stored),
+                      run("status", db)[1])
+        # resumed to the end: nothing missing, no warning
+        rc, _, err = run(*args[:-2], "-o", db, "--resume")
+        self.assertEqual(rc, 0, err)
+        rc, _, err = run("report", db, "-o", page)
+        self.assertEqual(rc, 0, err)
+        text = page_text(page)
+        self.assertNotIn("Incomplete", text)
+        self.assertIn("Variants of the sweep: 11 ; stored: 11 ; missing: 0 "
+                      ". State: finished", text)
 
 
 class ReportScaleTest(TempDirCase):
