@@ -631,6 +631,132 @@ class ReportStateTest(TempDirCase):
                       ". State: finished", text)
 
 
+# Two cars for half a second: summary rows only, many variants fast.
+SHORT_PAIR = """\
+vsweep: 1
+name: short pair
+step: 0.1
+duration: 0.5
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 10
+    behaviour: {plugin: constant_steer, params: {steering_wheel_deg: 30}}
+  - id: 2
+    asset: car
+    start: {position: [0, 40, 0], yaw: 0}
+    speed: 5
+"""
+
+# Four parameters, each variant its own value of each: four scatters per
+# KPI with a value.
+FOUR_AXES = """\
+vsweep: 1
+seed: 5
+blocks:
+  - random:
+      count: 900
+      axes:
+        - {actor: 1, speed: {uniform: [5, 25]}}
+        - {actor: 2, speed: {uniform: [2, 12]}}
+        - {actor: 1, param: behaviour.steering_wheel_deg, value: {uniform: [10, 60]}}
+        - {actor: 1, param: vehicle_model.steering_ratio, value: {uniform: [12, 18]}}
+"""
+
+# 81 x 50 = 4050 grid points: binned along the first axis (docs/cli.md:
+# at most 60 cells along an axis), past 4000 variants.
+BIG_GRID = """\
+vsweep: 1
+blocks:
+  - grid:
+      - {actor: 1, speed: {from: 5, to: 25, step: 0.25}}
+      - {actor: 2, speed: {from: 1, to: 13.25, step: 0.25}}
+"""
+
+PAGE_MARKS = 20000   # docs/cli.md: marks of all scatters of a page
+
+
+class ReportSizeTest(TempDirCase):
+    def report_of(self, sweep, n):
+        scn = self.write("s.yaml", SHORT_PAIR)
+        sw = self.write("w.yaml", sweep)
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db, "-j", "2",
+                         "--record", "summary")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant")[0][0], n)
+        page = self.path("r.html")
+        rc, _, err = run("report", db, "-o", page)
+        self.assertEqual(rc, 0, err)
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        return db, page, text
+
+    def test_marks_of_a_page_share_a_budget(self):
+        """Found in review: 3000 summary-only variants with 4 parameters
+        made a 12.7 MB page (40 scatters of 3000 marks each); the sample
+        began only past 4000 variants, whatever the number of scatters.
+        Here 900 variants and 4 parameters: the scatters draw at most
+        PAGE_MARKS marks in all, each the same variants (a sample), with
+        their tooltips, and the page says it is a sample."""
+        db, page, text = self.report_of(FOUR_AXES, 900)
+        dom = Dom()
+        dom.feed(text)
+        charts = dom.charts("scatter")
+        kpis = [c[1] for c in query(db, "PRAGMA table_info(variant_summary)")
+                if c[1] not in ("variant_id", "status", "label", "params")
+                and not c[1].endswith("_actor_id")]
+        with_value = [k for k in kpis if query(
+            db, 'SELECT count("%s") FROM variant_summary' % k)[0][0]]
+        self.assertEqual(len(charts), 4 * len(with_value))
+        per = [sorted(a["data-v"] for a in marks(c, "circle", "mark"))
+               for c in charts]
+        self.assertLessEqual(sum(len(p) for p in per), PAGE_MARKS)
+        self.assertLessEqual(len(per[0]), PAGE_MARKS // len(charts))
+        self.assertLess(len(per[0]), 900)
+        self.assertGreater(len(per[0]), 0)
+        # every variant has a value of each parameter: the same sample
+        # in every chart, each mark with its tooltip
+        for c, p in zip(charts, per):
+            self.assertEqual(p, per[0], c[0])
+            self.assertTrue(all(a.get("data-tip", "").startswith("variant ")
+                                for a in marks(c, "circle", "mark")))
+        self.assertIn('id="sampled"', text)
+        self.assertIn("sample of %d of the 900 variants" % len(per[0]),
+                      page_text(page))
+        # about 100 bytes a mark: the page stays a few MB
+        self.assertLess(os.path.getsize(page), 4e6)
+
+    def test_a_binned_grid_says_what_its_cells_are(self):
+        """Found in review: an 80 x 60 grid's note said both "one heat-map
+        cell per grid point" and "each cell covers a block of neighbouring
+        grid points", and "Scatters show a deterministic sample of about
+        4000" on a page with no scatter; nothing said the colour scale's
+        ends are cell means, not the KPI table's max and min. Here 81 x 50
+        (4050 variants): binned to 60 cells along the first axis, blocks
+        of up to 2 x 1 points; no scatter, no word of a sample."""
+        db, page, text = self.report_of(BIG_GRID, 81 * 50)
+        words = page_text(page)
+        self.assertNotIn("one heat-map cell per grid point", words)
+        self.assertIn("A full grid of 81 × 50, drawn as 60 × 50 cells", words)
+        self.assertIn("each cell covers a block of up to 2 × 1 neighbouring "
+                      "grid points", words)
+        self.assertIn('id="binned"', text)
+        self.assertIn("Cells hold up to 2 variants: the colours and the "
+                      "colour scale's ends are cell means", words)
+        self.assertNotIn("sample", words)
+        self.assertNotIn('id="sampled"', text)
+        self.assertNotIn("Red rings", words)
+        dom = Dom()
+        dom.feed(text)
+        self.assertEqual(dom.charts("scatter"), [])
+        for h in dom.charts("heatmap"):
+            self.assertEqual(len(marks(h, "rect", "cell")), 60 * 50)
+
+
 class ReportScaleTest(TempDirCase):
     def test_hundred_thousand_variants_in_under_30_s(self):
         # One real variant gives the schema and the record; 10^5 summary

@@ -116,22 +116,6 @@ static sqlite3_stmt *prepare(const report_data *d, const char *sql)
 	return st;
 }
 
-/* Knuth's multiplicative hash of the id against a threshold: a sample of
- * about `want` in n that does not alias with a grid's strides. */
-static uint64_t sample_threshold(int64_t n, int64_t want)
-{
-	if (n <= want)
-		return UINT64_C(1) << 32;
-	return (uint64_t)((double)want / (double)n * 4294967296.0);
-}
-
-int report_sampled(const report_data *d, int64_t i)
-{
-	uint64_t h = ((uint64_t)d->id[i] * UINT64_C(2654435761)) &
-	             UINT64_C(0xffffffff);
-	return h < sample_threshold(d->n, REPORT_MAX_MARKS);
-}
-
 typedef struct unit_row {
 	const char *name, *unit;
 } unit_row;

@@ -15,9 +15,10 @@
  *    bottom edge when they have no value); a heat map one <rect
  *    class="cell"> per grid cell ("cell failed" when a variant in it
  *    failed);
- *  - a file of more than REPORT_MAX_MARKS variants shows a deterministic
- *    sample in scatters (the page says so); counts, heat maps and the
- *    worst list use every variant;
+ *  - the scatters of a page draw at most REPORT_PAGE_MARKS circles in
+ *    all, and one at most REPORT_MAX_MARKS: past that, each draws the
+ *    same deterministic sample of the variants (the page says so);
+ *    counts, heat maps and the worst list use every variant;
  *  - the page's script writes <div id="js-error"> into the page on any
  *    script error, and <div id="js-ready"> when it ran to the end.
  */
@@ -29,6 +30,7 @@
 #include <stdio.h>
 
 #define REPORT_MAX_MARKS 4000   /* circles per scatter */
+#define REPORT_PAGE_MARKS 20000 /* circles of all scatters: ~2 MB of SVG */
 #define REPORT_MAX_PARAMS 6     /* swept parameters charted */
 #define REPORT_MAX_KPIS 16
 #define REPORT_MAX_LEVELS 400   /* distinct values of a grid axis */
@@ -90,8 +92,5 @@ void report_worst(FILE *f, const report_data *d);
  * for people (6 significant digits, "–" for NaN). */
 void report_text(FILE *f, const char *s);
 void report_num(FILE *f, double v);
-
-/* True when variant index i is in the scatter sample. */
-int report_sampled(const report_data *d, int64_t i);
 
 #endif

@@ -1,9 +1,15 @@
 /* The KPI section of `vsweep report`: each KPI of variant_summary against
  * each swept parameter. A full grid of two parameters is a heat map (one
- * cell per grid point, the mean of the variants in it); otherwise one
- * scatter per parameter (one circle per variant, a sample past
- * REPORT_MAX_MARKS), with a line through the points when a single
- * parameter is swept. Failed variants are red rings.
+ * cell per grid point, the mean of the variants in it; past GRID_CELLS
+ * along an axis, a block of neighbouring points); otherwise one scatter
+ * per parameter (one circle per variant), with a line through the points
+ * when a single parameter is swept. Failed variants are red rings.
+ *
+ * Each circle is some 100 bytes of SVG with its tooltip, so the circles
+ * of the page share REPORT_PAGE_MARKS: past it, every scatter draws the
+ * same deterministic sample of the variants (chosen by a hash of the
+ * variant's ID, so the same whatever -j or sharding stored them), and the
+ * page says so.
  *
  * A failed variant's KPIs cover the steps before its failure (a crashed
  * one's are NULL, docs/results.md): a collision it had is a collision of
@@ -166,8 +172,42 @@ static int cmp_x(const void *a, const void *b)
 	return (u > v) - (u < v);
 }
 
+/* Knuth's multiplicative hash of the variant's ID: a bijection of 32-bit
+ * IDs, so every variant has its own value, and a sample of the smallest
+ * ones does not alias with a grid's strides. */
+static uint64_t id_hash(int64_t id)
+{
+	return ((uint64_t)id * UINT64_C(2654435761)) & UINT64_C(0xffffffff);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t u = *(const uint64_t *)a, v = *(const uint64_t *)b;
+	return (u > v) - (u < v);
+}
+
+/* The sample of `want` variants of n: those whose hash is below the
+ * value returned (every one when n <= want). */
+static uint64_t sample_below(const report_data *d, int64_t want)
+{
+	if (d->n <= want)
+		return UINT64_MAX;
+	uint64_t *h = vs_xcalloc((size_t)d->n, sizeof *h);
+	for (int64_t i = 0; i < d->n; i++)
+		h[i] = id_hash(d->id[i]);
+	qsort(h, (size_t)d->n, sizeof *h, cmp_u64);
+	uint64_t below = h[want];
+	free(h);
+	return below;
+}
+
+static int sampled(const report_data *d, int64_t i, uint64_t below)
+{
+	return id_hash(d->id[i]) < below;
+}
+
 static void scatter(FILE *f, const report_data *d, const report_kpi *k,
-                    const report_param *p)
+                    const report_param *p, uint64_t below)
 {
 	double bx0 = ML, bx1 = W - MR, by0 = MT, by1 = H - MB;
 	range rx = range_of(p->v, d->n), ry = range_of(k->v, d->n);
@@ -199,7 +239,7 @@ static void scatter(FILE *f, const report_data *d, const report_kpi *k,
 		xy *pts = vs_xcalloc((size_t)d->n + 1, sizeof *pts);
 		int64_t m = 0;
 		for (int64_t i = 0; i < d->n; i++)
-			if (report_sampled(d, i) && isfinite(p->v[i]) &&
+			if (sampled(d, i, below) && isfinite(p->v[i]) &&
 			    isfinite(k->v[i]))
 				pts[m++] = (xy){p->v[i], k->v[i]};
 		qsort(pts, (size_t)m, sizeof *pts, cmp_x);
@@ -214,7 +254,7 @@ static void scatter(FILE *f, const report_data *d, const report_kpi *k,
 	}
 	fputs("<g class=\"marks\" fill=\"#1f77b4\">\n", f);
 	for (int64_t i = 0; i < d->n; i++) {
-		if (!report_sampled(d, i) || !isfinite(p->v[i]))
+		if (!sampled(d, i, below) || !isfinite(p->v[i]))
 			continue;
 		int has = isfinite(k->v[i]);
 		if (!has && !d->failed[i])
@@ -243,6 +283,7 @@ typedef struct grid {
 	                      or, past GRID_CELLS, a run of neighbours */
 	int *cell;         /* per variant: its cell, bin_a * bb + bin_b, or
 	                      -1 */
+	int64_t most;      /* variants in the fullest cell */
 } grid;
 
 static int cmp_double(const void *a, const void *b)
@@ -314,6 +355,11 @@ static int make_grid(const report_data *d, grid *g)
 		             bin_of(ib, g->nb, g->bb);
 	}
 	free(seen);
+	int64_t *in = vs_xcalloc((size_t)g->ba * (size_t)g->bb, sizeof *in);
+	for (int64_t i = 0; i < d->n; i++)
+		if (g->cell[i] >= 0 && ++in[g->cell[i]] > g->most)
+			g->most = in[g->cell[i]];
+	free(in);
 	return filled == (int64_t)g->na * g->nb ? 0 : -1;
 }
 
@@ -500,6 +546,34 @@ static void kpi_table(FILE *f, const report_data *d)
 	fputs("</tbody></table>\n", f);
 }
 
+/* What a heat-map cell is: one grid point, or past GRID_CELLS along an
+ * axis a block of neighbouring ones; and, when a cell holds more than one
+ * variant, that its colour and the colour scale's ends are means, which
+ * lie within the KPI table's min and max. */
+static void grid_note(FILE *f, const grid *g)
+{
+	int binned = g->ba < g->na || g->bb < g->nb;
+	fprintf(f, "<p class=\"note\">A full grid of %d &times; %d", g->na,
+	        g->nb);
+	if (binned)
+		fprintf(f, ", drawn as %d &times; %d cells: <b id=\"binned\">too "
+		        "many points to draw one by one, so each cell covers a "
+		        "block of up to %d &times; %d neighbouring grid points"
+		        "</b> (its tip names the first),", g->ba, g->bb,
+		        (g->na + g->ba - 1) / g->ba, (g->nb + g->bb - 1) / g->bb);
+	else
+		fputs(": one heat-map cell per grid point,", f);
+	fputs(" coloured by the mean over its variants with a value, failed "
+	      "ones included (red outline); grey: no value.", f);
+	if (g->most > 1)
+		fprintf(f, " <b id=\"cell-means\">Cells hold up to %lld "
+		        "variants: the colours and the colour scale&#39;s ends "
+		        "are cell means, not single variants&#39; values, so the "
+		        "scale can end inside the KPI table&#39;s min and "
+		        "max.</b>", (long long)g->most);
+	fputs("</p>\n", f);
+}
+
 void report_kpi_charts(FILE *f, const report_data *d)
 {
 	fputs("<section id=\"kpis\"><h2>KPIs against the swept parameters"
@@ -520,25 +594,35 @@ void report_kpi_charts(FILE *f, const report_data *d)
 	}
 	if (d->n_params_dropped)
 		fprintf(f, "; %d more not charted", d->n_params_dropped);
-	fputs(". Red rings: failed variants, at the value of the steps "
-	      "before the failure (on the bottom edge when they have none); "
-	      "the table, lines and heat maps count them too.", f);
-	if (d->n > REPORT_MAX_MARKS)
-		fprintf(f, " <b id=\"sampled\">Scatters show a deterministic "
-		        "sample of about %d of the %lld variants</b>; the tables,"
-		        " heat maps and the worst list use all of them.",
-		        REPORT_MAX_MARKS, (long long)d->n);
-	fputs("</p>\n", f);
+	fputs(".", f);
 	grid g;
 	int is_grid = make_grid(d, &g) == 0;
+	if (!is_grid)
+		fprintf(f, " Red rings: failed variants, at the value of the "
+		        "steps before the failure (on the bottom edge when they "
+		        "have none); %s them too.",
+		        d->n_params == 1 && !d->params[0].categorical ?
+		        "the table and the lines count" : "the table counts");
+	/* the scatters' share of the page's circles: one sample for all */
+	int64_t charts = 0;
+	for (int k = 0; k < d->n_kpis; k++)
+		charts += d->kpis[k].any ? d->n_params : 0;
+	int64_t want = charts ? REPORT_PAGE_MARKS / charts : REPORT_MAX_MARKS;
+	if (want > REPORT_MAX_MARKS)
+		want = REPORT_MAX_MARKS;
+	if (want < 1)
+		want = 1;
+	uint64_t below = is_grid ? 0 : sample_below(d, want);
+	if (!is_grid && charts && d->n > want)
+		fprintf(f, " <b id=\"sampled\">Each scatter shows the same "
+		        "deterministic sample of %lld of the %lld variants</b> "
+		        "(a page draws at most %d marks, shared by its %lld "
+		        "scatters); the tables and the worst list use all of "
+		        "them.", (long long)want, (long long)d->n,
+		        REPORT_PAGE_MARKS, (long long)charts);
+	fputs("</p>\n", f);
 	if (is_grid)
-		fprintf(f, "<p class=\"note\">A full grid of %d &times; %d: one "
-		        "heat-map cell per grid point, the mean over its "
-		        "variants with a value, failed ones included (red "
-		        "outline); grey: no value.%s</p>\n", g.na, g.nb,
-		        g.ba < g.na || g.bb < g.nb ? " <b id=\"binned\">Too "
-		        "many points to draw one by one: each cell covers a "
-		        "block of neighbouring grid points.</b>" : "");
+		grid_note(f, &g);
 	/* Side by side, wrapping: KPI after KPI. */
 	fputs("<div class=\"charts\">\n", f);
 	for (int k = 0; k < d->n_kpis; k++) {
@@ -549,7 +633,7 @@ void report_kpi_charts(FILE *f, const report_data *d)
 			heatmap(f, d, q, &g);
 		else
 			for (int p = 0; p < d->n_params; p++)
-				scatter(f, d, q, &d->params[p]);
+				scatter(f, d, q, &d->params[p], below);
 	}
 	fputs("</div>\n", f);
 	grid_finish(&g);
