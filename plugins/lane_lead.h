@@ -216,9 +216,10 @@ typedef struct lc_search {
 	double me_h;        /* rad, the lane's heading at me: when first
 	                       needed */
 	int listed;         /* 1: the lane passes of lc_lead_broad are done,
-	                       so an actor in a lane of the chain, or in a
-	                       neighbour travelling this way, has had its
-	                       turn (or could not beat the best) */
+	                       so an actor on the road in a lane of the
+	                       chain, or in a neighbour travelling this way,
+	                       has had its turn (or could not beat the
+	                       best) */
 } lc_search;
 
 /* The gap (m) to actor id when it is in the way ahead (the rule of
@@ -246,8 +247,8 @@ static inline double lc_gap_to(const lc_lane *lc, lc_search *q, int64_t id,
 	int nb = (q->l && strcmp(o.lane, q->l) == 0) ||
 	         (q->r && strcmp(o.lane, q->r) == 0);
 	int same_way = nb && (person || fabs(o.angle) < LC_PI / 2);
-	if (q->listed && (k >= 0 || same_way))
-		return NAN;
+	if (q->listed && o.is_on_lane && (k >= 0 || same_way))
+		return NAN; /* lane_actors lists those on the road */
 	double ds, ang = o.angle, h = NAN; /* m; rad; rad */
 	if (k >= 0) {
 		if (!person && !lc_overlaps(lc, st, a, o.lane, o.s))
@@ -355,10 +356,11 @@ static inline size_t lc_first_after(const double *ss, size_t n, double after)
  * pass over every actor: a lead's gap is at least its distance ahead
  * along the lanes (centre to centre, ds) less `slack` (half the searching
  * actor's length and the host's actor_reach, which bounds a lead's
- * extent and its trailers' reach behind it), so the actors located in a
- * lane of the chain, or in a neighbour, are taken in order of ds until
- * ds - slack passes the best gap. Any other is in the way only over a
- * lane of the chain, ds ahead: its origin is then less than ds plus the
+ * extent and its trailers' reach behind it), so the actors on the road
+ * located in a lane of the chain, or in a neighbour (lane_actors), are
+ * taken in order of ds until ds - slack passes the best gap. Any other
+ * (off the road too: a car that drove off a lane's end is located at
+ * its end) is in the way only over a lane of the chain, ds ahead: its origin is then less than ds plus the
  * searching actor's distance from the lane's centre, half the lane's
  * width, twice actor_reach and the gaps between the chain's lanes (an
  * OpenDRIVE link need not join roads that meet) from the searching

@@ -61,6 +61,9 @@ typedef struct walker {
 	leg *legs;
 	double x0, y0;   /* m, the first waypoint */
 	double max_rate; /* rad/s; 0: turn at once */
+	int at;          /* the leg of the last walk_at: time only moves on,
+	                    so the next call looks from there, not from the
+	                    first leg (a long route cost a scan per step) */
 } walker;
 
 static void log_error(void *ctx, const char *msg)
@@ -140,12 +143,16 @@ static vs_status ped_create(const vs_create_args *args, void **instance)
 
 /* Where the walker is at time t (s): position (m), velocity (m/s), and
  * the walking direction's heading from +X (rad). */
-static void walk_at(const walker *w, double t, double *x, double *y,
+static void walk_at(walker *w, double t, double *x, double *y,
                     double *vx, double *vy, double *heading)
 {
-	int i = 0;
+	/* the last leg of those begun by t: from the last call's when t
+	 * has not gone back before its start (reset goes back to 0) */
+	int i = w->at >= 0 && w->at < w->n && w->legs[w->at].t0 <= t ? w->at
+	                                                              : 0;
 	while (i + 1 < w->n && w->legs[i + 1].t0 <= t)
 		i++;
+	w->at = i;
 	const leg *l = &w->legs[i];
 	*heading = atan2(l->uy, l->ux);
 	*vx = *vy = 0.0;

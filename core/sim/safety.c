@@ -50,6 +50,8 @@ struct vs_safety {
 	                          position, index): leads are looked for
 	                          among the next ones in the lane */
 	int *rank;             /* an actor's place in order; -1: none */
+	int *run;              /* per place in order: where its lane's
+	                          run of places begins */
 	int n_order;
 	int64_t steps;         /* steps seen */
 	double dt;             /* s */
@@ -75,6 +77,7 @@ vs_safety *vs_safety_create(int n, const int64_t *ids, const double *length,
 	sf->combo = vs_xcalloc(m, sizeof *sf->combo);
 	sf->order = vs_xcalloc(m, sizeof *sf->order);
 	sf->rank = vs_xcalloc(m, sizeof *sf->rank);
+	sf->run = vs_xcalloc(m, sizeof *sf->run);
 	for (int i = 0; i < n; i++)
 		sf->combo[i] = i;
 	memcpy(sf->ids, ids, (size_t)n * sizeof *ids);
@@ -149,8 +152,13 @@ static void sort_leads(vs_safety *sf, const vs_map_row *loc)
 	sort_loc = loc;
 	qsort(sf->order, (size_t)k, sizeof *sf->order, order_cmp);
 	sort_loc = NULL;
-	for (int r = 0; r < k; r++)
+	for (int r = 0; r < k; r++) {
 		sf->rank[sf->order[r]] = r;
+		sf->run[r] = r > 0 && loc[sf->order[r - 1]].lane ==
+		                              loc[sf->order[r]].lane
+		                     ? sf->run[r - 1]
+		                     : r;
+	}
 	sf->n_order = k;
 }
 
@@ -187,10 +195,8 @@ static int lead_of(const vs_safety *sf, int i, const vs_map_row *loc,
 		}
 	}
 	/* round a ring: from the lane's first actor, those not ahead */
-	int r = sf->rank[i];
-	while (l->closed && r > 0 && loc[sf->order[r - 1]].lane == lane)
-		r--;
-	for (; l->closed && r < sf->n_order; r++) {
+	for (int r = sf->run[sf->rank[i]]; l->closed && r < sf->n_order;
+	     r++) {
 		int j = sf->order[r];
 		if (loc[j].lane != lane)
 			break;
@@ -306,5 +312,6 @@ void vs_safety_finish(vs_safety *sf, vs_result *res)
 	free(sf->combo);
 	free(sf->order);
 	free(sf->rank);
+	free(sf->run);
 	free(sf);
 }

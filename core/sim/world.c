@@ -22,7 +22,6 @@ void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 	int n = scn->n_actors;
 	w->attrs = vs_xcalloc((size_t)n + 1, sizeof *w->attrs);
 	w->children = vs_xcalloc((size_t)n + 1, sizeof *w->children);
-	size_t used = 0;
 	for (int i = 0; i < n; i++) {
 		const vs_actor_spec *a = &scn->actors[i];
 		vs_actor_attr *t = &w->attrs[i];
@@ -33,15 +32,6 @@ void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 		t->width = a->width;
 		t->height = a->height;
 		t->parent_id = a->attach.present ? a->attach.parent_id : 0;
-		/* An actor has one parent at most, so the children lists
-		 * together hold fewer than n entries. */
-		t->children = w->children + used;
-		for (int j = 0; j < n; j++) {
-			const vs_attach *at = &scn->actors[j].attach;
-			if (at->present && at->parent_id == a->id)
-				w->children[used++] = scn->actors[j].id;
-		}
-		t->n_children = (size_t)(w->children + used - t->children);
 	}
 	/* IDs are looked up in every host call, for every other actor a
 	 * behaviour considers: by binary search, not a scan (a scan made
@@ -74,6 +64,27 @@ void vs_sim_world_init(vs_sim_world *w, const vs_scenario *scn)
 		int64_t p = w->attrs[i].parent_id;
 		w->parent_idx[i] = p ? vs_sim_world_index(w, p) : -1;
 	}
+	/* Each actor's children, in scenario order, packed: counted, then
+	 * placed (a pass over every actor for each was a variant's O(n^2)
+	 * start). An actor has one parent at most, so the lists together
+	 * hold fewer than n entries. */
+	size_t *start = vs_xcalloc(m + 1, sizeof *start);
+	for (int i = 0; i < n; i++)
+		if (w->parent_idx[i] >= 0)
+			start[w->parent_idx[i] + 1]++;
+	for (int i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	for (int i = 0; i < n; i++) {
+		w->attrs[i].children = w->children + start[i];
+		w->attrs[i].n_children = 0;
+	}
+	for (int j = 0; j < n; j++) {
+		int p = w->parent_idx[j];
+		if (p >= 0)
+			w->children[start[p] + w->attrs[p].n_children++] =
+				scn->actors[j].id;
+	}
+	free(start);
 	w->loc_memo = vs_xcalloc(m, sizeof *w->loc_memo);
 	w->loc_rc = vs_xcalloc(m, sizeof *w->loc_rc);
 	w->loc_gen = vs_xcalloc(m, sizeof *w->loc_gen);

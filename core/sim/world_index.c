@@ -4,8 +4,8 @@
  *
  * Built once per step (gen) on the first call, from step k-1's states and
  * MapLocations:
- *   - by_lane: every located actor by (lane, s, scenario index), so that
- *     lane_actors is a binary search and a slice;
+ *   - by_lane: every actor on the road by (lane, s, scenario index), so
+ *     that lane_actors is two binary searches and a slice;
  *   - cells: every origin in a uniform grid of WORLD_CELL m, sorted by
  *     (column, row, scenario index), so that actors_near visits only the
  *     cells a circle covers, with a binary search per column;
@@ -77,7 +77,10 @@ static void build_lanes(vs_sim_world *w)
 	int k = 0;
 	for (int i = 0; w->map && i < w->n; i++) {
 		const vs_lane *l = vs_map_lane(w->map, w->loc[i].lane);
-		if (!l)
+		/* off the road (its lane the nearest): not listed, so that
+		 * the cars that drove off a lane's end, all at its s = length,
+		 * are not looked at by every search along the lane */
+		if (!l || !w->loc[i].on_lane)
 			continue;
 		/* s as map_location gives it, bit for bit */
 		w->by_lane[k++] = (struct world_lane_entry){
@@ -142,6 +145,20 @@ static void build(vs_sim_world *w)
 	w->index_gen = w->gen;
 }
 
+/* The first entry of by_lane whose lane is >= li. */
+static int lane_bound(const vs_sim_world *w, int li)
+{
+	int lo = 0, hi = w->n_by_lane;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (w->by_lane[mid].lane < li)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t vs_sim_world_lane_actors(vs_sim_world *w, const char *lane,
                                 const int64_t **ids, const double **s)
 {
@@ -151,17 +168,7 @@ size_t vs_sim_world_lane_actors(vs_sim_world *w, const char *lane,
 	if (li < 0)
 		return 0;
 	build(w);
-	int lo = 0, hi = w->n_by_lane; /* first entry of lane >= li */
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (w->by_lane[mid].lane < li)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	int end = lo;
-	while (end < w->n_by_lane && w->by_lane[end].lane == li)
-		end++;
+	int lo = lane_bound(w, li), end = lane_bound(w, li + 1);
 	*ids = w->lane_ids + lo;
 	*s = w->lane_s + lo;
 	return (size_t)(end - lo);

@@ -217,7 +217,9 @@ typedef struct vs_host {
 	 * search), so that one costs what the traffic near the actor costs,
 	 * not what the whole scenario holds. Use only when struct_size
 	 * covers them; like the services above they answer about step k-1. */
-	/* The actors whose MapLocation is lane (UUID), in order of their s
+	/* The actors whose MapLocation is lane (UUID) with is_on_lane 1 (an
+	 * actor off the road, located in its nearest lane, is not listed:
+	 * actors_near finds it), in order of their s
 	 * (m along the lane, as map_location gives it; equal s in scenario
 	 * order): their IDs into *ids, their s into *s, both valid until the
 	 * plugin's call returns. Returns the count; 0 for an unknown lane. */

@@ -95,7 +95,8 @@ static void scene_move(scene *sc, double spread)
 		sc->prev[i] = (vs_state){.x = x, .y = y};
 		int lane = (int)(uniform() * (lanes + 1)) - 1; /* -1: none */
 		double pos = i % 23 == 0 ? 0.5 : uniform(); /* equal s too */
-		sc->loc[i] = (vs_map_row){.lane = lane, .position = pos};
+		sc->loc[i] = (vs_map_row){.lane = lane, .position = pos,
+		                          .on_lane = i % 7 != 3};
 	}
 	sc->w.gen++;
 }
@@ -114,15 +115,15 @@ static int index_of(const scene *sc, int64_t id)
 	return -1;
 }
 
-/* lane_actors by definition: the actors located in the lane, by s, equal
- * s in scenario order. */
+/* lane_actors by definition: the actors on the road located in the lane,
+ * by s, equal s in scenario order. */
 static void check_lanes(scene *sc)
 {
 	for (int l = 0; l < vs_map_lane_count(sc->map); l++) {
 		const vs_lane *lane = vs_map_lane(sc->map, l);
 		int want[N], n = 0;
 		for (int i = 0; i < N; i++)
-			if (sc->loc[i].lane == l)
+			if (sc->loc[i].lane == l && sc->loc[i].on_lane)
 				want[n++] = i;
 		for (int a = 1; a < n; a++) /* insertion sort by (s, index) */
 			for (int b = a; b > 0 && sc->loc[want[b - 1]].position >
