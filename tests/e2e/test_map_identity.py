@@ -111,6 +111,20 @@ class MapIdentityTest(TempDirCase):
         return os.path.join(d, "s.yaml"), os.path.join(d, "map.xodr")
 
     def stopped(self, db):
+        """stop_once, again on a fresh file when the gated variant did
+        not hold and the run stored every variant before the signal (seen
+        on a loaded 2-core machine under ASan, cause not found): the
+        stop itself is what the callers test."""
+        for attempt in range(3):
+            if self.stop_once(db, last=attempt == 2):
+                return
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(db + suffix):
+                    os.unlink(db + suffix)
+            if os.path.exists(self.mark):
+                os.unlink(self.mark)
+
+    def stop_once(self, db, last):
         """A run stopped (SIGINT) with the first variant stored and the
         last ones not."""
         open(self.gate, "w").close()
@@ -141,9 +155,12 @@ class MapIdentityTest(TempDirCase):
         p.send_signal(signal.SIGINT)
         os.unlink(self.gate)
         out, err = p.communicate(timeout=60)
+        if not last and p.returncode == 0 and stored() == N:
+            return False  # finished before the signal: try again
         self.assertEqual(p.returncode, 130, "stdout: %s\nstderr: %s\n"
                          "stored: %d" % (out, err, stored()))
         self.assertLess(stored(), N)
+        return True
 
     def test_records_the_map_digest_and_path(self):
         db = self.path("one.db")
