@@ -150,6 +150,7 @@ typedef struct runner {
 	size_t queue_max;     /* the budget for queued */
 	int progress_open;    /* a progress line is on stderr, unended
 	                       * (the writer's) */
+	int stop_said;        /* the writer acknowledged vs_run_stop */
 } runner;
 
 static int stopping(runner *R)
@@ -424,6 +425,22 @@ static void progress(runner *R, double t0, int final)
 	R->progress_open = !final;
 }
 
+/* Tells, once, that a stop (a signal's vs_run_stop) was seen: a variant
+ * inside a slow plugin call may hold its worker for minutes before it
+ * sees the stop, and without a word Ctrl-C seems ignored. Tests wait for
+ * this line to know the signal was taken: until its handler has run (on
+ * whichever thread the kernel chose, once scheduled), a worker may still
+ * begin variants. */
+static void say_stop(runner *R)
+{
+	R->stop_said = 1;
+	fprintf(stderr, "%svsweep: stopping: no variant begins; those in "
+	        "progress are stopped and not stored\n",
+	        R->progress_open ? "\n" : "");
+	fflush(stderr);
+	R->progress_open = 0;
+}
+
 /* What the writer finds at the number it stores next. */
 typedef enum next_kind {
 	NEXT_NONE,    /* none will come */
@@ -453,6 +470,8 @@ static next_kind next_ready(runner *R, slot **out, double until)
 		/* Nobody took this number and nobody will. */
 		if ((stopping(R) || R->exhausted) && R->next <= R->written)
 			break;
+		if (vs_run_stop && !R->stop_said)
+			say_stop(R);
 		if (until > 0 && vs_now() >= until) {
 			k = NEXT_LATE;
 			break;
@@ -679,6 +698,10 @@ static void writer(runner *R, vs_store *st)
 		atomic_store(&R->stop, 1);
 	pthread_cond_broadcast(&R->space);
 	pthread_mutex_unlock(&R->mu);
+	/* also when the stop ended the run before the writer waited: the
+	 * line is said on every stopped run */
+	if (vs_run_stop && !R->stop_said)
+		say_stop(R);
 	if (o->progress)
 		progress(R, t0, 1);
 }

@@ -17,7 +17,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (SRC, TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa
-                        differences, query, run)
+                        differences, query, run, stop_held)
 
 CRASH = os.path.join(TEST_PLUGINS, "crash")
 STRAIGHT = os.path.join(SRC, "tests", "data", "xodr", "straight.xodr")
@@ -111,20 +111,6 @@ class MapIdentityTest(TempDirCase):
         return os.path.join(d, "s.yaml"), os.path.join(d, "map.xodr")
 
     def stopped(self, db):
-        """stop_once, again on a fresh file when the gated variant did
-        not hold and the run stored every variant before the signal (seen
-        on a loaded 2-core machine under ASan, cause not found): the
-        stop itself is what the callers test."""
-        for attempt in range(3):
-            if self.stop_once(db, last=attempt == 2):
-                return
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.exists(db + suffix):
-                    os.unlink(db + suffix)
-            if os.path.exists(self.mark):
-                os.unlink(self.mark)
-
-    def stop_once(self, db, last):
         """A run stopped (SIGINT) with the first variant stored and the
         last ones not."""
         open(self.gate, "w").close()
@@ -152,15 +138,10 @@ class MapIdentityTest(TempDirCase):
             time.sleep(0.02)
         if p.poll() is not None:
             self.fail("ended before the signal: %s" % (p.communicate(),))
-        p.send_signal(signal.SIGINT)
-        os.unlink(self.gate)
-        out, err = p.communicate(timeout=60)
-        if not last and p.returncode == 0 and stored() == N:
-            return False  # finished before the signal: try again
+        out, err = stop_held(p, signal.SIGINT, self.gate)
         self.assertEqual(p.returncode, 130, "stdout: %s\nstderr: %s\n"
                          "stored: %d" % (out, err, stored()))
         self.assertLess(stored(), N)
-        return True
 
     def test_records_the_map_digest_and_path(self):
         db = self.path("one.db")

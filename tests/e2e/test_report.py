@@ -29,7 +29,8 @@ from xml.sax.saxutils import quoteattr
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (SRC, TEST_PLUGINS, TempDirCase,  # noqa: E402
-                        gated_run, query, run, scenario, wait_for)
+                        gated_run, query, run, scenario, stop_held,
+                        wait_for)
 from test_docs import section_of, sections  # noqa: E402
 
 OUTDIR = os.environ.get("VSWEEP_TEST_OUTDIR", tempfile.gettempdir())
@@ -599,11 +600,8 @@ class ReportStateTest(TempDirCase):
             self.assertTrue(wait_for(lambda: "3/11 variants" in
                                      run("status", db)[1], 30))
             self.assertIsNone(p.poll(), "finished before the signal")
-            p.send_signal(signal.SIGINT)
-            os.unlink(gate)  # the held variant sees the stop once let go
-            p.wait(timeout=60)
-            open(gate, "w").close()  # for gated_run's exit
-            self.assertEqual(p.returncode, 130)
+            _, err = stop_held(p, signal.SIGINT, gate)
+            self.assertEqual(p.returncode, 130, err)
         stored = query(db, "SELECT count(*) FROM variant")[0][0]
         self.assertIn(stored, (3, 4))
         page = self.path("r.html")

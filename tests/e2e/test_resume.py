@@ -13,8 +13,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
 from vsweep_e2e import (TEST_PLUGINS, VSWEEP, TempDirCase,  # noqa
-                        differences, gated_run, query, run, scenario,
-                        wait_for)
+                        STOPPING, differences, gated_run, query, run,
+                        scenario, stop_held, wait_for)
 
 CRASH = os.path.join(TEST_PLUGINS, "crash")
 
@@ -233,13 +233,12 @@ class ResumeTest(TempDirCase):
             if p.poll() is not None:
                 self.fail("finished before the signal: %s"
                           % (p.communicate(),))
-            p.send_signal(sig)
             t1 = time.time()
             # Without containment (sanitizer builds) the held variant runs
             # in vsweep's own process: it sees the stop once let go.
-            os.unlink(self.gate)
-            _, err = p.communicate(timeout=30)
+            _, err = stop_held(p, sig, self.gate, timeout=30)
             self.assertLess(time.time() - t1, 5, "stop took too long")
+            self.assertIn(STOPPING, err)
             self.assertEqual(p.returncode, 130, err)
             self.assertIn("--resume", err)
             self.assertLess(self.stored(db), self.N)
@@ -274,9 +273,7 @@ class ResumeTest(TempDirCase):
             time.sleep(0.02)
         if p.poll() is not None:
             self.fail("finished before the signal: %s" % (p.communicate(),))
-        p.send_signal(signal.SIGINT)
-        os.unlink(self.gate)
-        _, err = p.communicate(timeout=30)
+        _, err = stop_held(p, signal.SIGINT, self.gate, timeout=30)
         self.assertEqual(p.returncode, 130, err)
         self.assertGreater(self.stored(db), half)
         self.assertEqual(query(db, "SELECT count(*) FROM sqlite_stat1"),
@@ -302,9 +299,7 @@ class ResumeTest(TempDirCase):
             time.sleep(0.02)
         if p.poll() is not None:
             self.fail("finished before the signal: %s" % (p.communicate(),))
-        p.send_signal(signal.SIGINT)
-        os.unlink(self.gate)
-        _, err = p.communicate(timeout=30)
+        _, err = stop_held(p, signal.SIGINT, self.gate, timeout=30)
         self.assertEqual(p.returncode, 130, err)
         n = self.stored(db)
         self.assertLess(n, self.N)
@@ -435,11 +430,8 @@ class SlowVariantTest(TempDirCase):
             self.assertIn(": running (pid %d): 3/11 variants (3 done, "
                           "0 failed)" % p.pid, out)
             self.assertIsNone(p.poll(), "finished before the signal")
-            p.send_signal(signal.SIGINT)
-            os.unlink(gate)  # the held variant sees the stop once let go
-            p.wait(timeout=60)
-            open(gate, "w").close()  # for gated_run's exit
-            self.assertEqual(p.returncode, 130)
+            _, err = stop_held(p, signal.SIGINT, gate)
+            self.assertEqual(p.returncode, 130, err)
         beside = [db + "-wal", db + "-shm"]
         self.assertEqual([f for f in beside if os.path.exists(f)], [])
         for _ in range(2):

@@ -183,6 +183,7 @@ class Stream(TempDirCase):
         self.assertIsNone(p.poll(), "finished before the kill")
         p.send_signal(signal.SIGKILL)
         p.wait(timeout=30)
+        p.stderr.close()
         os.unlink(gate)
         with open(mark) as f:
             self.assertEqual(f.read(), "1\n")

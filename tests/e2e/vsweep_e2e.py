@@ -34,10 +34,52 @@ def start_gated(args, mark, gate):
     open(gate, "w").close()
     env = dict(os.environ, CRASH_STALL_MARK=mark, CRASH_STALL_GATE=gate)
     env.pop("VSWEEP_PLUGIN_PATH", None)
+    # stderr a pipe, for stop_held (vsweep writes little there when it is
+    # not a terminal: no progress line)
     return subprocess.Popen([VSWEEP, *args], env=env,
                             stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True,
                             stdin=subprocess.DEVNULL)
+
+
+STOPPING = "vsweep: stopping:"
+
+
+def stop_held(p, sig, gate, timeout=60):
+    """Stops p, a run one of whose variants the gate holds (its stderr a
+    pipe): sends sig, waits for vsweep to say it is stopping, and only
+    then removes the gate, so that the held variant, let go, meets the
+    stop. Removing the gate straight after the signal let the run go on:
+    the handler runs when the kernel schedules the thread it chose, and
+    on a loaded machine the let-go worker began and finished the last
+    variants first (the run then ended with status 0, every variant
+    stored). Returns (stdout, stderr), p ended."""
+    import threading
+    got = {"out": [], "err": []}
+    said = threading.Event()
+
+    def pump(f, key):
+        for line in iter(f.readline, ""):
+            got[key].append(line)
+            if key == "err" and line.startswith(STOPPING):
+                said.set()
+        if key == "err":
+            said.set()  # ended without saying it: the caller's checks fail
+
+    pumps = [threading.Thread(target=pump, args=(f, k), daemon=True)
+             for f, k in ((p.stdout, "out"), (p.stderr, "err")) if f]
+    for t in pumps:
+        t.start()
+    p.send_signal(sig)
+    said.wait(timeout)
+    os.unlink(gate)
+    p.wait(timeout=timeout)
+    for t in pumps:
+        t.join(timeout)
+    for f in (p.stdout, p.stderr):
+        if f:
+            f.close()
+    return "".join(got["out"]), "".join(got["err"])
 
 
 class gated_run:
@@ -55,7 +97,10 @@ class gated_run:
         if self.p.poll() is None:
             self.p.kill()
             self.p.wait()
-        os.unlink(self.gate)
+        if self.p.stderr and not self.p.stderr.closed:
+            self.p.stderr.close()
+        if os.path.exists(self.gate):  # stop_held removed it
+            os.unlink(self.gate)
         return False
 
 
