@@ -187,11 +187,24 @@ class CrashTest(TempDirCase):
                         "'created_utc'")[0][0]
         self.assertRegex(created, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
         self.assertIn(", started %s, " % created, out)
+        # the morning report's Outcome counts them apart too
+        page = db + ".html"
+        rc, _, err = run("report", db, "-o", page)
+        self.assertEqual(rc, 0, err)
+        with open(page, encoding="utf-8") as f:
+            html = f.read()
+        self.assertIn('id="count-failed" data-n="1">1 failed</span><span '
+                      'class="big bad" id="count-crashed" data-n="1">'
+                      '(1 crashed)</span>', html)
         # none failed: no "crashed" said at all
         _, _, _, ref = self.sweep("segv", -1, "segv_ref")
         rc, out, err = run("status", ref)
         self.assertIn(": finished: 50/50 variants (50 done, 0 failed), ",
                       out)
+        rc, _, err = run("report", ref, "-o", page)
+        self.assertEqual(rc, 0, err)
+        with open(page, encoding="utf-8") as f:
+            self.assertNotIn("count-crashed", f.read())
 
     def test_fork_server_killed_children_still_contained(self):
         """The workers' children are forked by a server process started
