@@ -470,8 +470,13 @@ static next_kind next_ready(runner *R, slot **out, double until)
 		/* Nobody took this number and nobody will. */
 		if ((stopping(R) || R->exhausted) && R->next <= R->written)
 			break;
-		if (vs_run_stop && !R->stop_said)
+		if (vs_run_stop && !R->stop_said) {
+			/* not under mu: stderr may be a pipe slow to drain */
+			pthread_mutex_unlock(&R->mu);
 			say_stop(R);
+			pthread_mutex_lock(&R->mu);
+			continue;
+		}
 		if (until > 0 && vs_now() >= until) {
 			k = NEXT_LATE;
 			break;

@@ -6,7 +6,8 @@ system of the child), rates, their ratio to the baseline and bytes per
 actor-step; the steady-state CPU per actor-step of a full-recording
 sweep (what each further variant costs, the run's fixed costs taken
 off: the difference between runs of VARIANTS and VARIANTS / 3); then
--j 2 against -j 1 with full recording, the crash
+-j 2 against -j 1 with full recording (also where the simulation, not
+the writer, is the bound: IDM traffic), the crash
 containment's overhead (plugins in child processes, the default, against
 VSWEEP_NO_CONTAINMENT=1, interleaved too), and the simulation
 cost per actor-step for 2 .. 512 actors (recording only step 0; five
@@ -252,6 +253,7 @@ def main():
                      ratio[k], statistics.median([r[2] for r in runs])))
 
     series("crowd", crowd_file, 1000000)  # ~10^6 actor-steps
+
     # The same for traffic whose behaviours search among the actors:
     # IDM cars at a constant density, so that a flat cost per actor-step
     # is the broad phase's doing (docs/plugins.md, Host services).
@@ -259,6 +261,54 @@ def main():
     print("IDM traffic on a three-lane ring, one car per 25 m of lane "
           "(each IDM car searches for its lead every step):")
     series("ring", ring_file, 200000)
+    # What a second core gives a full-recording sweep. One SQLite writer
+    # stores every row, and cannot be split: a second worker helps only as
+    # far as the simulation (S, us CPU per actor-step, measured on the
+    # same sweep storing nothing but step 0, the series' method) is a
+    # part of the work beside the storing (W: the full recording's CPU
+    # less S). The 2-car sweep is the writer's case; IDM traffic with
+    # the per-actor views (the pairs, which grow with the density of
+    # traffic, left out) the simulation's.
+    print()
+    print("-j 2 against -j 1, %d rounds interleaved (S: simulation, W: "
+          "storing, us CPU per actor-step):" % reps)
+
+    def cores(label, scn, sweep, record=()):
+        def once(jobs, extra):
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(db + suffix):
+                    os.unlink(db + suffix)
+            return timed([VSWEEP, "run", scn, "--sweep", sweep, "-o", db,
+                          "-j", str(jobs)] + (extra or list(record)),
+                         contained)
+        once(1, [])  # warm
+        steps = sqlite3.connect(db).execute(
+            "SELECT count(*) FROM state").fetchone()[0]
+        r1, r2, rs = [], [], []
+        for _ in range(reps):
+            r1.append(once(1, []))
+            r2.append(once(2, []))
+            rs.append(once(1, ["--record", "state", "--record-every",
+                               "1000000"]))
+        full = 1e6 * statistics.median([r[1] for r in r1]) / steps
+        sim = 1e6 * statistics.median([r[1] for r in rs]) / steps
+        ratios = [a[0] / b[0] for a, b in zip(r1, r2)]
+        print("%-44s -j 1 wall %s s  -j 2 wall %s s  -j 2 / -j 1 %.2f "
+              "[%.2f-%.2f]  S %.2f  W %.2f"
+              % (label, fmt([r[0] for r in r1]), fmt([r[0] for r in r2]),
+                 statistics.median(ratios), min(ratios), max(ratios), sim,
+                 max(full - sim, 0.0)))
+
+    cores("2 cars, everything (the sweep above)", scen, sw)
+    ring = os.path.join(tmp, "cores_ring.yaml")
+    ring_file(ring, 32, 10.0)
+    ring_sweep = os.path.join(tmp, "cores_ring_sweep.yaml")
+    with open(ring_sweep, "w") as f:
+        f.write("vsweep: 1\nblocks:\n  - list:\n")
+        for i in range(8):
+            f.write("      - [{actor: 1, speed: %d}]\n" % (8 + i))
+    cores("32 IDM cars on the ring, 8 variants, no pairs", ring,
+          ring_sweep, ["--record", "state,wheels,map"])
     subprocess.run(["rm", "-rf", tmp])
 
 
