@@ -126,11 +126,11 @@ def main():
     contained = {k: v for k, v in os.environ.items()
                  if k != "VSWEEP_NO_CONTAINMENT"}
 
-    def vs(extra, jobs=2, env=contained, sweep=sw):
+    def vs(extra, jobs=2, env=contained, sweep=sw, scn=scen):
         for suffix in ("", "-wal", "-shm", ".crashes"):
             if os.path.exists(db + suffix):
                 os.unlink(db + suffix)
-        w, c = timed([VSWEEP, "run", scen, "--sweep", sweep, "-o", db,
+        w, c = timed([VSWEEP, "run", scn, "--sweep", sweep, "-o", db,
                       "-j", str(jobs)] + extra, env)
         con = sqlite3.connect(db)
         pairs = con.execute("SELECT count(*) FROM pair_row").fetchone()[0]
@@ -274,22 +274,15 @@ def main():
           "storing, us CPU per actor-step):" % reps)
 
     def cores(label, scn, sweep, record=()):
-        def once(jobs, extra):
-            for suffix in ("", "-wal", "-shm"):
-                if os.path.exists(db + suffix):
-                    os.unlink(db + suffix)
-            return timed([VSWEEP, "run", scn, "--sweep", sweep, "-o", db,
-                          "-j", str(jobs)] + (extra or list(record)),
-                         contained)
-        once(1, [])  # warm
-        steps = sqlite3.connect(db).execute(
-            "SELECT count(*) FROM state").fetchone()[0]
+        run = lambda jobs, extra: vs(extra or list(record), jobs=jobs,
+                                     sweep=sweep, scn=scn)
+        steps = run(1, [])[4]  # warm
         r1, r2, rs = [], [], []
         for _ in range(reps):
-            r1.append(once(1, []))
-            r2.append(once(2, []))
-            rs.append(once(1, ["--record", "state", "--record-every",
-                               "1000000"]))
+            r1.append(run(1, []))
+            r2.append(run(2, []))
+            rs.append(run(1, ["--record", "state", "--record-every",
+                              "1000000"]))
         full = 1e6 * statistics.median([r[1] for r in r1]) / steps
         sim = 1e6 * statistics.median([r[1] for r in rs]) / steps
         ratios = [a[0] / b[0] for a, b in zip(r1, r2)]

@@ -385,20 +385,6 @@ static void coverage(FILE *f, const report_data *d, const cli_sweep_state *s)
 	fputs("</span> (as vsweep status says).</p>\n", f);
 }
 
-/* Of the failed variants, those whose process died (a reason that begins
- * "crashed:"), as the run's summary and status count them. */
-static long long count_crashed(const report_data *d)
-{
-	long long n = 0;
-	sqlite3_stmt *st = query(d, "SELECT count(*) FROM variant_info WHERE "
-	                         "status != 'done' AND substr(error, 1, 8) = "
-	                         "'crashed:'");
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
-
 static void counts(FILE *f, const report_data *d, const cli_sweep_state *s)
 {
 	fprintf(f, "<section id=\"counts\"><h2>Outcome</h2>\n<p><span "
@@ -408,8 +394,10 @@ static void counts(FILE *f, const report_data *d, const cli_sweep_state *s)
 	        (long long)(d->n - d->n_failed),
 	        (long long)(d->n - d->n_failed), d->n_failed ? " bad" : "",
 	        (long long)d->n_failed, (long long)d->n_failed);
-	long long crashed = d->n_failed ? count_crashed(d) : 0;
-	if (crashed) /* said only when some did, as the summary does */
+	/* status's count (a reason that begins "crashed:"), said only when
+	 * some did, as the run's summary does */
+	long long crashed = s ? (long long)s->crashed : 0;
+	if (crashed)
 		fprintf(f, "<span class=\"big bad\" id=\"count-crashed\" "
 		        "data-n=\"%lld\">(%lld crashed)</span>", crashed,
 		        crashed);
