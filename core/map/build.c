@@ -390,34 +390,6 @@ static void add_odr(vs_map *m, map_odr_out *o, int first_lane, int first_rec)
 	free(o->info);
 }
 
-/* by_uuid: every lane index, sorted by the lane's UUID. */
-typedef struct uuid_key {
-	const char *uuid;
-	int lane;
-} uuid_key;
-
-static int uuid_cmp(const void *a, const void *b)
-{
-	const uuid_key *x = a, *y = b;
-	int c = strcmp(x->uuid, y->uuid);
-	return c ? c : (x->lane > y->lane) - (x->lane < y->lane);
-}
-
-static void uuid_index_build(vs_map *m)
-{
-	if (m->n_lanes <= 0)
-		return;
-	size_t n = (size_t)m->n_lanes;
-	uuid_key *k = vs_xcalloc(n, sizeof *k);
-	for (size_t i = 0; i < n; i++)
-		k[i] = (uuid_key){m->lanes[i].uuid, (int)i};
-	qsort(k, n, sizeof *k, uuid_cmp);
-	m->by_uuid = vs_xcalloc(n, sizeof *m->by_uuid);
-	for (size_t i = 0; i < n; i++)
-		m->by_uuid[i] = k[i].lane;
-	free(k);
-}
-
 vs_map *map_build(const vs_map_road *roads, int n_roads,
                   const map_marks *marks, const char *path, odr_net *odr,
                   vs_error *err)
@@ -508,7 +480,7 @@ vs_map *map_build(const vs_map_road *roads, int n_roads,
 	for (int r = 0; r < n_roads; r++)
 		road_lanes(m, r, &roads[r], &n_quads, &n_rings, &n_across);
 	map_index_build(m);
-	uuid_index_build(m);
+	map_names_build(m);
 	return m;
 }
 
@@ -544,7 +516,7 @@ void vs_map_unref(vs_map *m)
 		free(m->roads[r].segs);
 	}
 	map_index_free(m);
-	free(m->by_uuid);
+	map_names_free(m);
 	free(m->quads);
 	free(m->rings);
 	free(m->patches);
@@ -574,29 +546,6 @@ const char *vs_map_opendrive(const vs_map *map, const char **digest)
 	const odr_net *net = map ? map->odr : NULL;
 	*digest = net ? net->digest : NULL;
 	return net ? net->path : NULL;
-}
-
-/* By binary search over by_uuid: a lane behaviour names lanes by UUID in
- * every lane_point and lane_link call, many per actor and step, and an
- * OpenDRIVE network has thousands of lanes. The first of equal UUIDs
- * (there are none: uuid5 of distinct names) is the lowest index, as a
- * scan in lane order would find. */
-int vs_map_find_lane(const vs_map *map, const char *uuid)
-{
-	if (!map || !uuid || !map->by_uuid)
-		return -1;
-	int lo = 0, hi = map->n_lanes; /* first UUID >= uuid in [lo, hi] */
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (strcmp(map->lanes[map->by_uuid[mid]].uuid, uuid) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < map->n_lanes &&
-	               strcmp(map->lanes[map->by_uuid[lo]].uuid, uuid) == 0
-	           ? map->by_uuid[lo]
-	           : -1;
 }
 
 double vs_map_travel_heading(double vx, double vy, double yaw)

@@ -29,18 +29,6 @@ double vs_map_lane_width_at(const vs_map *map, int i, double p)
 	return 2.0 * (a->half + t * (b->half - a->half));
 }
 
-/* The map lane of road (pointer of the map's road id), section and
- * OpenDRIVE or YAML lane id, or -1. */
-static int lane_of(const vs_map *map, const char *road, int section, int id)
-{
-	for (int j = 0; j < map->n_lanes; j++) {
-		const vs_lane *l = &map->lanes[j];
-		if (l->road == road && l->section == section && l->lane == id)
-			return j;
-	}
-	return -1;
-}
-
 int vs_map_lane_neighbour(const vs_map *map, int i, int side)
 {
 	const vs_lane *l = vs_map_lane(map, i);
@@ -54,15 +42,7 @@ int vs_map_lane_neighbour(const vs_map *map, int i, int side)
 	int mag = (l->lane < 0 ? -l->lane : l->lane) - side;
 	if (mag < 1)
 		return -1;
-	return lane_of(map, l->road, l->section, l->lane < 0 ? -mag : mag);
-}
-
-static const odr_road *odr_road_named(const odr_net *odr, const char *id)
-{
-	for (int r = 0; r < odr->n_roads; r++)
-		if (strcmp(odr->roads[r].id, id) == 0)
-			return &odr->roads[r];
-	return NULL;
+	return map_lane_of(map, l->road, l->section, l->lane < 0 ? -mag : mag);
 }
 
 static const odr_lane *odr_lane_of(const odr_road *r, int sec, int id)
@@ -80,7 +60,7 @@ static const odr_lane *odr_lane_of(const odr_road *r, int sec, int id)
 static int enter_road(const vs_map *map, const odr_road *r, int contact_end,
                       int lane)
 {
-	return lane_of(map, r->id, contact_end ? r->n_sec - 1 : 0, lane);
+	return map_lane_of(map, r->id, contact_end ? r->n_sec - 1 : 0, lane);
 }
 
 /* Through junction jid from road `from`'s lane id `lane`: the first
@@ -89,24 +69,18 @@ static int enter_road(const vs_map *map, const odr_road *r, int contact_end,
 static int through_junction(const vs_map *map, const char *jid,
                             const odr_road *from, int lane, int want)
 {
-	const odr_net *odr = map->odr;
-	for (int j = 0; j < odr->n_junctions; j++) {
-		const odr_junction *ju = &odr->junctions[j];
-		if (strcmp(ju->id, jid) != 0)
+	const odr_junction *ju = map_odr_junction(map, jid);
+	for (int c = 0; ju && c < ju->n_conn; c++) {
+		const odr_connection *cn = &ju->conn[c];
+		if (strcmp(cn->incoming, from->id) != 0)
 			continue;
-		for (int c = 0; c < ju->n_conn; c++) {
-			const odr_connection *cn = &ju->conn[c];
-			if (strcmp(cn->incoming, from->id) != 0)
+		const odr_road *to = map_odr_road(map, cn->connecting);
+		for (int k = 0; to && k < cn->n_links; k++) {
+			if (cn->from[k] != lane)
 				continue;
-			const odr_road *to = odr_road_named(odr, cn->connecting);
-			for (int k = 0; to && k < cn->n_links; k++) {
-				if (cn->from[k] != lane)
-					continue;
-				int in = enter_road(map, to, cn->contact_end,
-				                    cn->to[k]);
-				if (want < 0 || in == want)
-					return in;
-			}
+			int in = enter_road(map, to, cn->contact_end, cn->to[k]);
+			if (want < 0 || in == want)
+				return in;
 		}
 	}
 	return -1;
@@ -117,7 +91,7 @@ static int through_junction(const vs_map *map, const char *jid,
 static int odr_successor(const vs_map *map, const vs_lane *l, int dir,
                          int want)
 {
-	const odr_road *r = odr_road_named(map->odr, l->road);
+	const odr_road *r = map_odr_road(map, l->road);
 	const odr_lane *ol = r ? odr_lane_of(r, l->section, l->lane) : NULL;
 	if (!ol)
 		return -1;
@@ -128,13 +102,13 @@ static int odr_successor(const vs_map *map, const vs_lane *l, int dir,
 	int next = dir > 0 ? ol->succ : ol->pred;
 	int sec = l->section + dir;
 	if (sec >= 0 && sec < r->n_sec)
-		return has ? lane_of(map, r->id, sec, next) : -1;
+		return has ? map_lane_of(map, r->id, sec, next) : -1;
 	const odr_link *lk = dir > 0 ? &r->succ : &r->pred;
 	if (!lk->has)
 		return -1;
 	if (lk->is_junction)
 		return through_junction(map, lk->id, r, l->lane, want);
-	const odr_road *to = odr_road_named(map->odr, lk->id);
+	const odr_road *to = map_odr_road(map, lk->id);
 	return to && has ? enter_road(map, to, lk->contact_end, next) : -1;
 }
 

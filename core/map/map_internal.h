@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "common/util.h"
+#include "map/hidx.h"
 #include "map/map.h"
 
 struct odr_net;
@@ -204,9 +205,9 @@ struct vs_map {
 	double (*rec_box)[4]; /* n_recs: each record's plan box, xmin ymin
 	                         xmax ymax (m), bent edges included */
 	size_t n_across, n_slanes; /* entries of across and slanes */
-	int *by_uuid;       /* n_lanes: lane indices in UUID order, for
-	                       vs_map_find_lane (behaviours name lanes by
-	                       UUID in every host call) */
+	/* names.c: lanes by UUID, by (road, section, lane id); OpenDRIVE
+	 * roads and junctions by id */
+	map_hidx by_uuid, by_lane, odr_roads, odr_junctions;
 };
 
 /* Moves an array of bytes (malloc'd) to memory the kernel may back with
@@ -252,6 +253,23 @@ int map_piece_straddled(const vs_map *m, uint32_t id, int j,
 
 /* Frees the grids. */
 void map_index_free(vs_map *m);
+
+/* The name indexes (names.c), built once the lanes and the OpenDRIVE
+ * network are in place, and freed with the map. */
+void map_names_build(vs_map *m);
+void map_names_free(vs_map *m);
+
+/* The lane of road (the map's own pointer to the road's id, as in
+ * vs_lane.road), lane section and lane id, or -1. */
+int map_lane_of(const vs_map *m, const char *road, int section, int id);
+
+/* The OpenDRIVE road or junction with this id, or NULL (ids are unique:
+ * odr_check_refs). */
+struct odr_road;
+struct odr_junction;
+const struct odr_road *map_odr_road(const vs_map *m, const char *id);
+const struct odr_junction *map_odr_junction(const vs_map *m,
+                                            const char *id);
 
 /* vs_map_odr_point on the map's hand-written roads (lane_coords.c):
  * 0 with xyz and heading, -1 with why, or 1 when no such road is among

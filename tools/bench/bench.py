@@ -65,10 +65,11 @@ def crowd_file(path, n_actors, duration):
                     % (k + 1, 4 * (k % 32), 12 * (k // 32), 10 + 0.01 * k))
 
 
-def ring_file(path, n_actors, duration, spacing=25.0, lanes=3):
+def ring_file(path, n_actors, duration, spacing=25.0, lanes=3, far=0):
     """n_actors IDM cars on a counter-clockwise ring road of three lanes,
     one car per `spacing` m of lane (the ring at least 60 m in radius),
-    at 10-14 m/s wanting 25-31 m/s."""
+    at 10-14 m/s wanting 25-31 m/s; with `far` straight roads of four
+    lanes 5 km away besides (a bigger map, the traffic the same)."""
     import math
     per_lane = max(1, -(-n_actors // lanes))
     radius = max(60.0, per_lane * spacing / (2 * math.pi))  # m
@@ -78,6 +79,10 @@ def ring_file(path, n_actors, duration, spacing=25.0, lanes=3):
         f.write("map:\n  roads:\n    - id: ring\n      circle: {center: "
                 "[0, 0], radius: %r}\n      lanes: {right: %d, width: 3.5}\n"
                 % (radius, lanes))
+        for k in range(far):
+            f.write("    - id: far%d\n      polyline: [[%d, 5000, 0], [%d, "
+                    "5200, 0]]\n      lanes: {left: 2, right: 2, width: "
+                    "3.5}\n" % (k, 10 * k, 10 * k))
         f.write("assets:\n  sedan: {length: 4.8, width: 1.9, height: 1.5, "
                 "wheelbase: 3.0, front_overhang: 0.9}\nactors:\n")
         for k in range(n_actors):
@@ -261,6 +266,37 @@ def main():
     print("IDM traffic on a three-lane ring, one car per 25 m of lane "
           "(each IDM car searches for its lead every step):")
     series("ring", ring_file, 200000)
+
+    # The same traffic on bigger maps: behaviours name lanes by UUID in
+    # every host call and ask for neighbours and successors, which are
+    # looked up by hash, so the cost per actor-step does not grow with
+    # the map's lanes (the map's building, in the start-up, does).
+    print()
+    print("32 IDM cars on the ring, the map 3 / 403 / 4003 lanes (0 / 100 "
+          "/ 1000 four-lane roads far away), %d rounds:" % reps)
+    print("lanes   us CPU/actor-step   vs 3 lanes   (start-up CPU s, taken "
+          "off)")
+    maps = {}
+    for far in (0, 100, 1000):
+        scn = os.path.join(tmp, "map%d.yaml" % far)
+        one = os.path.join(tmp, "map%d_one.yaml" % far)
+        ring_file(scn, 32, 20.0, far=far)
+        ring_file(one, 32, 0.01, far=far)
+        maps[far] = (scn, one, [], [])
+    for _ in range(reps):
+        for far in maps:
+            scn, one, per, c0s = maps[far]
+            _, c = crowd_run(scn)
+            _, c0 = crowd_run(one)
+            per.append(1e6 * (c - c0) / (32 * 2000))
+            c0s.append(c0)
+    for far, (_, _, per, c0s) in maps.items():
+        print("%5d   %17s   %10.2f   %.3f"
+              % (3 + 4 * far, fmt(per),
+                 statistics.median([a / b for a, b in
+                                    zip(per, maps[0][2])]),
+                 statistics.median(c0s)))
+
     # What a second core gives a full-recording sweep. One SQLite writer
     # stores every row, and cannot be split: a second worker helps only as
     # far as the simulation (S, us CPU per actor-step, measured on the

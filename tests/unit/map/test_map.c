@@ -566,6 +566,48 @@ START_TEST(uuids)
 }
 END_TEST
 
+/* Lanes found by a copy of their UUID (behaviours pass back copies: a map
+ * location's lane is copied into the plugin's struct), on a map of 1200
+ * lanes; strings that are no lane's UUID, nearly one or longer, find
+ * none. */
+START_TEST(find_lane_by_copy)
+{
+	enum { ROADS = 300 };
+	vs_map_road rd[ROADS];
+	char ids[ROADS][16];
+	double pts[ROADS][6], w[4] = {3.5, 3.5, 3.5, 3.5};
+	for (int r = 0; r < ROADS; r++) {
+		snprintf(ids[r], sizeof ids[r], "road%d", r);
+		const double p[6] = {0, 20.0 * r, 0, 100, 20.0 * r, 0};
+		memcpy(pts[r], p, sizeof p);
+		rd[r] = (vs_map_road){.id = ids[r], .n_points = 2,
+		                      .points = pts[r], .n_left = 2,
+		                      .n_right = 2, .widths = w};
+	}
+	vs_error err = {{0}};
+	vs_map *m = vs_map_create(rd, ROADS, &err);
+	ck_assert_msg(m, "%s", err.msg);
+	ck_assert_int_eq(vs_map_lane_count(m), 4 * ROADS);
+	for (int i = 0; i < 4 * ROADS; i++) {
+		char u[VS_MAP_UUID_LEN + 2];
+		snprintf(u, sizeof u, "%s", vs_map_lane(m, i)->uuid);
+		ck_assert_int_eq(vs_map_find_lane(m, u), i);
+		u[VS_MAP_UUID_LEN - 1] = 0; /* its first 37 characters */
+		ck_assert_int_eq(vs_map_find_lane(m, u), -1);
+		u[VS_MAP_UUID_LEN - 1] = '}';
+		u[VS_MAP_UUID_LEN] = '}';  /* one character more */
+		u[VS_MAP_UUID_LEN + 1] = 0;
+		ck_assert_int_eq(vs_map_find_lane(m, u), -1);
+		u[VS_MAP_UUID_LEN] = 0;
+		u[1] = u[1] == 'f' ? '0' : 'f'; /* one hex digit changed */
+		ck_assert_int_eq(vs_map_find_lane(m, u), -1);
+	}
+	ck_assert_int_eq(vs_map_find_lane(m, ""), -1);
+	ck_assert_int_eq(vs_map_find_lane(m, NULL), -1);
+	vs_map_unref(m);
+}
+END_TEST
+
 /* ---- empty maps, odd input, sharing ----------------------------------- */
 
 START_TEST(empty_and_odd)
@@ -765,6 +807,7 @@ static Suite *map_suite(void)
 	tcase_add_loop_test(tc, polyline_round_trip, 0, 8);
 	tcase_add_test(tc, width_list);
 	tcase_add_test(tc, uuids);
+	tcase_add_test(tc, find_lane_by_copy);
 	tcase_add_test(tc, empty_and_odd);
 	tcase_add_test(tc, scenario_shares_map);
 	tcase_add_test(tc, min_max_as_libm);
