@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/sort.h"
 #include "common/util.h"
 
 /* Up to this many actors, pairs are tested exhaustively: below it the
@@ -138,17 +139,7 @@ size_t vs_near_pairs_find(vs_near_pairs *np, int n, const double *cx,
 		                          (int64_t)floor(cy[i] / h), i};
 	}
 	np->n_cells = n;
-	size_t moves = 0, most = 8 * (size_t)n;
-	for (size_t a = 1; a < (size_t)n && moves <= most; a++) {
-		struct near_cell e = c[a];
-		size_t b = a;
-		for (; b > 0 && cell_cmp(&c[b - 1], &e) > 0 && moves <= most;
-		     b--, moves++)
-			c[b] = c[b - 1];
-		c[b] = e;
-	}
-	if (moves > most)
-		qsort(c, (size_t)n, sizeof *c, cell_cmp);
+	vs_sort_nearly(c, (size_t)n, sizeof *c, cell_cmp);
 	/* The pairs found go to out (push), which then becomes tmp, the
 	 * sort's input; the sort writes them to the other buffer. */
 	size_t q = 0; /* first cell at or after (ix + 1, iy - 1) */

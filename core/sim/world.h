@@ -48,6 +48,8 @@ typedef struct vs_sim_world {
 	int n_cells;                  /* < n: some origins are not finite
 	                                 (or too far out for the grid):
 	                                 actors_near then scans them all */
+	uint64_t *lane_mark;          /* n: lane_stamp when put in by_lane */
+	uint64_t lane_stamp;          /* one per build of by_lane */
 	int *near_idx;                /* n: actors_near's answer, indices */
 	int64_t *near_ids;            /* n: and IDs */
 	double reach;                 /* m: vs_sim_world_reach */

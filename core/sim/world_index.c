@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/sort.h"
 #include "common/util.h"
 #include "map/map.h"
 
@@ -69,24 +70,43 @@ static void alloc_once(vs_sim_world *w)
 	w->cells = vs_xcalloc(m, sizeof *w->cells);
 	w->near_idx = vs_xcalloc(m, sizeof *w->near_idx);
 	w->near_ids = vs_xcalloc(m, sizeof *w->near_ids);
+	w->lane_mark = vs_xcalloc(m, sizeof *w->lane_mark);
+	w->n_by_lane = w->n_cells = 0; /* no last order yet */
 }
 
-/* The located actors by (lane, s). */
+/* Actor i's entry in by_lane at k, when it is on the road; 1 if so. */
+static int lane_entry(vs_sim_world *w, int i, int k)
+{
+	const vs_lane *l = vs_map_lane(w->map, w->loc[i].lane);
+	/* off the road (its lane the nearest): not listed, so that the cars
+	 * that drove off a lane's end, all at its s = length, are not looked
+	 * at by every search along the lane */
+	if (!l || !w->loc[i].on_lane)
+		return 0;
+	/* s as map_location gives it, bit for bit */
+	w->by_lane[k] = (struct world_lane_entry){
+		w->loc[i].lane, i, w->loc[i].position * l->length};
+	w->lane_mark[i] = w->lane_stamp;
+	return 1;
+}
+
+/* The located actors by (lane, s): those of the last step's index in its
+ * order (read ahead of where the new one is written), then the others. */
 static void build_lanes(vs_sim_world *w)
 {
 	int k = 0;
-	for (int i = 0; w->map && i < w->n; i++) {
-		const vs_lane *l = vs_map_lane(w->map, w->loc[i].lane);
-		/* off the road (its lane the nearest): not listed, so that
-		 * the cars that drove off a lane's end, all at its s = length,
-		 * are not looked at by every search along the lane */
-		if (!l || !w->loc[i].on_lane)
-			continue;
-		/* s as map_location gives it, bit for bit */
-		w->by_lane[k++] = (struct world_lane_entry){
-			w->loc[i].lane, i, w->loc[i].position * l->length};
-	}
-	qsort(w->by_lane, (size_t)k, sizeof *w->by_lane, lane_entry_cmp);
+	w->lane_stamp++;
+	for (int j = 0; w->map && j < w->n_by_lane; j++)
+		k += lane_entry(w, w->by_lane[j].idx, k);
+	for (int i = 0; w->map && i < w->n; i++)
+		if (w->lane_mark[i] != w->lane_stamp)
+			k += lane_entry(w, i, k);
+	/* from the last step's order (actors keep their places), so an
+	 * insertion sort has little to do (a qsort of every actor at every
+	 * step, here and for the safety KPIs' leads, was 4 % of IDM
+	 * traffic's simulation at 32 cars) */
+	vs_sort_nearly(w->by_lane, (size_t)k, sizeof *w->by_lane,
+	               lane_entry_cmp);
 	for (int j = 0; j < k; j++) {
 		w->lane_ids[j] = w->ids[w->by_lane[j].idx];
 		w->lane_s[j] = w->by_lane[j].s;
@@ -98,14 +118,17 @@ static void build_cells(vs_sim_world *w)
 {
 	const vs_state *st = *w->prev;
 	int k = 0;
-	for (int i = 0; i < w->n; i++) {
+	/* in the last step's order when it held every actor */
+	int keep = w->n_cells == w->n;
+	for (int a = 0; a < w->n; a++) {
+		int i = keep ? w->cells[a].idx : a;
 		double cx = floor(st[i].x / WORLD_CELL);
 		double cy = floor(st[i].y / WORLD_CELL);
 		if (!(fabs(cx) < WORLD_MAX_CELL && fabs(cy) < WORLD_MAX_CELL))
 			continue; /* NaN too */
 		w->cells[k++] = (struct world_cell){(int64_t)cx, (int64_t)cy, i};
 	}
-	qsort(w->cells, (size_t)k, sizeof *w->cells, cell_cmp);
+	vs_sort_nearly(w->cells, (size_t)k, sizeof *w->cells, cell_cmp);
 	w->n_cells = k;
 }
 
@@ -248,6 +271,7 @@ void world_index_free(vs_sim_world *w)
 	free(w->lane_ids);
 	free(w->lane_s);
 	free(w->cells);
+	free(w->lane_mark);
 	free(w->near_idx);
 	free(w->near_ids);
 }

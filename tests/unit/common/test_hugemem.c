@@ -140,6 +140,7 @@ END_TEST
 TCase *escape_tcase(void); /* test_escape.c */
 TCase *quota_tcase(void);  /* test_quota.c */
 TCase *num_tcase(void);    /* test_num.c */
+TCase *sort_tcase(void);   /* test_sort.c */
 
 static Suite *common_suite(void)
 {
@@ -147,6 +148,7 @@ static Suite *common_suite(void)
 	suite_add_tcase(s, escape_tcase());
 	suite_add_tcase(s, quota_tcase());
 	suite_add_tcase(s, num_tcase());
+	suite_add_tcase(s, sort_tcase());
 	TCase *tc = tcase_create("hugemem");
 	tcase_add_test(tc, large_array_reused_without_new_faults);
 	tcase_add_test(tc, fresh_array_in_huge_pages);

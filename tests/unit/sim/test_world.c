@@ -273,6 +273,39 @@ START_TEST(answers_equal_a_pass_over_every_actor)
 }
 END_TEST
 
+/* Step to step, actors move a little: the index starts from the last
+ * step's order and sorts by insertion (world_index.c). Small moves past
+ * one another, a few lane changes, actors leaving the road and coming
+ * back, one leaving the grid and returning: each step's answers still
+ * equal a pass over every actor. */
+START_TEST(answers_equal_a_pass_as_actors_move_a_little)
+{
+	scene sc;
+	scene_init(&sc);
+	scene_move(&sc, 600);
+	int lanes = vs_map_lane_count(sc.map);
+	for (int step = 0; step < 40; step++) {
+		for (int i = 0; i < N; i++) {
+			sc.prev[i].x += 3 * (uniform() - 0.5);
+			sc.prev[i].y += 3 * (uniform() - 0.5);
+			double p = sc.loc[i].position + 0.02 * (uniform() - 0.5);
+			sc.loc[i].position = p < 0 ? 0 : p > 1 ? 1 : p;
+			if (uniform() < 0.01) /* a lane change */
+				sc.loc[i].lane = (int)(uniform() * lanes);
+			if (uniform() < 0.02) /* off the road, or back */
+				sc.loc[i].on_lane = !sc.loc[i].on_lane;
+		}
+		sc.prev[9].x = step % 10 == 5 ? NAN : 20.0; /* out and back */
+		sc.w.gen++;
+		check_lanes(&sc);
+		for (int q = 0; q < 20; q++)
+			check_near(&sc, 600 * (uniform() - 0.5),
+			           600 * (uniform() - 0.5), 60 * uniform());
+	}
+	scene_free(&sc);
+}
+END_TEST
+
 START_TEST(positions_not_finite_or_far_out)
 {
 	scene sc;
@@ -333,6 +366,7 @@ int main(void)
 	tcase_add_test(tc, ids_are_found_by_id);
 	tcase_add_test(tc, sparse_ids_are_found_by_id);
 	tcase_add_test(tc, answers_equal_a_pass_over_every_actor);
+	tcase_add_test(tc, answers_equal_a_pass_as_actors_move_a_little);
 	tcase_add_test(tc, positions_not_finite_or_far_out);
 	tcase_add_test(tc, answers_follow_the_step);
 	suite_add_tcase(s, tc);
