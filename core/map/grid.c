@@ -20,6 +20,10 @@
                                 many cells */
 #define MAX_CELLS_AXIS ((double)(1 << 24)) /* keeps cell keys in 48 bits */
 #define MAX_BITMAP_BITS ((uint64_t)1 << 26) /* 8 MiB: past it, no bitmap */
+#define FILL_CELLS ((double)(1 << 20)) /* cells the records' boxes may
+                                          cover in all on the finest grid,
+                                          besides ... */
+#define FILL_CELLS_PER_REC 16.0        /* ... this many per record */
 
 _Static_assert(sizeof(map_slot) == 16, "four slots to a cache line");
 
@@ -347,6 +351,18 @@ static void grid_fill(const vs_map *m, map_grid *g, double margin)
 	free(ps->v);
 }
 
+/* How many cells of side `cell` (m) the records' boxes cover in all. */
+static double covered_cells(const vs_map *m, double cell)
+{
+	double n = 0;
+	for (uint32_t i = 0; i < (uint32_t)m->n_recs; i++) {
+		const double *b = m->rec_box[i];
+		n += (floor((b[2] - b[0]) / cell) + 2) *
+		     (floor((b[3] - b[1]) / cell) + 2);
+	}
+	return n;
+}
+
 void map_index_build(vs_map *m)
 {
 	if (m->n_recs == 0)
@@ -405,6 +421,17 @@ void map_index_build(vs_map *m)
 	}
 	double extent = fmax(box[2] - box[0], box[3] - box[1]);
 	cell = fmax(cell, extent / (MAX_CELLS_AXIS - 2));
+	/* Filling a grid visits every cell of each record's box. One record
+	 * far larger than the others (a lane a kilometre wide: a typo, or a
+	 * width polynomial that runs away) would make a grid fitted to the
+	 * others cover millions of cells with it, and loading the map take
+	 * minutes: the cells grow until the boxes cover at most FILL_CELLS
+	 * and FILL_CELLS_PER_REC a record. Lookups give the same answers on
+	 * any grid; only their speed depends on the cells, and an ordinary
+	 * map, whose records cover a few cells each, stays far below. */
+	while (covered_cells(m, cell) >
+	       FILL_CELLS + FILL_CELLS_PER_REC * m->n_recs)
+		cell *= 2;
 	double big = fmax(fmax(fabs(box[0]), fabs(box[1])),
 	                  fmax(fabs(box[2]), fabs(box[3])));
 	/* far more than the rounding of the containment tests, far less

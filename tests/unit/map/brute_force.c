@@ -299,6 +299,32 @@ START_TEST(index_crowded_cell)
 }
 END_TEST
 
+/* One lane 9000 km wide (a width in mm taken for m, say) among 400
+ * ordinary ones, its road at 45 degrees: on a grid fitted to the others
+ * its box covers some 10^11 cells, and filling them never ended. The
+ * cells grow until the boxes cover a bounded number (grid.c); lookups
+ * stay exact. */
+START_TEST(index_one_huge_lane)
+{
+	bf_map b;
+	bf_make(&b, 401, 999, 0);
+	/* the last road, rebuilt: one lane, 2 km long, 9e6 m wide */
+	vs_map_road *r = &b.roads[b.n_roads - 1];
+	b.n_lanes -= r->n_left + r->n_right;
+	static double p[6] = {1000, 1000, 0, 2414.2, 2414.2, 0};
+	static double w[1] = {9e6};
+	*r = (vs_map_road){.id = r->id, .n_points = 2, .points = p,
+	                   .n_right = 1, .widths = w};
+	bf_add_lanes(&b, r);
+	vs_error err = {{0}};
+	vs_map *m = vs_map_create(b.roads, b.n_roads, &err);
+	ck_assert_msg(m, "%s", err.msg);
+	compare(&b, m, 2000, 4711, -100, 2100, 2e4);
+	vs_map_unref(m);
+	bf_free(&b);
+}
+END_TEST
+
 /* Does a footprint (centre (x, y), half extents hw, hl along the actor's
  * X and Y, RoadRunner yaw) overlap lane l, touching not counting? In the
  * road's frame a straight lane is the box [0, L] x [lo, hi]: separating
@@ -519,5 +545,6 @@ TCase *index_tcase(void)
 	tcase_add_test(tc, index_crowded_cell);
 	tcase_add_test(tc, concurrent_readers);
 	tcase_add_test(tc, footprint_matches_brute_force);
+	tcase_add_test(tc, index_one_huge_lane);
 	return tc;
 }
