@@ -6,40 +6,15 @@
 #include <stdlib.h>
 
 #include "common/error.h"
-
-static void no_log(void *ctx, vs_log_level level, const char *fmt, ...)
-{
-	(void)ctx;
-	(void)level;
-	(void)fmt;
-}
-
-static size_t no_ids(void *ctx, const int64_t **ids)
-{
-	(void)ctx;
-	*ids = NULL;
-	return 0;
-}
-
-static const vs_state *no_state(void *ctx, int64_t id)
-{
-	(void)ctx;
-	(void)id;
-	return NULL;
-}
-
-static const vs_host host = {
-	.abi_major = VS_ABI_MAJOR, .abi_minor = VS_ABI_MINOR,
-	.struct_size = sizeof(vs_host), .log = no_log, .actor_ids = no_ids,
-	.previous_state = no_state,
-};
+#include "sim/sim.h"
 
 const vs_registry *fuzz_registry(void)
 {
 	static vs_registry *reg;
 	if (!reg) {
 		const char *dir = VS_FUZZ_PLUGINDIR;
-		reg = vs_registry_create(&dir, 1, &host);
+		/* the host vsweep gives plugins, as the targets may simulate */
+		reg = vs_registry_create(&dir, 1, vs_sim_host());
 		if (!reg || !vs_registry_find(reg, "kinematic_bicycle")) {
 			fprintf(stderr, "fuzz: no plugins in %s\n", dir);
 			abort();
