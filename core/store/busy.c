@@ -34,7 +34,7 @@ static int on_busy(void *arg, int count)
 	}
 	if (!b->said && !b->quiet && waited >= 1.0) {
 		fprintf(stderr, "vsweep: waiting for a lock held by another "
-		        "program on %s (up to %.0f s, --lock-timeout)\n",
+		        "program on %s (up to %g s, --lock-timeout)\n",
 		        b->path, b->limit);
 		b->said = 1;
 	}
@@ -70,15 +70,16 @@ static void say_unfolded(const char *path, sqlite3 *db, int rc)
 		                : code == SQLITE_FULL ? "the disk is full"
 		                : "the disk failed or is full";
 		fprintf(stderr, "vsweep: %s: the WAL could not be folded back "
-		        "into the file (%s%s%s: %s): %s-wal holds stored "
-		        "variants, keep it with %s; once there is room, a run "
-		        "with --resume or `sqlite3 %s 'PRAGMA "
+		        "into the file (%s%s%s: %s): %s-wal holds what was "
+		        "stored (the file's tables, and the variants "
+		        "committed, if any), keep it with %s; once there is "
+		        "room, a run with --resume or `sqlite3 %s 'PRAGMA "
 		        "wal_checkpoint(TRUNCATE)'` folds it\n", path,
 		        sqlite3_errstr(rc), sys ? ", " : "",
 		        sys ? strerror(sys) : "", why, path, path, path);
 	} else if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
 		fprintf(stderr, "vsweep: %s: the WAL could not be folded back "
-		        "into the file (%s: another program is reading it): "
+		        "into the file (%s: another program holds it open): "
 		        "copy %s-wal with it, or run `sqlite3 %s 'PRAGMA "
 		        "wal_checkpoint(TRUNCATE)'` once the reader is gone\n",
 		        path, sqlite3_errstr(rc), path, path);

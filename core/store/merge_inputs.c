@@ -91,12 +91,13 @@ vs_rc merge_open_db(const char *path, sqlite3 **db, char **uri,
 	*db = NULL;
 	if (uri)
 		*uri = NULL;
-	if (access(path, R_OK) != 0) {
-		if (errno == ENOENT)
+	int e = vs_store_read_errno(path);
+	if (e) {
+		if (e == ENOENT)
 			vs_error_set(err, "%s: no such results file", path);
 		else
 			vs_error_set(err, "%s: cannot read: %s", path,
-			             strerror(errno));
+			             vs_store_read_error(e));
 		return VS_RC_INPUT;
 	}
 	int rw = 0;

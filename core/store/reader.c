@@ -2,10 +2,12 @@
  * (reader.h). */
 #include "store/reader.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/store.h"
 
@@ -53,9 +55,29 @@ int vs_store_is_settled(const char *path)
 	       !vs_store_wal_has_frames(path, NULL);
 }
 
+int vs_store_read_errno(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	if (!S_ISREG(st.st_mode))
+		return ENODEV;
+	return access(path, R_OK) == 0 ? 0 : errno;
+}
+
+const char *vs_store_read_error(int e)
+{
+	return e == ENODEV ? "not a regular file (a device, FIFO or socket)"
+	                   : strerror(e);
+}
+
 int vs_store_open_read(const char *path, sqlite3 **db)
 {
 	*db = NULL;
+	if (vs_store_read_errno(path))
+		return SQLITE_CANTOPEN; /* never opened: see above */
 	if (!vs_store_is_settled(path))
 		return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
 	char *uri = vs_store_uri(path, "immutable=1");

@@ -33,6 +33,16 @@ int vs_store_is_settled(const char *path);
  * connection; to free(); NULL when out of memory. */
 char *vs_store_uri(const char *path, const char *query);
 
+/* Whether path is a file a reader may open, looked at without opening it
+ * (opening a FIFO waits for a writer forever, and SQLite would make a
+ * missing file an empty database): 0 when it is a regular file this
+ * process may read; else an errno value: ENOENT, EACCES ..., EISDIR, or
+ * ENODEV for a device, FIFO or socket. vs_store_read_error words it. */
+int vs_store_read_errno(const char *path);
+/* e (vs_store_read_errno's) as a message: strerror's, or "not a regular
+ * file (a device, FIFO or socket)" for ENODEV. */
+const char *vs_store_read_error(int e);
+
 /* Opens path to read as above; an SQLite result code, *db set as
  * sqlite3_open_v2 sets it (to close whatever the result). Never creates
  * the file. Not for the process writing path: it asks

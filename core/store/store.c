@@ -40,6 +40,7 @@
 #include "common/error.h"
 #include "common/util.h"
 #include "store/pairs.h"
+#include "store/reader.h"
 #include "store/stats.h"
 #include "store/units.h"
 #include "store/store_internal.h"
@@ -467,9 +468,38 @@ static void exists_error(const char *path, vs_error *err)
 	             "--overwrite to replace it", path);
 }
 
-/* What --overwrite may replace: nothing (0), an empty file or an SQLite
- * one (1); anything else (a scenario given as -o by mistake) is not
- * results and is kept (-1). */
+vs_rc vs_store_path_check(const char *path, vs_error *err)
+{
+	struct stat sb;
+	if (!path[0]) {
+		vs_error_set(err, "-o names no file (an empty path)");
+		return VS_RC_INPUT;
+	}
+	if (stat(path, &sb) != 0)
+		return VS_RC_OK; /* not there (made later), or said then */
+	if (S_ISDIR(sb.st_mode)) {
+		vs_error_set(err, "%s: is a directory; -o names the results "
+		             "file", path);
+		return VS_RC_INPUT;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		/* a device, FIFO or socket: never replaced (--overwrite would
+		 * unlink /dev/null), never opened (a FIFO blocks) */
+		vs_error_set(err, "%s: is not a regular file (a device, FIFO "
+		             "or socket); -o names the results file", path);
+		return VS_RC_INPUT;
+	}
+	return VS_RC_OK;
+}
+
+/* What --overwrite may replace: nothing (0); an empty file, or an SQLite
+ * file that is a results file (its meta table has a format row) or holds
+ * no table (a run killed in its first milliseconds, its schema in the WAL
+ * only) (1). Anything else is kept (-1): a scenario given as -o by
+ * mistake, another program's database, a file SQLite cannot read. Read
+ * through an immutable URI: no lock taken, no -wal or -shm made beside a
+ * file that is not ours. Only for a regular file (vs_store_open refuses
+ * the others first: opening a FIFO would wait for a writer). */
 static int replaceable(const char *path)
 {
 	char head[16] = {0};
@@ -478,10 +508,48 @@ static int replaceable(const char *path)
 		return 0;
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
-	return n == 0 || (n == sizeof head &&
-	                  memcmp(head, "SQLite format 3", 16) == 0)
-	               ? 1
-	               : -1;
+	if (n == 0)
+		return 1;
+	if (n != sizeof head || memcmp(head, "SQLite format 3", 16) != 0)
+		return -1;
+	char *uri = vs_store_uri(path, "immutable=1");
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	int ok = -1;
+	/* no table at all, or a meta table (then naming a format) */
+	if (uri && sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY |
+	                           SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT count(*), count(*) FILTER (WHERE "
+	                       "type = 'table' AND name = 'meta') FROM "
+	                       "sqlite_master", -1, &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW) {
+		int tables = sqlite3_column_int(q, 0);
+		int meta = sqlite3_column_int(q, 1);
+		sqlite3_finalize(q);
+		q = NULL;
+		if (tables == 0)
+			ok = 1;
+		else if (meta &&
+		         sqlite3_prepare_v2(db, "SELECT 1 FROM meta WHERE key "
+		                            "= 'format'", -1, &q,
+		                            NULL) == SQLITE_OK &&
+		         sqlite3_step(q) == SQLITE_ROW)
+			ok = 1;
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	free(uri);
+	return ok;
+}
+
+vs_rc vs_store_overwritable(const char *path, vs_error *err)
+{
+	if (replaceable(path) >= 0)
+		return VS_RC_OK;
+	vs_error_set(err, "%s: is not a results file (not an SQLite file, or "
+	             "one without vsweep's meta table); --overwrite replaces "
+	             "only results files", path);
+	return VS_RC_INPUT;
 }
 
 vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
@@ -495,21 +563,17 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	int n_meta = vs_store_def_meta(def, &made, meta, &n_identity);
 	/* Before anything is looked at: --overwrite must not delete, nor
 	 * --resume join, a file another run is writing. */
-	struct stat sb;
-	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		vs_error_set(err, "%s: is a directory; -o names the results "
-		             "file", path);
+	if (vs_store_path_check(path, err))
 		return VS_RC_INPUT;
-	}
-	if (mode == VS_STORE_OVERWRITE && replaceable(path) < 0) {
-		vs_error_set(err, "%s: is not an SQLite file; --overwrite "
-		             "replaces only results files", path);
-		return VS_RC_INPUT;
-	}
 	int lock_fd = -1;
 	vs_rc locked = vs_store_writer_lock(path, &lock_fd, err);
 	if (locked)
 		return locked;
+	/* Looked into only under the lock: not torn by a run writing it. */
+	if (mode == VS_STORE_OVERWRITE && vs_store_overwritable(path, err)) {
+		vs_store_writer_unlock(path, lock_fd);
+		return VS_RC_INPUT;
+	}
 	int exists = access(path, F_OK) == 0;
 	if (exists && mode == VS_STORE_CREATE) {
 		exists_error(path, err);
@@ -591,6 +655,7 @@ vs_rc vs_store_open(const vs_store_def *def, vs_store **out, vs_error *err)
 	           prepare_all(st, err)) {
 		goto fail;
 	}
+	st->opened = 1;
 	*out = st;
 	return VS_RC_OK;
 fail:
@@ -598,6 +663,12 @@ fail:
 		/* Removed while still ours: the lock goes after. */
 		st->fresh_fail = 1;
 	}
+	/* Another program's lock outlasted --lock-timeout: the file is
+	 * fine, and a later run may resume it (3, as in a run), not an
+	 * input error. */
+	if (st->db && ((sqlite3_errcode(st->db) & 0xff) == SQLITE_BUSY ||
+	               (sqlite3_errcode(st->db) & 0xff) == SQLITE_LOCKED))
+		rc = VS_RC_IO;
 	vs_store_close(st, NULL);
 	return rc;
 }
@@ -781,8 +852,10 @@ vs_rc vs_store_close(vs_store *st, vs_error *err)
 	sqlite3_finalize(st->each);
 	vs_ckpt_stop(&st->ckpt);
 	if (st->db) {
-		/* Fold the WAL back so the file stands alone when copied. */
-		if (!st->fresh_fail)
+		/* Fold the WAL back so the file stands alone when copied;
+		 * not after a failed open, which wrote nothing (and, when a
+		 * lock stopped it, would wait for that lock again). */
+		if (st->opened && !st->fresh_fail)
 			vs_store_fold_wal(&st->busy, st->db);
 		if (sqlite3_close(st->db) != SQLITE_OK) {
 			vs_error_set(err, "%s: closing: %s", st->path,

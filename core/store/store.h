@@ -145,6 +145,21 @@ vs_rc vs_store_set_metas(vs_store *st, const vs_meta *m, int n,
  * err NULL when the caller has a failure to report already). */
 vs_rc vs_store_close(vs_store *st, vs_error *err);
 
+/* Whether path can name a results file, before anything opens it:
+ * VS_RC_INPUT with err for an empty path, a directory, or what is not a
+ * regular file (a device, FIFO or socket: --overwrite must not unlink
+ * /dev/null, and opening a FIFO waits for a writer forever); VS_RC_OK
+ * when it is a regular file or nothing is there. vs_store_open checks it;
+ * `vsweep check` too, to refuse what run would. */
+vs_rc vs_store_path_check(const char *path, vs_error *err);
+
+/* Whether --overwrite may replace the regular file at path (or nothing
+ * there): an empty file, a results file, or an SQLite file without a
+ * table (a run killed in its first milliseconds) may go; VS_RC_INPUT with
+ * err for anything else (a scenario given as -o by mistake, another
+ * program's database). Looks without locking or writing anything. */
+vs_rc vs_store_overwritable(const char *path, vs_error *err);
+
 /* Takes the one-writer lock of the results file at path (writer.c): an
  * fcntl lock on the side file PATH-writer, held in *fd until
  * vs_store_writer_unlock. VS_RC_INPUT with err "PATH: another vsweep (pid

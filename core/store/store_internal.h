@@ -66,6 +66,7 @@ struct vs_store {
 	vs_store_busy busy;       /* waits out other programs' locks */
 	int lock_fd;              /* vs_store_writer_lock's; -1: none */
 	int fresh_fail;           /* made by a failed open: remove on close */
+	int opened;               /* vs_store_open succeeded */
 	int sweep_changed;        /* resumed with another sweep (extend) */
 	int made;                 /* made by this open (vs_store_made) */
 	sqlite3_stmt *each;       /* vs_store_next_variant's cursor */

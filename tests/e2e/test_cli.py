@@ -406,6 +406,14 @@ class CommandLineGuessTest(TempDirCase):
             self.assertEqual(rc, 0, err)
             self.assertIn("vsweep: note: --plugin-path %s: %s; not "
                           "searched" % (d, want), err)
+            # found in review: `plugins` then listed it as searched
+            rc, out, err = run("plugins", "--plugin-path", d)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("not searched", err)
+            searched = [l for l in out.splitlines()
+                        if l.startswith("searched:")]
+            self.assertEqual(len(searched), 1, out)
+            self.assertNotIn(d, searched[0].split())
         # an option that needs a value, last: said so (it was "unknown
         # option '-o'; did you mean '-o'?")
         for o, want in [("-o", "-o needs a file name"),

@@ -115,6 +115,12 @@ class DrillDown(TempDirCase):
               "1 = 1 ) ; DELETE FROM meta ; SELECT (1"],
              "full.db: --where: not one condition (the ')' at character "
              "7 closes a '(' it did not open)"),
+            # found in review: SQLite said `near ")": syntax error`
+            (["--variants-from", self.full, "--where", ""],
+             "full.db: --where: no condition (it is empty, or only blanks "
+             "and comments)"),
+            (["--variants-from", self.full, "--where", "  /* x */ -- y"],
+             "full.db: --where: no condition"),
             (["--variants-from", self.full, "--where",
               "randomblob(1000000000) IS NOT NULL"],
              "full.db: --where: string or blob too big"),

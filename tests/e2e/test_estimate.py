@@ -265,6 +265,79 @@ class Estimate(TempDirCase):
         self.assertEqual(rc, 2)
         self.assertIn("variant 70 is past the sweep's 64 variants", err)
 
+    def test_a_failing_variant_does_not_end_the_calibration(self):
+        """Found in review: calibration stopped at its first failed
+        variant and sized the file from the rows run until then. In
+        article_speed_lf (24 variants) variant 23 fails at t = 0.01 s
+        (40 m/s is past that set-up's critical speed): check said
+        5.91 MB, "calibrated on 2 variants", for a file of 11.1 MB. The
+        size within 25 % of the real file, calibrated on more than two
+        variants, the failure still said and exit 1 as before."""
+        args = [scenario("article.yaml"), "--sweep",
+                scenario("article_speed_lf.yaml")]
+        rc, out, err = run("check", *args, "-o", self.path("c.db"))
+        self.assertEqual(rc, 1, err)
+        self.assertRegex(err, r"\d+ of the \d+ variants run to calibrate "
+                              r"failed")
+        m = ESTIMATE.search(out)
+        self.assertIsNotNone(m, out)
+        n = re.search(r"calibrated on (\d+) variants", out)
+        self.assertGreater(int(n.group(1)), 2, out)
+        est = float(m.group(3)) * 1e6
+        db = self.path("a.db")
+        rc, _, err = run("run", *args, "-o", db)
+        self.assertEqual(rc, 1, err)  # the failed variant
+        real = os.path.getsize(db)
+        self.assertLess(abs(est - real) / real, 0.25, (est, real))
+
+    def test_a_drill_down_that_chooses_nothing(self):
+        """Found in review: with --where choosing no variant, check said
+        "variants chosen: 0 of the 8" and then sized (and calibrated on)
+        the whole sweep, reading past the empty list of chosen ones. It
+        now says the run has nothing to run, and exits 0 as run does."""
+        night = self.path("n.db")
+        base = [scenario("two_cars.yaml"), "--sweep",
+                scenario("two_cars_sweep.yaml")]
+        rc, _, err = run("run", *base, "--record", "summary", "-o", night)
+        self.assertEqual(rc, 0, err)
+        pick = ["--variants-from", night, "--where", "variant_id < 0"]
+        rc, out, err = run("check", *base, *pick, "-o", self.path("b.db"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("variants chosen: 0 of the 8", out)
+        self.assertIn("no variant to run", out)
+        self.assertNotIn("calibrated on", out)
+        self.assertFalse(os.path.exists(self.path("b.db")))
+
+    def test_check_refuses_the_outputs_run_refuses(self):
+        """Found in review: check said nothing (exit 0) of an -o that run
+        refuses: a directory, a file in a directory that is not there, a
+        scenario given to --overwrite, an empty path, a FIFO. Each now
+        gets run's message and status 2, and nothing is changed."""
+        scn = scenario("two_cars.yaml")
+        text = self.write("keep.yaml", open(scn, encoding="utf-8").read())
+        fifo = self.path("fifo")
+        os.mkfifo(fifo)
+        cases = [
+            (["-o", self.tmp], "is a directory"),
+            (["-o", self.path("no/such/dir/r.db")],
+             "cannot create: No such file or directory"),
+            (["-o", text, "--overwrite"], "is not a results file"),
+            (["-o", ""], "-o names no file"),
+            (["-o", fifo, "--overwrite"], "is not a regular file"),
+        ]
+        for extra, said in cases:
+            with self.subTest(extra=extra):
+                rc, _, err = run("check", scn, *extra, timeout=60)
+                self.assertEqual(rc, 2, err)
+                self.assertIn(said, err)
+                # run refuses it with the same words
+                rc, _, err2 = run("run", scn, *extra, timeout=60)
+                self.assertNotEqual(rc, 0, err2)
+                self.assertIn(said, err2)
+        self.assertEqual(open(text, encoding="utf-8").read(),
+                         open(scn, encoding="utf-8").read())
+        self.assertTrue(os.path.exists(fifo))
+
     def test_a_night_that_cannot_fit(self):
         """10^9 variants of 3001 actor-steps at 50 bytes or more each
         are at least 150 TB: no test machine holds that."""

@@ -102,9 +102,10 @@ class GuardTest(TempDirCase):
         kept = {p: digest(p) for p in (scen, sweep, db)}
         cases = [
             (("run", scen, "-o", scen, "--overwrite"),
-             "seed.yaml: is not an SQLite file; --overwrite replaces only "
+             "seed.yaml: is not a results file (not an SQLite file, or one "
+             "without vsweep's meta table); --overwrite replaces only "
              "results files"),
-            (("run", scen, "-o", sweep, "--overwrite"), "is not an SQLite"),
+            (("run", scen, "-o", sweep, "--overwrite"), "is not a results"),
             (("run", scen, "-o", self.path("dir")),
              "dir: is a directory; -o names the results file"),
             (("run", scen, "-o", self.path("dir"), "--overwrite"),
@@ -127,6 +128,91 @@ class GuardTest(TempDirCase):
                 self.assertIn(want, err)
                 self.assertNotIn("Resume with", err)
         self.assertEqual({p: digest(p) for p in kept}, kept)
+
+    def test_overwrite_keeps_what_is_not_a_results_file(self):
+        """Found in review: --overwrite took any SQLite file for results
+        (another program's database was deleted) and did not look at what
+        a path is (a device node was unlinked: as root, -o /dev/null
+        --overwrite would delete /dev/null; opening a FIFO waited for a
+        writer forever, and a stop then left a results file in its
+        place). Each is refused, status 2, and left as it was; a results
+        file and an SQLite file with no table yet (a run killed in its
+        first milliseconds) are still replaced."""
+        mine = self.path("mine.db")
+        c = sqlite3.connect(mine)
+        c.execute("CREATE TABLE notes (x)")
+        c.execute("INSERT INTO notes VALUES ('keep me')")
+        c.commit()
+        c.close()
+        before = digest(mine)
+        fifo = self.path("fifo")
+        os.mkfifo(fifo)
+        targets = [(mine, "is not a results file"),
+                   (fifo, "is not a regular file (a device, FIFO or "
+                          "socket)")]
+        if os.geteuid() == 0:  # CI runs as root: a device node of our own
+            dev = self.path("null")
+            os.mknod(dev, 0o666 | __import__("stat").S_IFCHR,
+                     os.makedev(1, 3))
+            targets.append((dev, "is not a regular file"))
+        for path, said in targets:
+            for mode in ("--overwrite", "--resume"):
+                with self.subTest(path=path, mode=mode):
+                    rc, _, err = run("run", CIRCLE, "-o", path, mode,
+                                     timeout=60)
+                    self.assertEqual(rc, 2, err)
+                    if path != mine or mode == "--overwrite":
+                        self.assertIn(said, err)
+                    self.assertTrue(os.path.lexists(path))
+        self.assertEqual(digest(mine), before)
+        self.assertTrue(__import__("stat").S_ISFIFO(os.stat(fifo).st_mode))
+        # readers refuse a FIFO at once rather than wait on it
+        for args in (("status", fifo), ("report", fifo, "-o",
+                                        self.path("r.html")),
+                     ("plot", fifo, "-o", self.path("p.svg")),
+                     ("merge", self.path("m.db"), fifo),
+                     ("run", CIRCLE, "--variants-from", fifo, "--where",
+                      "1", "-o", self.path("d.db"))):
+            with self.subTest(args=args):
+                rc, _, err = run(*args, timeout=60)
+                self.assertEqual(rc, 2, err)
+                self.assertIn("not a regular file", err)
+        # what may be replaced still is
+        res = self.path("r.db")
+        empty = self.path("empty.db")
+        sqlite3.connect(empty).close()  # SQLite makes a 0-byte file
+        c = sqlite3.connect(self.path("blank.db"))
+        c.execute("PRAGMA user_version = 3")  # a header, no table
+        c.close()
+        for path in (res, res, empty, self.path("blank.db")):
+            rc, _, err = run("run", CIRCLE, "-o", path, "--overwrite")
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(query(path, "SELECT count(*) FROM variant"),
+                             [(1,)])
+
+    def test_a_lock_held_at_resume_is_an_io_stop(self):
+        """Found in review: another program's lock held past
+        --lock-timeout while --resume opened the file gave status 2 (an
+        input error) without the command that resumes, and a second
+        complaint that "another program is reading it" from folding a
+        WAL the failed open never wrote. It is a stop like one in a run:
+        status 3, the resume command, the limit said as given."""
+        db = self.path("r.db")
+        rc, _, err = run("run", CIRCLE, "-o", db)
+        self.assertEqual(rc, 0, err)
+        c = sqlite3.connect(db, isolation_level=None)
+        c.execute("BEGIN EXCLUSIVE")
+        try:
+            rc, _, err = run("run", CIRCLE, "-o", db, "--resume",
+                             "--lock-timeout", "1.5", timeout=60)
+        finally:
+            c.execute("ROLLBACK")
+            c.close()
+        self.assertEqual(rc, 3, err)
+        self.assertIn("(up to 1.5 s, --lock-timeout)", err)
+        self.assertIn("Resume with", err)
+        self.assertNotIn("could not be folded", err)
+        self.assertEqual(query(db, "SELECT count(*) FROM variant"), [(1,)])
 
     def test_changes_to_attached_actors_are_refused(self):
         sw = self.write("s.yaml", "vsweep: 1\nblocks:\n  - list:\n"

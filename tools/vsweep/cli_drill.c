@@ -4,6 +4,7 @@
  * keeps its variant_id, and a variant's rows depend on its index alone,
  * so they equal those of the same variant in a full run. The indices reach
  * the runner through its index-source hook (vs_index_source). */
+#include <ctype.h>
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -153,9 +154,10 @@ static int id_char(char c)
  * quotes and comments skipped; 0, or -1 with why set. */
 static int where_check(const char *w, char *why, size_t n)
 {
-	int depth = 0;
+	int depth = 0, said = 0; /* said: a character not blank or comment */
 	for (const char *s = w; *s;) {
 		if (*s == '\'' || *s == '"' || *s == '`' || *s == '[') {
+			said = 1;
 			const char *e = skip_quoted(s);
 			if (!e) {
 				snprintf(why, n, "a %c opened at character %d is "
@@ -183,6 +185,7 @@ static int where_check(const char *w, char *why, size_t n)
 			         *s);
 			return -1;
 		} else {
+			said |= !isspace((unsigned char)*s);
 			if (*s == '(')
 				depth++;
 			if (*s == ')' && depth-- == 0) {
@@ -205,6 +208,12 @@ static int where_check(const char *w, char *why, size_t n)
 		         depth > 1 ? "are" : "is");
 		return -1;
 	}
+	if (!said) {
+		/* SQLite would say: near ")": syntax error */
+		snprintf(why, n, "no condition (it is empty, or only blanks "
+		         "and comments)");
+		return -1;
+	}
 	return 0;
 }
 
@@ -221,15 +230,12 @@ static int query_ids(const char *path, const char *where,
 	}
 	/* SQLite would open a missing file as an empty database and say
 	 * it is not a results file; a directory or unreadable file too */
-	struct stat sb;
-	int e = stat(path, &sb) ? errno : S_ISDIR(sb.st_mode) ? EISDIR : 0;
-	FILE *probe = e ? NULL : fopen(path, "rb");
-	if (!probe) {
+	int e = vs_store_read_errno(path);
+	if (e) {
 		fprintf(stderr, "vsweep: %s: --variants-from: cannot open "
-		        "results file: %s\n", path, strerror(e ? e : errno));
+		        "results file: %s\n", path, vs_store_read_error(e));
 		return EXIT_BAD_INPUT;
 	}
-	fclose(probe);
 	sqlite3 *db = NULL;
 	/* leaving nothing beside a finished file (store/reader.h) */
 	if (vs_store_open_read(path, &db) != SQLITE_OK) {

@@ -162,6 +162,13 @@ int cli_estimate_chosen(const vs_scenario *scn, const vs_sweep *sw,
 {
 	printf("variants chosen: %llu of the %llu\n", (unsigned long long)n,
 	       (unsigned long long)sw->count);
+	if (n == 0) {
+		/* nothing to calibrate on, nor to size: run would make a
+		 * file of no variant (and says so) */
+		printf("estimate: no variant to run; %s would hold none\n",
+		       base->out);
+		return 0;
+	}
 	return estimate(scn, sw, reg, base, jobs, 0, chosen, n);
 }
 
@@ -224,8 +231,12 @@ static int estimate(const vs_scenario *scn, const vs_sweep *sw,
 		double dt = s.seconds - t1;
 		per = dt > 0 ? dt / (double)(p.n - n1) : 0;
 		/* enough: the difference measured, each thread had two
-		 * variants (fewer would hide the threads' speed-up) */
-		if (p.n >= max || s.failed ||
+		 * variants (fewer would hide the threads' speed-up). A
+		 * failed variant does not end it: its rows (none, or those
+		 * up to its failure) would stand for every variant's; spread
+		 * over the sweep, the calibration's failures stand for the
+		 * run's. */
+		if (p.n >= max ||
 		    (n1 > 0 && dt >= CALIBRATE_SECONDS &&
 		     p.n >= 2 * (uint64_t)jobs))
 			break;

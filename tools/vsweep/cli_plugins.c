@@ -31,12 +31,14 @@ vs_registry *cli_registry(const char *const *extra, int n_extra)
 		/* a typo here would only show as a plugin not found later */
 		struct stat st;
 		int e = stat(extra[i], &st) != 0 ? errno : 0;
-		if (e || !S_ISDIR(st.st_mode))
+		if (e || !S_ISDIR(st.st_mode)) {
 			fprintf(stderr, "vsweep: note: --plugin-path %s: %s; not "
 			        "searched\n", extra[i],
 			        e == ENOENT ? "no such directory"
 			        : e         ? strerror(e)
 			                    : "not a directory");
+			continue; /* nor listed as searched (`plugins`) */
+		}
 		dirs[n++] = vs_strdup(extra[i]);
 	}
 	const char *env = getenv("VSWEEP_PLUGIN_PATH");

@@ -302,13 +302,12 @@ int cli_status(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	const char *path = argv[2];
-	FILE *probe = fopen(path, "rb");
-	if (!probe) {
+	int probe_errno = vs_store_read_errno(path);
+	if (probe_errno) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
-		        path, strerror(errno));
+		        path, vs_store_read_error(probe_errno));
 		return EXIT_BAD_INPUT;
 	}
-	fclose(probe);
 	long pid = vs_store_writer_pid(path);
 	double written = last_write(path), now = now_real();
 	sqlite3 *db = open_to_read(path);

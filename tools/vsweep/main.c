@@ -1,5 +1,6 @@
 /* vsweep: expand a seed scenario into variants, simulate them in parallel,
  * store every actor at every step in one SQLite file. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "report.h"
 #include "run/runner.h"
 #include "store/merge.h"
+#include "store/store.h"
 #include "variants.h"
 
 static const char usage[] =
@@ -270,8 +272,28 @@ static int check_variants(const vs_scenario *scn, const vs_sweep *sw)
 	return bad ? 1 : 0;
 }
 
-/* What `run` would refuse about -o before simulating anything: an
- * existing file without --resume or --overwrite, or a file to --resume
+/* 0 when a file can be made at path (its directory is there and this
+ * process may write in it); else -1 with err as run's "cannot create". */
+static int can_create(const char *path, vs_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == path)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+	if (access(dir, W_OK | X_OK) == 0)
+		return 0;
+	vs_error_set(err, "%s: cannot create: %s", path, strerror(errno));
+	return -1;
+}
+
+/* What `run` would refuse about -o before simulating anything: an empty
+ * path, a directory, a device or FIFO, a file that cannot be made (its
+ * directory missing or not writable), one --overwrite may not replace
+ * (not a results file), an existing file without --resume or --overwrite, or a file to --resume
  * that is not this run's (another --record, scenario, sweep, ...). Said
  * as run says it; 2 then, else 0. A file to resume is opened as run
  * opens it; a missing or empty one is left to the run to make. *stored:
@@ -281,9 +303,21 @@ static int check_output(const vs_scenario *scn, const vs_sweep *sw,
                         uint64_t *stored)
 {
 	struct stat sb;
+	vs_error err = {{0}};
 	*stored = 0;
-	if (stat(o->out, &sb) != 0 || S_ISDIR(sb.st_mode))
-		return 0; /* the estimate's disk check says what is wrong */
+	if (vs_store_path_check(o->out, &err)) {
+		fprintf(stderr, "vsweep: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
+	if (stat(o->out, &sb) != 0) {
+		/* run makes it: in a directory that must be there and
+		 * writable */
+		if (errno == ENOENT && !can_create(o->out, &err))
+			return 0;
+		fprintf(stderr, "vsweep: %s\n", err.msg[0] ? err.msg :
+		        strerror(errno));
+		return EXIT_BAD_INPUT;
+	}
 	/* Without -o, check is mostly asked about the scenario, in a
 	 * directory that often holds an earlier run's results.db: said,
 	 * not refused. */
@@ -299,9 +333,13 @@ static int check_output(const vs_scenario *scn, const vs_sweep *sw,
 		        "it or --overwrite to replace it\n", o->out);
 		return EXIT_BAD_INPUT;
 	}
+	if (o->mode == VS_STORE_OVERWRITE &&
+	    vs_store_overwritable(o->out, &err)) {
+		fprintf(stderr, "vsweep: %s\n", err.msg);
+		return EXIT_BAD_INPUT;
+	}
 	if (o->mode != VS_STORE_RESUME || sb.st_size == 0)
 		return 0;
-	vs_error err = {{0}};
 	vs_rc rc = vs_run_check_resume(scn, sw, o, o->out, stored, &err);
 	if (rc) {
 		fprintf(stderr, "vsweep: %s\n", err.msg);

@@ -753,14 +753,13 @@ int cli_plot(int argc, char **argv)
 	}
 	d.db_path = a.db;
 	/* SQLite says "unable to open database file" whatever the cause */
-	FILE *probe = fopen(a.db, "rb");
-	if (!probe) {
+	int probe_errno = vs_store_read_errno(a.db);
+	if (probe_errno) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
-		        a.db, strerror(errno));
+		        a.db, vs_store_read_error(probe_errno));
 		status = EXIT_BAD_INPUT;
 		goto out;
 	}
-	fclose(probe);
 	/* Read-only, and never create: a missing file is an input error.
 	 * Nothing left beside a finished file (store/reader.h). One read
 	 * transaction, so that a run still writing the file cannot add

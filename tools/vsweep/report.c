@@ -492,13 +492,12 @@ int cli_report(int argc, char **argv)
 	d.worst = (int)a.worst;
 	if (plot_clobbers_results(a.db, a.out))
 		return EXIT_BAD_INPUT;  /* a page never replaces results */
-	FILE *probe = fopen(a.db, "rb");
-	if (!probe) {
+	int probe_errno = vs_store_read_errno(a.db);
+	if (probe_errno) {
 		fprintf(stderr, "vsweep: %s: cannot open results file: %s\n",
-		        a.db, strerror(errno));
+		        a.db, vs_store_read_error(probe_errno));
 		return EXIT_BAD_INPUT;
 	}
-	fclose(probe);
 	/* Read-only, leaving nothing beside a finished file
 	 * (store/reader.h); one read transaction: a run still writing the
 	 * file cannot change it between the counts and the charts. */
