@@ -481,6 +481,32 @@ class NightLogTest(TempDirCase):
         self.assertEqual(done[-1], 1200)
         self.assertRegex(lines[1], r"variants/s")
 
+    def test_first_progress_line_has_a_rate(self):
+        """Found in review: the first progress line took its own count
+        as the run's start, so a line written once variants were stored
+        said "13/400 variants (13 done, 0 failed), 0 variants/s". The
+        count at the run's start is the file's (0 here), so every line
+        with variants stored has a rate above 0."""
+        import subprocess
+        sw = self.write("w.yaml", "vsweep: 1\nseed: 1\nblocks:\n"
+                        "  - random:\n      count: 300\n      axes:\n"
+                        "        - {actor: 1, speed: {uniform: [5, 25]}}\n")
+        p = subprocess.run([os.environ["VSWEEP"], "run",
+                            scenario("two_cars.yaml"), "--sweep", sw, "-o",
+                            self.path("r.db"), "-j", "1", "--progress",
+                            "--progress-interval", "0.5"],
+                           capture_output=True, text=True, timeout=300,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        line = re.compile(r"^vsweep: \S+Z: (\d+)/300 variants ")
+        counted = [ln for ln in p.stderr.splitlines()
+                   if line.match(ln) and int(line.match(ln).group(1))]
+        self.assertTrue(counted, p.stderr)
+        for ln in counted:
+            m = re.search(r"([0-9.e+]+) variants/s", ln)
+            self.assertTrue(m, ln)
+            self.assertGreater(float(m.group(1)), 0, ln)
+
     def test_status_of_a_running_stopped_and_finished_file(self):
         """status while the run runs (then SIGTERM), once it stopped, and
         of a finished file. The run would take minutes; it is stopped as

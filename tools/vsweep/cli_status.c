@@ -377,8 +377,13 @@ static void progress_line(sqlite3 **db, double t0, int64_t *n0, int final)
 		return;
 	}
 	int64_t n = s.done + s.failed;
+	/* stored before this run (a resume's), as the file recorded at
+	 * the run's start: the first line's count would make its own rate
+	 * 0 ("13/400 variants, 0 variants/s", found in review) */
 	if (*n0 < 0)
-		*n0 = n;  /* stored before this run: a resume */
+		*n0 = isfinite(s.run_started) && s.run_stored <= n
+		              ? s.run_stored
+		              : n;
 	double dt = now_real() - t0;
 	format_counts(&s, dt > 0 ? (double)(n - *n0) / dt : NAN, counts,
 	              sizeof counts);
