@@ -60,11 +60,18 @@ static vs_status model_create(const vs_create_args *args, void **instance)
 	return VS_OK;
 }
 
+/* The host's start state holds the pose and the first speed (m/s, along
+ * the actor's forward axis); complete it: step 0 moves at that speed,
+ * straight ahead (setting speed 0 here would make step 1 jump to the
+ * behaviour's speed: an absurd deceleration and jerk in the KPIs). */
 static vs_status model_reset(void *instance, vs_state *state)
 {
 	(void)instance;
-	state->vx = state->vy = state->wz = 0;  /* standing at step 0 */
-	state->speed = state->steer = 0;
+	double heading = state->yaw + PI / 2;  /* rad from +X; yaw 0 faces +Y */
+	state->vx = state->speed * cos(heading);  /* m/s */
+	state->vy = state->speed * sin(heading);
+	state->vz = state->wx = state->wy = state->wz = 0;
+	state->steer = 0;
 	return VS_OK;
 }
 

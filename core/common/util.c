@@ -29,6 +29,23 @@ double vs_wrap_angle(double a)
 	return a;
 }
 
+const char *vs_state_bad_field(const vs_state *s, double *value)
+{
+	static const char *const names[] = {
+		"x", "y", "z", "roll", "pitch", "yaw", "vx", "vy", "vz",
+		"wx", "wy", "wz", "speed", "steer"};
+	_Static_assert(sizeof names / sizeof *names ==
+	                       sizeof(vs_state) / sizeof(double),
+	               "a name for every field of vs_state");
+	const double *v = &s->x;
+	for (size_t i = 0; i < sizeof *s / sizeof(double); i++)
+		if (!isfinite(v[i])) {
+			*value = v[i];
+			return names[i];
+		}
+	return NULL;
+}
+
 int vs_state_finite(const vs_state *s)
 {
 	const double *v = &s->x;

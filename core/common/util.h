@@ -63,6 +63,10 @@ static inline double vs_fmax(double a, double b)
 
 /* 1 when every double of the state is finite. */
 int vs_state_finite(const vs_state *s);
+/* The name of the first field of s that is not finite ("x" ... "steer"),
+ * its value in *value; NULL when every one is: for the message that
+ * names what a plugin got wrong. */
+const char *vs_state_bad_field(const vs_state *s, double *value);
 
 /* Removes a SQLite database file and its -wal, -shm and -journal files;
  * missing files are not an error. */

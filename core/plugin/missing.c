@@ -43,7 +43,14 @@ void vs_registry_explain_missing(const vs_registry *reg, const char *name,
 {
 	char msg[sizeof err->msg];
 	msg[0] = 0;
-	append(msg, sizeof msg, "no plugin named '%s'", name ? name : "");
+	/* A file of that name that did not load is no missing plugin: the
+	 * author needs its reason, not the list of names (a review). */
+	int broken = 0;
+	for (int i = 0; name && reg && i < reg->n_broken; i++)
+		broken |= vs_plugin_stem_equals(reg->broken[i].path, name);
+	append(msg, sizeof msg, broken ? "plugin '%s' cannot be used"
+	                               : "no plugin named '%s'",
+	       name ? name : "");
 	if (!reg || reg->n_dirs == 0) {
 		append(msg, sizeof msg,
 		       ": no plugin directories were searched (use "

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,8 +49,7 @@ static void crashed_loading(int sig)
 	    : sig == SIGBUS  ? ": crashed while loading (SIGBUS)\n"
 	    : sig == SIGFPE  ? ": crashed while loading (SIGFPE)\n"
 	                     : ": crashed while loading (SIGILL)\n");
-	signal(sig, SIG_DFL);
-	raise(sig);
+	_exit(3); /* as for exit() below: a documented status, not 128 + sig */
 }
 
 static void exited_loading(void)
@@ -103,9 +103,24 @@ int vs_plugin_open(const char *path, const vs_host *host,
                    vs_loaded_plugin *out, vs_error *err)
 {
 	struct sigaction saved[N_LOAD_SIGNALS];
+	/* What its constructors and entry point print goes to stderr:
+	 * vsweep's stdout is its output (`variants --format json`, `plugins`),
+	 * which a plugin's line would corrupt. Loading happens before any
+	 * thread of a run prints. */
+	fflush(stdout);
+	int out_fd = dup(STDOUT_FILENO);
+	if (out_fd >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		close(out_fd);
+		out_fd = -1;
+	}
 	guard_loading(path, saved);
 	int rc = plugin_open(path, host, out, err);
 	guard_loading(NULL, saved);
+	fflush(stdout);
+	if (out_fd >= 0) {
+		dup2(out_fd, STDOUT_FILENO);
+		close(out_fd);
+	}
 	return rc;
 }
 

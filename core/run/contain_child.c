@@ -151,9 +151,13 @@ static void describe(void)
 			                 &others);
 	}
 	char step[64] = "";
-	int at = vs_sim_step; /* 1 + the step under way, or 0 */
+	int at = vs_sim_step; /* 1 + the step under way, 0, or -1 */
 	if (at > 1) {
 		snprintf(step, sizeof step, ", step %lld", (long long)at - 1);
+	} else if (at < 0) {
+		/* the steps are over: a "step N + 1" that never ran would
+		 * send the author looking in the wrong function (a review) */
+		snprintf(step, sizeof step, ", after its steps (destroy)");
 	} else if (c_res->n_rows > 0 || c_last_step >= 0) {
 		long long last = c_res->n_rows > 0
 		                         ? (long long)c_res->rows[c_res->n_rows - 1].step

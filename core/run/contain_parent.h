@@ -27,6 +27,7 @@ struct vs_contain {
 	int own;              /* what vsweep's code in it says, read end */
 	contain_last_words *words; /* shared with the child */
 	long limit_kb;        /* growth allowed; 0: none */
+	long served;          /* variants this child returned whole */
 	long base_kb;         /* the child's resident set at its fork */
 	long base_shmem_kb;   /* its shared memory part then */
 	double next_look;     /* s (vs_now) of the next memory look */

@@ -51,7 +51,8 @@ extern _Thread_local volatile sig_atomic_t vs_sim_calling;
 
 /* The step this thread is simulating, for the same handlers to name it
  * exactly whatever --record-every stores: 1 + the step index, 0 when
- * none is under way (or past INT_MAX). Set once per step. */
+ * none is under way yet (or past INT_MAX), -1 once the steps are over
+ * (destroy). Set once per step. */
 extern _Thread_local volatile sig_atomic_t vs_sim_step;
 
 /* The host-services table handed to every plugin at entry. */

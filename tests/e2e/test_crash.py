@@ -317,6 +317,41 @@ class CrashTest(TempDirCase):
                                       "--variant-memory", "0")  # 256 MiB
         self.assertEqual(rc, 0, err)
 
+    def test_a_leak_across_variants_fails_none_whatever_j(self):
+        """A review: a child serves many variants, and the limit measured
+        growth since its fork, so memory a plugin leaked in earlier
+        variants counted against later ones: which failed depended on
+        -j (which variants shared a child). crash_leak armed in every
+        variant leaks 16 MiB a step at steps 5-7 (0.7 s at 0.1 s): 48
+        MiB a variant, never freed. Under --variant-memory 100 a child
+        that grew with earlier variants runs the variant again in a new
+        child, which judges it alone: all 6 done at -j 1 and -j 2, their
+        rows the same. Under 40 each variant's own 48 MiB is too much:
+        all 6 fail, at -j 1 and -j 2 alike."""
+        scn = self.write("l.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_leak").replace("ARMED", "17").replace(
+            "duration: 2", "duration: 0.7"))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n" +
+                        "".join("      - [{actor: 1, param: behaviour."
+                                "trigger, value: 17}, {actor: 2, speed: "
+                                "%d}]\n" % (5 + k) for k in range(6)))
+        for limit, status in (("100", "done"), ("40", "failed")):
+            states = []
+            for jobs in ("1", "2"):
+                with self.subTest(limit=limit, jobs=jobs):
+                    db = self.path("l%s_%s.db" % (limit, jobs))
+                    rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                                     "-j", jobs, "--variant-memory", limit,
+                                     "--plugin-path", CRASH_PLUGINS,
+                                     timeout=120)
+                    self.assertEqual(rc, 0 if status == "done" else 1, err)
+                    self.assertEqual(query(db, "SELECT status, count(*) "
+                                           "FROM variant_info GROUP BY 1"),
+                                     [(status, 6)])
+                    states.append(query(db, "SELECT * FROM state ORDER BY "
+                                        "variant_id, actor_id, step"))
+            self.assertEqual(states[0], states[1])
+
     def test_shared_memory_counts_against_the_limit(self):
         """The child passes its rows to vsweep through shared memory,
         which --variant-memory does not count; a plugin's own shared
@@ -964,6 +999,25 @@ class WhichActorTest(TempDirCase):
                     (v, "%s plugin crash_%s, actor %s, step 5"
                      % (start, fault, who))
                     for v, who in ((0, "2 (other)"), (1, "1 (ego)"))])
+
+    def test_a_fault_in_destroy_names_no_step(self):
+        """A review: a segfault in destroy, after the last step (20 at
+        0.1 s over 2 s), was said to be at "step 21", a step that never
+        ran, sending the author to the wrong function. It is said to
+        come after the steps, in destroy."""
+        scn = self.write("d.yaml", SCENARIO.replace(
+            "PLUGIN", "crash_segv").replace(
+            "{armed: ARMED}", "{armed: 17, in_destroy: 1}"))
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 1, param: behaviour.trigger, "
+                        "value: 17}]\n")
+        db = self.path("d.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--plugin-path", CRASH_PLUGINS, timeout=120)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(query(db, "SELECT error FROM variant_info"), [
+            ("crashed: signal 11 (SIGSEGV) in plugin crash_segv, actor 1 "
+             "(ego), after its steps (destroy)",)])
 
     def test_the_step_is_exact_whatever_is_recorded(self):
         """The plugin faults at step 5 (its fault_step); with every 7th

@@ -1,6 +1,7 @@
 """A variant whose plugin fails, or whose state goes non-finite, is stored
 as failed with its reason; the other variants complete; exit status 1."""
 import os
+import re
 import sys
 import unittest
 
@@ -94,6 +95,36 @@ blocks:
         self.assertEqual([r[0] for r in rows], ["done", "failed", "done"])
         self.assertIn("exceeded the wall-clock limit of 0.3 s", rows[1][1])
         self.assertIn("vsweep: variant 1: failed: " + rows[1][1], err)
+
+    def test_slow_steps_are_stopped_between_steps(self):
+        """A review: a plugin taking 0.3 s a step with --variant-timeout 1
+        was killed by the containment a second past the limit ("inside a
+        plugin call", no rows): the limit was read every 16 steps, 4.8 s
+        of such steps. Once steps are slow it is read at every step: the
+        variant stops between steps just past 1 s (step 4, at 0.3 s a
+        step, or 5 on a loaded machine) with the rows of the steps
+        before it, as a quick variant's limit does."""
+        scn = self.write("s.yaml", SCENARIO)
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 1, param: behaviour.sleep_ms, "
+                        "value: 300}]\n")
+        db = self.path("r.db")
+        rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                         "--variant-timeout", "1", "--plugin-path",
+                         TEST_PLUGINS)
+        self.assertEqual(rc, 1, err)
+        (status, error), = query(db, "SELECT status, error FROM "
+                                     "variant_info")
+        self.assertEqual(status, "failed")
+        m = re.search(r"exceeded the wall-clock limit of 1 s at step (\d+)",
+                      error)
+        self.assertTrue(m, error)
+        self.assertNotIn("inside a plugin call", error)
+        k = int(m.group(1))
+        self.assertGreaterEqual(k, 4)  # 3 steps take 0.9 s
+        self.assertLessEqual(k, 7)     # the kill came at step 7
+        (n,) = query(db, "SELECT count(DISTINCT step) FROM state")[0]
+        self.assertEqual(n, k)  # steps 0 .. k - 1
 
     def test_plugin_text_reaches_nobody_raw(self):
         """A plugin's message with ESC, BEL and bytes that are not UTF-8:

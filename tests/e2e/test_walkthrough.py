@@ -112,6 +112,15 @@ class WalkthroughTest(TempDirCase):
                      ("ok", "-o", self.path("d"))]:
             rc, _, err = run("new-plugin", *args)
             self.assertEqual(rc, 2, (args, err))
+        # the template's other plugin's name (a review: "File exists",
+        # status 3, nothing made)
+        for name, kind in (("my_model", "behaviour"),
+                           ("my_behaviour", "vehicle_model")):
+            dst = self.path("clash_" + name)
+            rc, _, err = run("new-plugin", name, "--kind", kind, "-o", dst)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("is the template's other plugin", err)
+            self.assertFalse(os.path.exists(dst))
         # VSWEEP_TEMPLATE_DIR is the one place looked in when set: one
         # without the template is bad input, said as such; the source
         # tree's template directory works

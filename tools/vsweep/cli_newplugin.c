@@ -193,6 +193,18 @@ int cli_new_plugin(int argc, char **argv)
 		        newplugin_usage);
 		return EXIT_BAD_INPUT;
 	}
+	/* The other kind's file stays, under its template name: NAME may
+	 * not be that name (my_model.c would be written twice; a review
+	 * got "File exists", status 3, and nothing made). */
+	const char *other = strcmp(kind, "vehicle_model") ? "my_model"
+	                                                  : "my_behaviour";
+	if (!strcmp(name, other)) {
+		fprintf(stderr, "vsweep: new-plugin: NAME '%s' is the "
+		        "template's other plugin, kept as %s.c so that its "
+		        "scenario runs; choose another name\n%s", name, other,
+		        newplugin_usage);
+		return EXIT_BAD_INPUT;
+	}
 	char tdir[PATH_MAX];
 	int found = find_template(tdir, sizeof tdir);
 	if (found == -2) {

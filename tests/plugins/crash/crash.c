@@ -14,7 +14,8 @@
  * stdout and one on stderr. GARBLE prints, at fault_step only, lines no
  * terminal or UTF-8 reader should see raw (control characters, a NUL,
  * bytes that are not UTF-8: garbled[] below), on stdout, then on stderr.
- * When trigger equals `stall` (default -1) it
+ * With in_destroy = 1 the fault comes in destroy instead, after the
+ * steps. When trigger equals `stall` (default -1) it
  * sleeps stall_seconds (default 3) at fault_step first: a slow variant,
  * to hold the writer back while later ones finish, or to be killed in
  * the middle of. When the environment names a file in CRASH_MARK, a line
@@ -41,11 +42,14 @@ static const vs_param params[] = {
 	{"fault_step", 5.0, 0.0, 1e9, "", "step index to fault at"},
 	{"stall", -1.0, -1e9, 1e9, "", "the trigger value that sleeps"},
 	{"stall_seconds", 3.0, 0.0, 60.0, "s", "how long it sleeps"},
+	{"in_destroy", 0.0, 0.0, 1.0, "",
+	 "1: fault in destroy, after the steps, instead of at fault_step"},
 };
 
 typedef struct crash {
 	long long trigger, armed, fault_step, stall;
 	double stall_s; /* s */
+	int in_destroy; /* fault in destroy instead */
 	int n_leaked;
 	double speed; /* m/s */
 } crash;
@@ -60,6 +64,7 @@ static vs_status c_create(const vs_create_args *args, void **instance)
 	c->fault_step = llround(args->params[2]);
 	c->stall = llround(args->params[3]);
 	c->stall_s = args->params[4];
+	c->in_destroy = args->params[5] > 0.5;
 	const vs_actor_info *a = args->actor;
 	c->speed = a->speed && a->n_speed > 0 ? a->speed[0] : 0.0;
 	*instance = c;
@@ -208,7 +213,8 @@ static vs_status c_step(void *instance, double t, double dt,
 		}
 		stall(c->stall_s);
 	}
-	if (c->trigger == c->armed && step >= c->fault_step) {
+	if (c->trigger == c->armed && !c->in_destroy &&
+	    step >= c->fault_step) {
 		const char *mark = getenv("CRASH_MARK");
 		FILE *f = mark && step == c->fault_step ? fopen(mark, "a") : NULL;
 		if (f) {
@@ -224,6 +230,9 @@ static vs_status c_step(void *instance, double t, double dt,
 
 static void c_destroy(void *instance)
 {
+	crash *c = instance;
+	if (c && c->in_destroy && c->trigger == c->armed)
+		fault(c, -1);
 	free(instance);
 }
 
@@ -236,7 +245,7 @@ static const vs_plugin descriptor = {
 	.version = "0.0.1",
 	.doc = "test behaviour: straight ahead, faults in one variant",
 	.params = params,
-	.n_params = 5,
+	.n_params = sizeof params / sizeof *params,
 	.create = c_create,
 	.reset = c_reset,
 	.behaviour_step = c_step,

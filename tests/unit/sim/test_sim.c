@@ -269,8 +269,9 @@ START_TEST(non_finite_state_fails_variant)
 	vs_sim_opts o = {.record_every = 1};
 	ck_assert_int_eq(vs_sim_run(s, &o, &r), 0);
 	ck_assert_int_eq(r.status, VS_VARIANT_FAILED);
+	/* the field place_step spoils is named, with its value */
 	ck_assert_ptr_nonnull(strstr(r.error, "actor 1 (one): place: "
-	                             "non-finite state at step 7"));
+	                             "non-finite state: x = nan at step 7"));
 	for (int64_t i = 0; i < r.n_rows; i++)
 		ck_assert(isfinite(r.rows[i].s.x));
 	vs_result_finish(&r);
@@ -291,8 +292,8 @@ START_TEST(silent_plugin_failures_are_named)
 		{1, 0, "actor 2 (two): gate: create failed (ERROR)", 0},
 		{2, 0, "actor 2 (two): gate: reset failed", 0},
 		{3, 3, "actor 2 (two): gate: DISCARD at step 3 (t = 1.5 s)", 2 * 3},
-		{4, 2, "actor 2 (two): gate: non-finite control at step 2 "
-		       "(t = 1 s)", 2 * 2},
+		{4, 2, "actor 2 (two): gate: non-finite control: "
+		       "steering_wheel = nan at step 2 (t = 1 s)", 2 * 2},
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
 		vs_scenario *s = two_actors(0);
