@@ -101,6 +101,7 @@
 #include "common/util.h"
 #include "run/contain_parent.h"
 #include "run/contain_proto.h"
+#include "plugin/registry.h"
 #include "run/forkserver.h"
 
 struct vs_contain_server {
@@ -273,18 +274,60 @@ static const char *signal_name(int sig)
 
 /* A variant whose child died (status st of waitpid): failed, no rows,
  * the reason. */
-static void crashed(vs_result *res, int st, const contain_last_words *w)
+/* Where the child was, from the calls it mirrored (w->mirror: sim.h's
+ * vs_sim_calling and vs_sim_step), for a child that died with no word
+ * of its own: "in plugin P, actor A (name), step K"; "" when it was in
+ * no plugin call. */
+static void mirrored_where(const vs_scenario *v, const contain_last_words *w,
+                           char *out, size_t size)
+{
+	int call = w->mirror[0], at = w->mirror[1];
+	out[0] = '\0';
+	int i = (call - 1) / 2;
+	if (call <= 0 || !v || i >= v->n_actors)
+		return;
+	const vs_actor_spec *a = &v->actors[i];
+	const vs_loaded_plugin *lp = (call - 1) % 2 ? a->behaviour.loaded
+	                                            : a->vehicle_model.loaded;
+	if (!lp)
+		return;
+	char step[48];
+	if (at > 1)
+		snprintf(step, sizeof step, ", step %d", at - 1);
+	else if (at < 0)
+		snprintf(step, sizeof step, ", after its steps (destroy)");
+	else
+		snprintf(step, sizeof step, ", before step 1");
+	const char *base = lp->path ? strrchr(lp->path, '/') : NULL;
+	snprintf(out, size, "in plugin %s%s, actor %lld (%s)%s",
+	         lp->dir ? "fmu:" : "",
+	         lp->dir ? (base ? base + 1 : lp->path ? lp->path : "?")
+	                 : lp->desc->name,
+	         (long long)a->id, a->name, step);
+}
+
+static void crashed(vs_result *res, int st, const contain_last_words *w,
+                    const vs_scenario *v)
 {
 	res->status = VS_VARIANT_FAILED;
-	char what[128];
+	char what[128], mirrored[400] = "";
+	if (!w->set)
+		mirrored_where(v, w, mirrored, sizeof mirrored);
 	if (WIFSIGNALED(st))
 		snprintf(what, sizeof what, "signal %d (%s)", WTERMSIG(st),
 		         signal_name(WTERMSIG(st)));
-	else
+	else if (w->set)
 		snprintf(what, sizeof what, "exit(%d) called",
 		         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	else
+		/* no atexit hook ran: _Exit, quick_exit, or a raw exit
+		 * system call, not exit() */
+		snprintf(what, sizeof what, "its process ended with status %d",
+		         WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	snprintf(res->error, sizeof res->error, "crashed: %s %s", what,
-	         w->set ? w->where : "(no plugin frame found)");
+	         w->set ? w->where
+	         : mirrored[0] ? mirrored
+	                       : "(no plugin frame found)");
 }
 
 /* Forks the child; 0, or -1 when the system refuses. */
@@ -469,7 +512,7 @@ again:
 		         "limit of %ld MB exceeded (a peak of %ld MB, after "
 		         "its last step)", c->limit_kb / 1024, peak / 1024);
 	else
-		crashed(res, st, c->words);
+		crashed(res, st, c->words, c->variant);
 	contain_take_output(c, res);
 	return 0;
 }

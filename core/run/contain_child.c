@@ -427,6 +427,7 @@ _Noreturn void contain_child(int in, int out, int print, int own,
 	keep_only(keep, 3);
 	c_every = so->record_every > 0 ? so->record_every : 1;
 	c_words = words;
+	vs_sim_mirror = words->mirror; /* the parent reads it when we die mute */
 	c_in = in;
 	c_window_bytes = vs_test_window_bytes(CONTAIN_WINDOW_BYTES);
 	void *warm[1];

@@ -9,6 +9,7 @@
 #ifndef VS_RUN_CONTAIN_PROTO_H
 #define VS_RUN_CONTAIN_PROTO_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +86,10 @@ typedef struct contain_last_words {
 	int set;
 	volatile int in_plugin; /* where names a plugin (set after where) */
 	char where[512]; /* "in plugin P, actor A, step K" */
+	/* The child's sim.h vs_sim_calling and vs_sim_step, mirrored at
+	 * every change (vs_sim_mirror): what the parent names when the
+	 * child died with no word (SIGKILL, the OOM killer, _Exit). */
+	volatile sig_atomic_t mirror[2]; /* [0] calling, [1] step */
 } contain_last_words;
 _Static_assert(sizeof(contain_last_words) <= CONTAIN_WINDOW_OFF,
                "the window starts past the words");

@@ -365,6 +365,14 @@ const vs_host *vs_sim_host(void)
 
 _Thread_local volatile sig_atomic_t vs_sim_calling;
 _Thread_local volatile sig_atomic_t vs_sim_step;
+volatile sig_atomic_t *vs_sim_mirror;
+
+static void set_step(sig_atomic_t v)
+{
+	vs_sim_step = v;
+	if (vs_sim_mirror)
+		vs_sim_mirror[1] = v;
+}
 
 /* Marks the start of a call into in's plugin (sim.h, and in_call above),
  * and its end. */
@@ -373,12 +381,16 @@ static void calling(instance *in)
 	in_call = in;
 	vs_sim_calling = (sig_atomic_t)(1 + 2 * in->actor +
 	                                (in->role == VS_KIND_BEHAVIOUR));
+	if (vs_sim_mirror)
+		vs_sim_mirror[0] = vs_sim_calling;
 }
 
 static void called(void)
 {
 	in_call = NULL;
 	vs_sim_calling = 0;
+	if (vs_sim_mirror)
+		vs_sim_mirror[0] = 0;
 }
 
 /* Whether st is one of the vs_status values: a plugin may return any
@@ -923,7 +935,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 		S.rows_hint = S.n > 0 ? S.n : 1;
 	int stopped = 0;
 	int64_t observed = 0; /* steps simulated, step 0 included */
-	vs_sim_step = 0;
+	set_step(0);
 	if (start(&S) == 0) {
 		watch(&S);
 		observe(&S, 0);
@@ -968,7 +980,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 			S.prev = S.cur;
 			S.cur = tmp;
 			S.world.gen++; /* what it memoised is of step k-2 */
-			vs_sim_step = k < INT_MAX ? (sig_atomic_t)(k + 1) : 0;
+			set_step(k < INT_MAX ? (sig_atomic_t)(k + 1) : 0);
 			if (step(&S, k))
 				break;
 			int collided = observe(&S, k);
@@ -983,7 +995,7 @@ int vs_sim_run(const vs_scenario *scn, const vs_sim_opts *opts,
 				break;
 		}
 	}
-	vs_sim_step = -1; /* teardown: destroy calls belong to no step */
+	set_step(-1); /* teardown: destroy calls belong to no step */
 	vs_monitor_finish(S.monitor, res);
 	vs_safety_finish(S.safety, res);
 	res->summary.actor_steps = observed * S.n;

@@ -55,6 +55,12 @@ extern _Thread_local volatile sig_atomic_t vs_sim_calling;
  * (destroy). Set once per step. */
 extern _Thread_local volatile sig_atomic_t vs_sim_step;
 
+/* Where vs_sim_calling and vs_sim_step are copied as they change (two
+ * values, [0] and [1]), or NULL: a contained child points it into the
+ * memory it shares with its parent, which can then name the call even
+ * when the child died with no word. Set before any variant runs. */
+extern volatile sig_atomic_t *vs_sim_mirror;
+
 /* The host-services table handed to every plugin at entry. */
 const vs_host *vs_sim_host(void);
 

@@ -259,8 +259,10 @@ class CrashTest(TempDirCase):
         self.assertEqual(p.returncode, 1, err)
         failed = [(17, FAULTS["segv"])]
         if not sanitized:
-            failed.insert(0, (5, "crashed: signal 9 (SIGKILL) (no plugin "
-                                 "frame found)"))  # no handler runs
+            # no handler runs: named from the call the child mirrored
+            # (it was asleep in the plugin's step 5)
+            failed.insert(0, (5, "crashed: signal 9 (SIGKILL) in plugin "
+                                 "crash_segv, actor 1 (ego), step 5"))
         self.assertIn("%d done, %d failed (%d crashed)"
                       % (50 - len(failed), len(failed), len(failed)), out)
         self.assertEqual(query(db, "SELECT variant_id, error FROM "
@@ -1018,6 +1020,31 @@ class WhichActorTest(TempDirCase):
         self.assertEqual(query(db, "SELECT error FROM variant_info"), [
             ("crashed: signal 11 (SIGSEGV) in plugin crash_segv, actor 1 "
              "(ego), after its steps (destroy)",)])
+
+    def test_a_mute_death_is_named_from_the_mirrored_call(self):
+        """A review: a child that dies without running a handler or an
+        atexit hook (SIGKILL, as the kernel's OOM killer sends it;
+        _Exit) left "(no plugin frame found)", and _Exit(2) read
+        "exit(2) called". The child mirrors the call under way into
+        the memory it shares with vsweep: the reason names the plugin,
+        the actor and the step, and how the process ended."""
+        sw = self.write("w.yaml", "vsweep: 1\nblocks:\n  - list:\n"
+                        "      - [{actor: 1, param: behaviour.trigger, "
+                        "value: 17}]\n")
+        for fault, how in (("kill", "signal 9 (SIGKILL)"),
+                           ("uexit", "its process ended with status 2")):
+            with self.subTest(fault=fault):
+                scn = self.write(fault + ".yaml", SCENARIO.replace(
+                    "PLUGIN", "crash_" + fault).replace("ARMED", "17"))
+                db = self.path(fault + ".db")
+                rc, _, err = run("run", scn, "--sweep", sw, "-o", db,
+                                 "--plugin-path", CRASH_PLUGINS,
+                                 timeout=120)
+                self.assertEqual(rc, 1, err)
+                self.assertEqual(query(db, "SELECT error FROM "
+                                       "variant_info"), [
+                    ("crashed: %s in plugin crash_%s, actor 1 (ego), "
+                     "step 5" % (how, fault),)])
 
     def test_the_step_is_exact_whatever_is_recorded(self):
         """The plugin faults at step 5 (its fault_step); with every 7th

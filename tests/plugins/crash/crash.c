@@ -5,7 +5,9 @@
  * Drives straight ahead at the route's first speed. When its parameter
  * `trigger` equals `armed` (default 17) and the step is fault_step
  * (default 5), it faults: SEGV dereferences NULL, ABORT calls abort(),
- * EXIT calls exit(0), FPE divides by zero with the divide-by-zero trap
+ * EXIT calls exit(0), KILL raises SIGKILL (as the OOM killer ends a
+ * process: no handler runs), UEXIT calls _Exit(2) (no atexit hook
+ * runs), FPE divides by zero with the divide-by-zero trap
  * enabled, HANG loops without end. From that step on, at every step,
  * LEAK allocates and touches 16 MiB it never frees (64 times at most:
  * 1 GiB, should the limit under test not work; with LEAK_SHARED, as
@@ -28,6 +30,7 @@
 #define _GNU_SOURCE /* feenableexcept */
 #include <fenv.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +172,10 @@ static void fault(crash *c, long long step)
 	abort();
 #elif defined(CRASH_EXIT)
 	exit(0);
+#elif defined(CRASH_KILL)
+	raise(SIGKILL); /* as the kernel's OOM killer ends a process */
+#elif defined(CRASH_UEXIT)
+	_Exit(2); /* no atexit hook runs */
 #elif defined(CRASH_FPE)
 	feenableexcept(FE_DIVBYZERO);
 	zero_d = 1.0 / zero_d;
