@@ -64,6 +64,7 @@
 #include "run/room.h"
 #include "run/run_record.h"
 #include "sim/sim.h"
+#include "sim/test_hooks.h"
 
 volatile sig_atomic_t vs_run_stop;
 
@@ -856,6 +857,11 @@ static vs_rc run_store(const vs_scenario *seed, const vs_sweep *sw,
 		return VS_RC_IO;
 	}
 	return VS_RC_OK;
+}
+
+double vs_run_calibrate_limit(void)
+{
+	return vs_test_calibrate_limit(VS_RUN_CALIBRATE_LIMIT);
 }
 
 vs_rc vs_run(const vs_scenario *seed, const vs_sweep *sw,

@@ -81,6 +81,15 @@ typedef struct vs_run_summary {
  * one more poll (the runner's waits time out every 100 ms). */
 extern volatile sig_atomic_t vs_run_stop;
 
+/* s: the wall-time bound `vsweep check` gives a variant it runs to
+ * calibrate an estimate when the run sets none (--variant-timeout): a
+ * plugin that hangs would hold check for ever. */
+#define VS_RUN_CALIBRATE_LIMIT 120.0
+
+/* VS_RUN_CALIBRATE_LIMIT, or in a test build what
+ * VSWEEP_TEST_CALIBRATE_LIMIT says (sim/test_hooks.h). */
+double vs_run_calibrate_limit(void);
+
 /* Runs the sweep into opts->out. Returns VS_RC_OK when the run went as far
  * as it could (vs_run_outcome then says whether variants failed or a stop
  * interrupted it), VS_RC_INPUT on an input problem (the file exists or is

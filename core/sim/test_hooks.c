@@ -77,3 +77,13 @@ size_t vs_test_window_bytes(size_t dflt)
 		return dflt;
 	return (size_t)n;
 }
+
+double vs_test_calibrate_limit(double dflt)
+{
+	const char *v = getenv("VSWEEP_TEST_CALIBRATE_LIMIT");
+	char *end = NULL;
+	double s = v ? strtod(v, &end) : 0; /* s */
+	if (!v || end == v || *end || !(s > 0) || s > dflt)
+		return dflt;
+	return s;
+}

@@ -10,6 +10,10 @@
  *   tests/e2e/test_crash.py).
  * - VSWEEP_TEST_MERGE_GATE=PATH: a merge holds after its first variant
  *   (store/merge.c; tests/e2e/test_merge_live.py, test_mpi.py).
+ * - VSWEEP_TEST_CALIBRATE_LIMIT=S: `vsweep check`'s calibration bounds
+ *   a variant by S s instead of VS_RUN_CALIBRATE_LIMIT when the run sets
+ *   no --variant-timeout (run/runner.c; tests/e2e/test_estimate.py: a
+ *   hang is found in seconds, not minutes).
  * - VSWEEP_TEST_WINDOW_BYTES=N: a contained child sends state rows
  *   through the shared window only when they take at most N bytes, the
  *   rest down the socket (run/contain_child.c;
@@ -43,6 +47,10 @@ void vs_test_merge_gate(volatile sig_atomic_t *stop);
  * dflt. */
 size_t vs_test_window_bytes(size_t dflt);
 
+/* VSWEEP_TEST_CALIBRATE_LIMIT if set (seconds, > 0, at most dflt), else
+ * dflt. */
+double vs_test_calibrate_limit(double dflt);
+
 #else
 
 static inline const char *vs_test_corrupt_spec(void)
@@ -62,6 +70,11 @@ static inline void vs_test_merge_gate(volatile sig_atomic_t *stop)
 }
 
 static inline size_t vs_test_window_bytes(size_t dflt)
+{
+	return dflt;
+}
+
+static inline double vs_test_calibrate_limit(double dflt)
 {
 	return dflt;
 }

@@ -338,6 +338,50 @@ class Estimate(TempDirCase):
                          open(scn, encoding="utf-8").read())
         self.assertTrue(os.path.exists(fifo))
 
+    def test_a_plugin_that_hangs_ends_the_calibration(self):
+        """A review: without --variant-timeout, check on a plugin that
+        hangs never returned (its calibration waited as a run would).
+        Its variants are now bounded (120 s; 1 s here, through the test
+        build's VSWEEP_TEST_CALIBRATE_LIMIT): check stops at the first
+        round, says the run would wait for ever, estimates nothing and
+        exits 1. crash_hang loops for ever at step 5 of its armed
+        variant (tests/plugins/crash)."""
+        from vsweep_e2e import TEST_PLUGINS
+        scn = self.write("h.yaml", """\
+vsweep: 1
+step: 0.1
+duration: 2
+assets:
+  car: {length: 4.5, width: 1.8, height: 1.4, wheelbase: 2.7, front_overhang: 0.9}
+actors:
+  - id: 1
+    name: ego
+    asset: car
+    start: {position: [0, 0, 0], yaw: 0}
+    speed: 5
+    behaviour: {plugin: crash_hang, params: {armed: 0}}
+""")
+        import time
+        t0 = time.monotonic()
+        rc, out, err = run("check", scn, "-o", self.path("h.db"),
+                           "--plugin-path", os.path.join(TEST_PLUGINS,
+                                                         "crash"),
+                           env={"VSWEEP_TEST_CALIBRATE_LIMIT": "1"},
+                           timeout=120)
+        self.assertLess(time.monotonic() - t0, 60)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("variants run to calibrate took over 1 s", err)
+        self.assertIn("without --variant-timeout a run waits", err)
+        self.assertIsNone(ESTIMATE.search(out), out)
+        # with a limit of the user's, the run's own: no such word
+        rc, out, err = run("check", scn, "-o", self.path("h2.db"),
+                           "--plugin-path", os.path.join(TEST_PLUGINS,
+                                                         "crash"),
+                           "--variant-timeout", "1", timeout=120)
+        self.assertEqual(rc, 1, err)
+        self.assertNotIn("took over", err)
+        self.assertIn("run to calibrate failed", err)
+
     def test_a_night_that_cannot_fit(self):
         """10^9 variants of 3001 actor-steps at 50 bytes or more each
         are at least 150 TB: no test machine holds that."""

@@ -70,6 +70,28 @@ static double used_bytes(const char *path)
 	return used >= 0 ? used : vs_file_bytes(path);
 }
 
+/* How many variants of the calibration file at path ran past the
+ * calibration's own bound (the run set no --variant-timeout): 0 when the
+ * run set one, whose failures are the run's too. */
+static long long hung(const vs_run_opts *base, const char *path)
+{
+	if (base->variant_timeout > 0)
+		return 0;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *q = NULL;
+	long long n = 0;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) ==
+	            SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT count(*) FROM variant WHERE error "
+	                       "LIKE 'exceeded the wall-clock limit%'", -1,
+	                       &q, NULL) == SQLITE_OK &&
+	    sqlite3_step(q) == SQLITE_ROW)
+		n = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return n;
+}
+
 /* Runs the variants of p into path, on the run's threads; 0, or -1 with
  * a message. */
 static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
@@ -80,6 +102,10 @@ static int calibrate(const vs_scenario *scn, const vs_sweep *sw,
 	vs_run_opts o = *base;
 	o.out = path;
 	o.mode = VS_STORE_CREATE;
+	/* a run without a limit would wait for a plugin that hangs for
+	 * ever; check bounds its variants (hung() says so) */
+	if (!(o.variant_timeout > 0))
+		o.variant_timeout = vs_run_calibrate_limit();
 	p->next = 0;
 	o.progress = 0;
 	o.source = &src;
@@ -228,6 +254,19 @@ static int estimate(const vs_scenario *scn, const vs_sweep *sw,
 		ok = calibrate(scn, sw, reg, base, &p, some, &s) == 0;
 		if (!ok)
 			break;
+		long long stuck = hung(base, some);
+		if (stuck) {
+			/* nothing to estimate from, and the run would wait */
+			fprintf(stderr, "vsweep: check: %lld of the %llu variants "
+			        "run to calibrate took over %g s (the reason "
+			        "above): without --variant-timeout a run waits "
+			        "for such a variant as long as it takes, for a "
+			        "plugin that hangs for ever; give one\n", stuck,
+			        (unsigned long long)p.n, vs_run_calibrate_limit());
+			rc = 1;
+			ok = 0;
+			break;
+		}
 		double dt = s.seconds - t1;
 		per = dt > 0 ? dt / (double)(p.n - n1) : 0;
 		/* enough: the difference measured, each thread had two
