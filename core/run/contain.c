@@ -101,7 +101,7 @@
 #include "common/util.h"
 #include "run/contain_parent.h"
 #include "run/contain_proto.h"
-#include "plugin/registry.h"
+#include "run/contain_check.h"
 #include "run/forkserver.h"
 
 struct vs_contain_server {
@@ -281,29 +281,20 @@ static const char *signal_name(int sig)
 static void mirrored_where(const vs_scenario *v, const contain_last_words *w,
                            char *out, size_t size)
 {
-	int call = w->mirror[0], at = w->mirror[1];
+	int at = w->mirror[1];
+	char plugin[256], step[48];
 	out[0] = '\0';
-	int i = (call - 1) / 2;
-	if (call <= 0 || !v || i >= v->n_actors)
+	int i = vs_contain_call_actor(v, w->mirror[0], plugin, sizeof plugin);
+	if (i < 0)
 		return;
-	const vs_actor_spec *a = &v->actors[i];
-	const vs_loaded_plugin *lp = (call - 1) % 2 ? a->behaviour.loaded
-	                                            : a->vehicle_model.loaded;
-	if (!lp)
-		return;
-	char step[48];
 	if (at > 1)
 		snprintf(step, sizeof step, ", step %d", at - 1);
 	else if (at < 0)
 		snprintf(step, sizeof step, ", after its steps (destroy)");
 	else
 		snprintf(step, sizeof step, ", before step 1");
-	const char *base = lp->path ? strrchr(lp->path, '/') : NULL;
-	snprintf(out, size, "in plugin %s%s, actor %lld (%s)%s",
-	         lp->dir ? "fmu:" : "",
-	         lp->dir ? (base ? base + 1 : lp->path ? lp->path : "?")
-	                 : lp->desc->name,
-	         (long long)a->id, a->name, step);
+	snprintf(out, size, "in plugin %s, actor %lld (%s)%s", plugin,
+	         (long long)v->actors[i].id, v->actors[i].name, step);
 }
 
 static void crashed(vs_result *res, int st, const contain_last_words *w,
@@ -492,17 +483,20 @@ again:
 		return -1;
 	}
 	res->status = VS_VARIANT_FAILED;
+	/* the call the child mirrored, should it not answer the sample in
+	 * time (a loaded machine) */
+	char mirrored[400];
+	mirrored_where(c->variant, c->words, mirrored, sizeof mirrored);
+	const char *unsaid = mirrored[0] ? mirrored : "(no plugin frame found)";
 	if (why == 2)
 		snprintf(res->error, sizeof res->error, "exceeded the "
 		         "wall-clock limit of %g s inside a plugin call; its "
 		         "process was killed %s", so->timeout,
-		         c->words->set ? c->words->where
-		                       : "(no plugin frame found)");
+		         c->words->set ? c->words->where : unsaid);
 	else if (why == 4)
 		snprintf(res->error, sizeof res->error, "crashed: memory "
 		         "limit of %ld MB exceeded %s", c->limit_kb / 1024,
-		         c->words->in_plugin ? c->words->where
-		                             : "(no plugin frame found)");
+		         c->words->in_plugin ? c->words->where : unsaid);
 	else if (why == 6)
 		snprintf(res->error, sizeof res->error, "crashed: its process "
 		         "sent a malformed result (%s), as from corrupted "

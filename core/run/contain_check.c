@@ -345,3 +345,30 @@ bad:
 	free(a.id);
 	return -1;
 }
+
+void vs_contain_plugin_label(const vs_loaded_plugin *lp, char *plugin,
+                             size_t size)
+{
+	if (lp->dir) {
+		const char *base = lp->path ? strrchr(lp->path, '/') : NULL;
+		snprintf(plugin, size, "fmu:%s",
+		         base ? base + 1 : lp->path ? lp->path : "?");
+	} else {
+		snprintf(plugin, size, "%s", lp->desc->name);
+	}
+}
+
+int vs_contain_call_actor(const vs_scenario *v, int call, char *plugin,
+                          size_t size)
+{
+	int i = (call - 1) / 2;
+	if (call <= 0 || !v || i >= v->n_actors)
+		return -1;
+	const vs_actor_spec *a = &v->actors[i];
+	const vs_loaded_plugin *lp = (call - 1) % 2 ? a->behaviour.loaded
+	                                            : a->vehicle_model.loaded;
+	if (!lp)
+		return -1;
+	vs_contain_plugin_label(lp, plugin, size);
+	return i;
+}

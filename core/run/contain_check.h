@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "input/scenario.h"
+#include "plugin/registry.h"
 #include "sim/result.h"
 
 /* Child side: the index that travels instead of a log row's plugin name
@@ -17,6 +18,19 @@
  * one is not followed); a kind is read (a static string: a wild one
  * faults the child, a crash as any). */
 int32_t vs_contain_plugin_index(const vs_scenario *v, const char *name);
+
+/* How the plugin table names lp, into plugin[size]: the descriptor's
+ * name, or for an FMU "fmu:NAME.fmu" (every FMU runs through the one
+ * adapter descriptor "fmu"). */
+void vs_contain_plugin_label(const vs_loaded_plugin *lp, char *plugin,
+                             size_t size);
+
+/* The actor of variant v whose plugin call sim.h's vs_sim_calling value
+ * call names (1 + 2 * actor index + 1 for its behaviour), its plugin's
+ * label in plugin[size]; -1 when call names none. Both sides: the child
+ * from its own call, the parent from the call the child mirrored. */
+int vs_contain_call_actor(const vs_scenario *v, int call, char *plugin,
+                          size_t size);
 
 /* Parent side: whether counts from a result's header fit variant v
  * before anything is allocated for them; NULL, or what is wrong. */

@@ -65,40 +65,6 @@ static int runs_from(const vs_loaded_plugin *lp, const char *file)
 	return lp->path && strcmp(lp->path, file) == 0;
 }
 
-/* How the plugin table names lp, into plugin[size]: the descriptor's
- * name, or for an FMU "fmu:NAME.fmu" (every FMU runs through the one
- * adapter descriptor "fmu"). */
-static void plugin_label(const vs_loaded_plugin *lp, char *plugin,
-                         size_t size)
-{
-	if (lp->dir) {
-		const char *base = lp->path ? strrchr(lp->path, '/') : NULL;
-		snprintf(plugin, size, "fmu:%s",
-		         base ? base + 1 : lp->path ? lp->path : "?");
-	} else {
-		snprintf(plugin, size, "%s", lp->desc->name);
-	}
-}
-
-/* The actor whose plugin call is in progress on this thread (sim.h's
- * vs_sim_calling), its plugin's label in plugin[size]; -1 when none. */
-static int actor_calling(char *plugin, size_t size)
-{
-	int call = vs_sim_calling;
-	if (call <= 0)
-		return -1;
-	int i = (call - 1) / 2;
-	if (i >= c_variant->n_actors)
-		return -1;
-	const vs_actor_spec *a = &c_variant->actors[i];
-	const vs_loaded_plugin *lp = (call - 1) % 2 ? a->behaviour.loaded
-	                                            : a->vehicle_model.loaded;
-	if (!lp)
-		return -1;
-	plugin_label(lp, plugin, size);
-	return i;
-}
-
 /* The variant's first actor using the plugin whose code is in file, or
  * -1; its label in plugin[size]; *others: how many more actors use it
  * (the stack cannot tell which one). */
@@ -115,7 +81,7 @@ static int actor_of(const char *file, char *plugin, size_t size,
 			if (!lp || !runs_from(lp, file))
 				continue;
 			if (first < 0) {
-				plugin_label(lp, plugin, size);
+				vs_contain_plugin_label(lp, plugin, size);
 				first = i;
 			} else if (first != i) {
 				++*others;
@@ -143,7 +109,8 @@ static void describe(void)
 	 * outside one (a thread of a plugin's own, an exit handler) the
 	 * innermost plugin frame on the stack names a plugin, but not
 	 * which of its actors. */
-	int actor = actor_calling(plugin, sizeof plugin);
+	int actor = vs_contain_call_actor(c_variant, vs_sim_calling, plugin,
+	                                  sizeof plugin);
 	for (int i = 0; i < n && actor < 0; i++) {
 		Dl_info di;
 		if (dladdr(pc[i], &di) && di.dli_fname)
